@@ -1,0 +1,1 @@
+//! dptest-anova (work in progress).

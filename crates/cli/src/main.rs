@@ -1,0 +1,3 @@
+//! The `dptest` command-line tool.
+
+fn main() {}

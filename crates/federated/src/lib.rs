@@ -1,0 +1,1 @@
+//! dptest-federated (work in progress).

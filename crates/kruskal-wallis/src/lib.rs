@@ -1,0 +1,1 @@
+//! dptest-kruskal-wallis (work in progress).

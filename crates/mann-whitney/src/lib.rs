@@ -1,0 +1,1 @@
+//! dptest-mann-whitney (work in progress).

@@ -1,0 +1,97 @@
+use std::fmt;
+
+/// Why a privacy parameter, budget charge or noisy release was refused.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum MechanismError {
+    /// ε was NaN, infinite, zero or negative.
+    InvalidEpsilon {
+        /// The rejected value.
+        value: f64,
+    },
+    /// δ was not in the open interval (0, 0.5).
+    InvalidDelta {
+        /// The rejected value.
+        value: f64,
+    },
+    /// The sensitivity was NaN, infinite, zero or negative.
+    InvalidSensitivity {
+        /// The rejected value.
+        value: f64,
+    },
+    /// The statistic to release was NaN or infinite.
+    NonFiniteStatistic {
+        /// The rejected value.
+        value: f64,
+    },
+    /// The statistic is too far from zero, in grid units, for the exact lattice arithmetic.
+    StatisticOutOfRange {
+        /// The rejected statistic.
+        statistic: f64,
+        /// The grid spacing γ it would be rounded to.
+        grid: f64,
+    },
+    /// Δ/ε is so small or so large that the grid 2^k would leave the f64 range.
+    GridOutOfRange {
+        /// The sensitivity Δ.
+        sensitivity: f64,
+        /// The privacy parameter ε.
+        epsilon: f64,
+    },
+    /// The charge would take the accountant past its total budget; nothing was charged.
+    BudgetExceeded {
+        /// The ε that was asked for.
+        requested: f64,
+        /// The ε that was still available.
+        remaining: f64,
+    },
+    /// The operating system's random number generator failed.
+    Entropy {
+        /// The OS error, as text.
+        message: String,
+    },
+}
+
+impl fmt::Display for MechanismError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use MechanismError::*;
+        match self {
+            InvalidEpsilon { value } => {
+                write!(f, "epsilon must be finite and > 0 (got {value}); pass e.g. 1.0")
+            }
+            InvalidDelta { value } => {
+                write!(f, "delta must satisfy 0 < delta < 0.5 (got {value}); pass e.g. 1e-6")
+            }
+            InvalidSensitivity { value } => write!(
+                f,
+                "sensitivity must be finite and > 0 (got {value}); pass the proven L1 bound"
+            ),
+            NonFiniteStatistic { value } => write!(
+                f,
+                "statistic to release is {value}; compute a finite statistic (check inputs for NaN/inf)"
+            ),
+            StatisticOutOfRange { statistic, grid } => write!(
+                f,
+                "statistic {statistic} is more than 2^120 grid steps ({grid}) from zero; \
+                 clamp it to a bounded range or rescale it"
+            ),
+            GridOutOfRange { sensitivity, epsilon } => write!(
+                f,
+                "sensitivity/epsilon = {sensitivity}/{epsilon} puts the noise grid outside \
+                 the f64 range; rescale the statistic so that sensitivity/epsilon is \
+                 between about 2^-1030 and 2^940"
+            ),
+            BudgetExceeded { requested, remaining } => write!(
+                f,
+                "charging epsilon {requested} would exceed the budget (remaining {remaining}); \
+                 spend less or start a new accountant with a larger total"
+            ),
+            Entropy { message } => write!(
+                f,
+                "the operating system random number generator failed ({message}); retry later"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MechanismError {}

@@ -1,0 +1,1 @@
+//! dptest-mechanisms (work in progress).

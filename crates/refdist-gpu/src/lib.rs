@@ -1,0 +1,1 @@
+//! dptest-refdist-gpu (work in progress).

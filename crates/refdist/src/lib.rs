@@ -1,0 +1,88 @@
+//! Reference distributions for dptest's private tests.
+//!
+//! A private test releases a noisy statistic; its p-value comes from the distribution of that
+//! noisy statistic under the null hypothesis. This crate describes such nulls as
+//! [`NullModel`]s — the statistic of one simulated dataset as a function of one draw's own
+//! random stream — and turns them into p-values and critical values:
+//!
+//! - [`cpu`]: Monte Carlo over rayon. Draw `d` always reads Philox4x32-10 counter
+//!   `(d, block, tag)` under key `seed` ([`DrawStream`]), so results for a seed are identical
+//!   whatever the thread count, and the GPU engine (crate `dptest-refdist-gpu`) regenerates the
+//!   very same integer statistics.
+//! - Monte Carlo p-values use the +1 rule, (1 + #{T_k ≥ t}) / (z + 1), and critical values
+//!   carry a distribution-free 95% confidence interval ([`CriticalValue`]).
+//!
+//! Simulation randomness here is public post-processing; it is never used for released noise
+//! (that is `dptest-mechanisms`' job).
+//!
+//! # Example
+//!
+//! The two-sided 5% critical value of the private Wilcoxon reference at n = 100, ε = 1:
+//! Normal(0, n(n+1)(2n+1)/6) ⊕ Laplace(2n/ε) (paper Table 3 gives 1271).
+//!
+//! ```
+//! use dptest_refdist::{cpu, MonteCarlo, NormalLaplace, Tail};
+//!
+//! let n = 100.0_f64;
+//! let model = NormalLaplace::new((n * (n + 1.0) * (2.0 * n + 1.0) / 6.0).sqrt(), 2.0 * n / 1.0)?;
+//! let mc = MonteCarlo::new(200_000, 1)?;
+//! let cv = cpu::critical_values(&model, &[0.05], Tail::TwoSided, &mc)?[0];
+//! assert!(cv.ci_low < 1271.0 + 5.0 && 1271.0 - 5.0 < cv.ci_high);
+//! let p = cpu::p_value(&model, 1271.0, Tail::TwoSided, &mc)?;
+//! assert!((p.p_value - 0.05).abs() < 0.003);
+//! # Ok::<(), dptest_refdist::RefdistError>(())
+//! ```
+
+#![deny(missing_docs)]
+
+pub use crate::{
+    cpu::{MonteCarlo, MonteCarloPValue},
+    engine::{CpuEngine, Engine, ReferenceInfo},
+    error::RefdistError,
+    model::{NullModel, Tail},
+    normal_laplace::{FoldedNormalLaplace, NormalLaplace},
+    philox::{PHILOX_M0, PHILOX_M1, PHILOX_W0, PHILOX_W1, philox4x32_10},
+    quantile::{
+        CriticalValue, OrderInterval, check_alpha, critical_rank, critical_values_from_sorted_keys,
+        order_statistic_interval,
+    },
+    rank_sums::{
+        NullParts, RankStatistic, RankSumNull, kruskal_wallis_abs, kruskal_wallis_abs_constant,
+        kruskal_wallis_h, mann_whitney_u1,
+    },
+    signed_rank::SignedRankLaplace,
+    stream::{DrawStream, tags},
+    t_statistic::{TStatisticNull, private_t},
+};
+
+pub mod cpu;
+pub mod transforms;
+
+mod engine;
+mod error;
+mod model;
+mod normal_laplace;
+mod philox;
+mod quantile;
+mod rank_sums;
+mod signed_rank;
+mod stream;
+mod t_statistic;
+
+/// Plain-data descriptions of the standard null models, for engines that run their own kernels
+/// (the GPU engine matches on this).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum NullSpec {
+    /// [`NormalLaplace`].
+    NormalLaplace(NormalLaplace),
+    /// [`FoldedNormalLaplace`].
+    FoldedNormalLaplace(FoldedNormalLaplace),
+    /// [`SignedRankLaplace`].
+    SignedRankLaplace(SignedRankLaplace),
+    /// [`RankSumNull`].
+    RankSums(RankSumNull),
+    /// [`TStatisticNull`].
+    TStatistic(TStatisticNull),
+}

@@ -1,0 +1,126 @@
+//! Order-statistic critical values and their distribution-free confidence intervals.
+
+use serde::Serialize;
+use statrs::distribution::{Binomial, DiscreteCDF, Normal, ContinuousCDF};
+
+use crate::error::RefdistError;
+use crate::model::Tail;
+
+/// A simulated critical value with its Monte Carlo uncertainty.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CriticalValue {
+    /// Significance level α.
+    pub alpha: f64,
+    /// Reject when the statistic is at least this extreme (on the statistic scale; for
+    /// two-sided tests a bound on |T|).
+    pub value: f64,
+    /// Lower end of the 95% distribution-free confidence interval of the true critical value.
+    pub ci_low: f64,
+    /// Upper end of that interval.
+    pub ci_high: f64,
+    /// Number of Monte Carlo draws.
+    pub draws: u64,
+    /// The tail the value applies to.
+    pub tail: Tail,
+}
+
+/// 1-based rank of the order statistic used as the critical value for level `alpha`, on keys
+/// whose upper tail is extreme: ⌈N(1−α)⌉ (gpu-notes.md §3.2; the same on CPU and GPU).
+pub fn critical_rank(draws: u64, alpha: f64) -> Result<u64, RefdistError> {
+    check_alpha(alpha)?;
+    if draws == 0 {
+        return Err(RefdistError::NoDraws);
+    }
+    let rank = (draws as f64 * (1.0 - alpha)).ceil() as u64;
+    Ok(rank.clamp(1, draws))
+}
+
+/// Checks 0 < α < 1.
+pub fn check_alpha(alpha: f64) -> Result<f64, RefdistError> {
+    if alpha > 0.0 && alpha < 1.0 { Ok(alpha) } else { Err(RefdistError::InvalidAlpha(alpha)) }
+}
+
+/// 1-based ranks (l, u) such that [x_(l), x_(u)] covers the q-quantile with probability at least
+/// `level`, from Binomial(N, q) (exact for small N, normal approximation when Nq(1−q) > 1e4).
+pub fn order_statistic_interval(draws: u64, q: f64, level: f64) -> OrderInterval {
+    let tail = (1.0 - level) / 2.0;
+    let n = draws as f64;
+    let spread = n * q * (1.0 - q);
+    let (low, high) = if spread > 1e4 {
+        let z = Normal::standard().inverse_cdf(1.0 - tail);
+        let half = z * spread.sqrt();
+        ((n * q - half).floor() as u64, (n * q + half).ceil() as u64 + 1)
+    } else {
+        match Binomial::new(q, draws) {
+            Ok(binomial) => (binomial.inverse_cdf(tail), binomial.inverse_cdf(1.0 - tail) + 1),
+            Err(_) => (1, draws),
+        }
+    };
+    OrderInterval { low: low.clamp(1, draws), high: high.clamp(1, draws) }
+}
+
+/// 1-based order-statistic ranks bounding a quantile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderInterval {
+    /// Rank of the lower bound.
+    pub low: u64,
+    /// Rank of the upper bound.
+    pub high: u64,
+}
+
+/// Critical values from keys sorted ascending (keys = `tail.key(T)`), for each α.
+pub fn critical_values_from_sorted_keys(
+    sorted_keys: &[f64],
+    alphas: &[f64],
+    tail: Tail,
+) -> Result<Vec<CriticalValue>, RefdistError> {
+    let draws = sorted_keys.len() as u64;
+    alphas
+        .iter()
+        .map(|&alpha| {
+            let rank = critical_rank(draws, alpha)?;
+            let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
+            let at = |rank: u64| tail.unkey(sorted_keys[(rank - 1) as usize]);
+            let (a, b) = (at(interval.low), at(interval.high));
+            Ok(CriticalValue {
+                alpha,
+                value: at(rank),
+                ci_low: a.min(b),
+                ci_high: a.max(b),
+                draws,
+                tail,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn critical_rank_follows_the_ceiling_rule() {
+        assert_eq!(critical_rank(100, 0.05).unwrap(), 95);
+        assert_eq!(critical_rank(10_000_000, 0.005).unwrap(), 9_950_000);
+        assert!(critical_rank(100, 0.0).is_err());
+        assert!(critical_rank(100, 1.0).is_err());
+    }
+
+    #[test]
+    fn interval_brackets_the_quantile_rank() {
+        for draws in [20u64, 1_000, 10_000_000] {
+            let interval = order_statistic_interval(draws, 0.95, 0.95);
+            let centre = (draws as f64 * 0.95) as u64;
+            assert!(interval.low <= centre && centre <= interval.high, "{draws}: {interval:?}");
+        }
+    }
+
+    #[test]
+    fn binomial_interval_has_its_coverage() {
+        // Exact coverage P(l ≤ B ≤ u − 1) for B ~ Binomial(200, 0.9).
+        let interval = order_statistic_interval(200, 0.9, 0.95);
+        let binomial = Binomial::new(0.9, 200).unwrap();
+        let coverage = binomial.cdf(interval.high - 1) - binomial.cdf(interval.low - 1);
+        assert!(coverage >= 0.95, "coverage {coverage}");
+    }
+}

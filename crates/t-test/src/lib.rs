@@ -1,0 +1,1 @@
+//! dptest-t-test (work in progress).

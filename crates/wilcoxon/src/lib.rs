@@ -1,0 +1,1 @@
+//! dptest-wilcoxon (work in progress).

@@ -1,0 +1,1 @@
+//! dptest: differentially private and K-anonymous hypothesis tests (umbrella crate).

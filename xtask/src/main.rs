@@ -1,0 +1,3 @@
+//! `cargo xtask`: tables, calibrate, power, federated-sim, bench.
+
+fn main() {}
