@@ -88,6 +88,10 @@ mod tests {
 
     #[test]
     fn float_rounding_is_tolerated() {
+        let mut acc = BudgetAccountant::new(eps(1.0));
+        acc.charge(eps(0.65)).unwrap();
+        acc.charge(eps(0.35)).unwrap();
+        assert_eq!(acc.remaining(), 0.0);
         let mut acc = BudgetAccountant::new(eps(0.3));
         acc.charge(eps(0.1)).unwrap();
         acc.charge(eps(0.2)).unwrap(); // 0.1 + 0.2 = 0.30000000000000004 in f64

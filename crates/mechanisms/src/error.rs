@@ -31,6 +31,13 @@ pub enum MechanismError {
         /// The grid spacing γ it would be rounded to.
         grid: f64,
     },
+    /// The statistic is not a multiple of the lattice declared for it.
+    NotOnLattice {
+        /// The rejected statistic.
+        statistic: f64,
+        /// The declared lattice spacing 2^j.
+        lattice: f64,
+    },
     /// Δ/ε is so small or so large that the grid 2^k would leave the f64 range.
     GridOutOfRange {
         /// The sensitivity Δ.
@@ -44,6 +51,11 @@ pub enum MechanismError {
         requested: f64,
         /// The ε that was still available.
         remaining: f64,
+    },
+    /// A discrete Laplace scale was zero or negative.
+    InvalidScale {
+        /// The rejected scale (rounded to f64).
+        scale: f64,
     },
     /// The operating system's random number generator failed.
     Entropy {
@@ -75,17 +87,28 @@ impl fmt::Display for MechanismError {
                 "statistic {statistic} is more than 2^120 grid steps ({grid}) from zero; \
                  clamp it to a bounded range or rescale it"
             ),
+            NotOnLattice { statistic, lattice } => write!(
+                f,
+                "statistic {statistic} is not a multiple of the declared lattice {lattice}; \
+                 declare a finer lattice or use release_laplace, which rounds"
+            ),
             GridOutOfRange { sensitivity, epsilon } => write!(
                 f,
                 "sensitivity/epsilon = {sensitivity}/{epsilon} puts the noise grid outside \
                  the f64 range; rescale the statistic so that sensitivity/epsilon is \
-                 between about 2^-1030 and 2^940"
+                 between about 2^-1034 and 2^941"
             ),
             BudgetExceeded { requested, remaining } => write!(
                 f,
                 "charging epsilon {requested} would exceed the budget (remaining {remaining}); \
                  spend less or start a new accountant with a larger total"
             ),
+            InvalidScale { scale } => {
+                write!(
+                    f,
+                    "discrete Laplace scale must be > 0 (got {scale}); pass a positive rational"
+                )
+            }
             Entropy { message } => write!(
                 f,
                 "the operating system random number generator failed ({message}); retry later"

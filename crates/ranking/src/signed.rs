@@ -41,11 +41,7 @@ pub fn signed_ranks_pratt(d: &[f64]) -> Result<SignedRanks, RankError> {
     let sorted = SortedOrder::new(&abs)?;
     let ranks = sorted.mid_ranks();
     let signed = d.iter().zip(&ranks).map(|(&di, &r)| signed_rank(di, r)).collect();
-    Ok(SignedRanks {
-        signed,
-        n_zero: count_zeros(d),
-        tie_blocks: nonzero_blocks(&sorted),
-    })
+    Ok(SignedRanks { signed, n_zero: count_zeros(d), tie_blocks: nonzero_blocks(&sorted) })
 }
 
 /// Signed ranks with Wilcoxon's zero handling (scipy `zero_method="wilcox"`, R's default).
