@@ -107,10 +107,9 @@ impl fmt::Display for FederatedError {
                 f,
                 "the null variance is zero (all observations tied): the test is undefined"
             ),
-            NoInformativeCentre => write!(
-                f,
-                "no centre has observations in both groups with non-zero variance"
-            ),
+            NoInformativeCentre => {
+                write!(f, "no centre has observations in both groups with non-zero variance")
+            }
             OutOfYjRange { z, lambda } => write!(
                 f,
                 "{z} is outside the range of the Yeo-Johnson transform with lambda = {lambda}"
@@ -143,9 +142,5 @@ pub(crate) fn check_finite(values: &[f64], what: &'static str) -> Result<(), Fed
 
 /// Checks 0 < p < 1.
 pub(crate) fn check_probability(p: f64) -> Result<(), FederatedError> {
-    if p > 0.0 && p < 1.0 {
-        Ok(())
-    } else {
-        Err(FederatedError::InvalidProbability(p))
-    }
+    if p > 0.0 && p < 1.0 { Ok(()) } else { Err(FederatedError::InvalidProbability(p)) }
 }

@@ -1,1 +1,99 @@
-//! dptest-federated (work in progress).
+//! K-anonymous federated analysis (Becher, Marcus-Kalish & Steinberg 2023, "Federated
+//! statistical analysis: non-parametric testing and quantile estimation"): summary tables
+//! built across centres that never share raw data, federated Mann–Whitney tests and federated
+//! quantiles.
+//!
+//! * **Summary table** ([`SummaryTable`]): bins (c_{j−1}, c_j] with real-valued counts per
+//!   group, K and the extreme-limits policy; versioned JSON (`dptest-federated-table/1`),
+//!   validated on load.
+//! * **Algorithm S1** ([`bin_centre`]): one centre's K-anonymous table (every cell 0 or ≥ K);
+//!   interior limits are anonymised with an independent w_j ~ U(0,1) each; extremes are ±∞,
+//!   natural bounds or privacy buffers ([`ExtremeLimits`]). A group with 1..K−1 observations is
+//!   an error or, by explicit policy, suppressed and reported ([`SmallGroupPolicy`]).
+//! * **Algorithm S3** ([`add_centre`], [`build_federation`]): add a centre (SPLIT, FIX,
+//!   REVISE_EXTREMES), largest centre first; totals are preserved.
+//! * **Tests** ([`centre_summary`], [`sum_test`], [`weighted_test`] (= van Elteren),
+//!   [`fisher_test`], [`table_test`], [`combined_test`]).
+//! * **Quantiles** ([`quantile_naive`], [`quantile_linear`], [`yj_table_fit`],
+//!   [`yj_data_fit`], [`quantile_loss`]) and the Yeo–Johnson transform ([`yeo_johnson`]).
+//! * **Simulation helpers** for `cargo xtask federated-sim` ([`run_testing_replicate`],
+//!   [`run_quantile_replicate`], [`allocation`], the parameter grids).
+//!
+//! Randomness is passed in (`&mut R where R: rand::Rng + ?Sized`); for real data use the `_os`
+//! entry points ([`bin_centre_os`], [`add_centre_os`], [`build_federation_os`]), which draw
+//! every w_j from the OS CSPRNG (`rand::rngs::SysRng`) and report an OS failure as
+//! [`FederatedError::Entropy`].
+//!
+//! ```
+//! use dptest_federated::{
+//!     Alternative, BinningOptions, ExtremeLimits, SmallGroupPolicy, SummaryTable, add_centre,
+//!     bin_centre, centre_summary, table_test, weighted_test, yj_table_fit,
+//! };
+//! use rand::SeedableRng;
+//!
+//! // Two centres, control (x) and treatment (y); the RNG only anonymises the bin limits.
+//! let a_x: Vec<f64> = (0..60).map(|i| f64::from(i) * 0.5).collect();
+//! let a_y: Vec<f64> = (0..50).map(|i| f64::from(i) * 0.6 + 10.0).collect();
+//! let b_x: Vec<f64> = (0..30).map(|i| f64::from(i) * 0.9 + 1.0).collect();
+//! let b_y: Vec<f64> = (0..25).map(|i| f64::from(i) * 1.1 + 12.0).collect();
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7); // use bin_centre_os for real data
+//!
+//! // Centre A (the larger) bins its data; centre B adds its own to the table.
+//! let options = BinningOptions::new(10)?.with_extremes(ExtremeLimits::BUFFERS);
+//! let first = bin_centre(&[&a_x, &a_y], &["control", "treated"], &options, &mut rng)?;
+//! let added = add_centre(&first.table, &[&b_x, &b_y], SmallGroupPolicy::Error, &mut rng)?;
+//! assert!(added.released.iter().all(|r| r.count == 0 || r.count >= 10));
+//! let table = SummaryTable::from_json(&added.table.to_json())?; // what centres exchange
+//! assert_eq!(table.totals(), vec![90.0, 75.0]);
+//!
+//! // Federated Mann–Whitney tests: on the table, and from per-centre summaries.
+//! let on_table = table_test(&table, Alternative::Greater)?;
+//! let summaries = [centre_summary(&a_x, &a_y)?, centre_summary(&b_x, &b_y)?];
+//! let weighted = weighted_test(&summaries, Alternative::Greater)?;
+//! assert!(on_table.p_value < 0.01 && weighted.p_value < 0.01);
+//!
+//! // A quantile of the control group from the table alone (Yeo–Johnson, one pass).
+//! let median = yj_table_fit(&table, 0)?.quantile(0.5)?;
+//! assert!(median > 10.0 && median < 20.0);
+//! # Ok::<(), dptest_federated::FederatedError>(())
+//! ```
+#![deny(missing_docs)]
+
+mod binning;
+mod error;
+mod federation;
+mod merge;
+mod mwu;
+mod quantile;
+mod sim;
+mod special;
+mod table;
+mod yeojohnson;
+
+pub use binning::{
+    BinningOptions, CentreRelease, RunTotal, SmallGroupPolicy, Suppression, bin_centre,
+};
+pub use error::FederatedError;
+pub use federation::{
+    FederationBuild, add_centre_os, bin_centre_os, build_federation, build_federation_os,
+};
+pub use merge::add_centre;
+pub use mwu::{
+    Alternative, CENTRE_FORMAT, CentreSummary, CentreSummaryFile, FederatedTest, TableStatistic,
+    TestMethod, centre_summary, combined_test, fisher_test, p_from_z, sum_test, table_statistic,
+    table_test, weighted_test,
+};
+pub use quantile::{
+    QuantileLoss, YjFit, quantile_linear, quantile_loss, quantile_loss_with, quantile_naive,
+    sample_quantile, yj_data_fit, yj_data_fit_with, yj_table_fit,
+};
+pub use sim::{
+    DELTA_GRID, GAMMA_SHAPES, METHOD_COMPARISON, POWER_DELTAS, QUANTILE_PROBS, QuantileData,
+    QuantileDesign, QuantileReplicate, SIGMA_ALPHA_GRID, SIGMA_BETA_GRID, SIM_CENTRES, SIM_K,
+    SIM_PER_GROUP, SigmaAlphaRule, TestingDesign, TestingReplicate, allocation, gamma_sigma_alpha,
+    generate_quantile_data, generate_testing_data, mixture_gamma_quantile, run_quantile_replicate,
+    run_testing_replicate,
+};
+pub use special::{chi2_sf_even, normal_cdf, normal_quantile, normal_sf};
+pub use table::{ExtremeLimit, ExtremeLimits, SummaryTable, TABLE_FORMAT};
+pub use yeojohnson::{YjCentreSums, yeo_johnson, yeo_johnson_inverse, yj_centre_sums};

@@ -1,0 +1,164 @@
+//! Building a federation (largest centre first) and the OS-CSPRNG entry points for real data.
+
+use crate::binning::{BinningOptions, CentreRelease, RunTotal, Suppression, bin_centre};
+use crate::error::FederatedError;
+use crate::merge::add_centre;
+use crate::table::SummaryTable;
+use rand::rngs::SysRng;
+use rand::{Rng, TryRng};
+use serde::Serialize;
+use std::convert::Infallible;
+
+/// A table built over several centres, with what each centre disclosed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FederationBuild {
+    /// The final table.
+    pub table: SummaryTable,
+    /// Centre indices in processing order (decreasing size; ties keep input order).
+    pub order: Vec<usize>,
+    /// Per processed centre (same order as `order`), its disclosed run totals.
+    pub released: Vec<Vec<RunTotal>>,
+    /// Per processed centre, its suppressed groups.
+    pub suppressed: Vec<Vec<Suppression>>,
+}
+
+/// Builds a federated table: Algorithm S1 on the largest centre (total over groups), then
+/// Algorithm S3 for the others in decreasing size. `centres[l][g]` holds centre l's data of
+/// group g (groups in the order of `labels`).
+pub fn build_federation<R: Rng + ?Sized>(
+    centres: &[Vec<Vec<f64>>],
+    labels: &[&str],
+    options: &BinningOptions,
+    rng: &mut R,
+) -> Result<FederationBuild, FederatedError> {
+    let size = |l: usize| centres[l].iter().map(Vec::len).sum::<usize>();
+    let mut order: Vec<usize> = (0..centres.len()).collect();
+    order.sort_by_key(|&l| std::cmp::Reverse(size(l)));
+    let Some((&first, rest)) = order.split_first() else {
+        return Err(FederatedError::EmptyCentre);
+    };
+    let view = |l: usize| -> Vec<&[f64]> { centres[l].iter().map(Vec::as_slice).collect() };
+    let start = bin_centre(&view(first), labels, options, rng)?;
+    let mut table = start.table;
+    let mut released = vec![start.released];
+    let mut suppressed = vec![start.suppressed];
+    for &l in rest {
+        let rel = add_centre(&table, &view(l), options.small_groups(), rng)?;
+        table = rel.table;
+        released.push(rel.released);
+        suppressed.push(rel.suppressed);
+    }
+    Ok(FederationBuild { table, order, released, suppressed })
+}
+
+/// The OS CSPRNG (`rand::rngs::SysRng`) behind an infallible interface: every draw goes to
+/// the OS. If the OS fails, the first error is recorded and counter bytes are returned so the
+/// algorithm terminates; [`OsRng::finish`] then turns the (discarded) result into
+/// [`FederatedError::Entropy`]. So an OS failure is an error, never a panic or a weak limit.
+struct OsRng {
+    failure: Option<String>,
+    counter: u64,
+}
+
+impl OsRng {
+    fn new() -> OsRng {
+        OsRng { failure: None, counter: 0 }
+    }
+
+    fn finish<T>(self, result: Result<T, FederatedError>) -> Result<T, FederatedError> {
+        match self.failure {
+            Some(msg) => Err(FederatedError::Entropy(msg)),
+            None => result,
+        }
+    }
+}
+
+impl TryRng for OsRng {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        let mut b = [0u8; 4];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let mut b = [0u8; 8];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        if let Err(e) = SysRng.try_fill_bytes(dst) {
+            self.failure.get_or_insert_with(|| e.to_string());
+            for chunk in dst.chunks_mut(8) {
+                self.counter = self.counter.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let bytes = self.counter.to_le_bytes();
+                chunk.copy_from_slice(&bytes[..chunk.len()]);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// [`bin_centre`] with every anonymising w_j drawn from the OS CSPRNG: the entry point for
+/// real data.
+pub fn bin_centre_os(
+    groups: &[&[f64]],
+    labels: &[&str],
+    options: &BinningOptions,
+) -> Result<CentreRelease, FederatedError> {
+    let mut rng = OsRng::new();
+    let result = bin_centre(groups, labels, options, &mut rng);
+    rng.finish(result)
+}
+
+/// [`add_centre`] with the OS CSPRNG: the entry point for real data.
+pub fn add_centre_os(
+    table: &SummaryTable,
+    groups: &[&[f64]],
+    small_groups: crate::SmallGroupPolicy,
+) -> Result<CentreRelease, FederatedError> {
+    let mut rng = OsRng::new();
+    let result = add_centre(table, groups, small_groups, &mut rng);
+    rng.finish(result)
+}
+
+/// [`build_federation`] with the OS CSPRNG (for trusted pooled runs and tests; in a real
+/// federation each centre runs [`add_centre_os`] itself).
+pub fn build_federation_os(
+    centres: &[Vec<Vec<f64>>],
+    labels: &[&str],
+    options: &BinningOptions,
+) -> Result<FederationBuild, FederatedError> {
+    let mut rng = OsRng::new();
+    let result = build_federation(centres, labels, options, &mut rng);
+    rng.finish(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::binning::SmallGroupPolicy;
+
+    #[test]
+    fn os_entry_points_work() {
+        let x: Vec<f64> = (0..40).map(f64::from).collect();
+        let y: Vec<f64> = (0..30).map(|i| f64::from(i) + 0.5).collect();
+        let opts = BinningOptions::new(10).unwrap();
+        let first = bin_centre_os(&[&x, &y], &["x", "y"], &opts).unwrap();
+        let added = add_centre_os(&first.table, &[&y, &x], SmallGroupPolicy::Error).unwrap();
+        assert_eq!(added.table.totals(), vec![70.0, 70.0]);
+        let fed =
+            build_federation_os(&[vec![x.clone(), y.clone()], vec![y, x]], &["x", "y"], &opts)
+                .unwrap();
+        assert_eq!(fed.order, vec![0, 1]);
+    }
+
+    #[test]
+    fn os_failure_becomes_an_error() {
+        let mut rng = OsRng::new();
+        rng.failure = Some("simulated".into());
+        assert!(matches!(rng.finish(Ok(1)), Err(FederatedError::Entropy(_))));
+    }
+}
