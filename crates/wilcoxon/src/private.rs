@@ -1,0 +1,496 @@
+//! The private Pratt test WP: W + Lap(2n/ε), compared with an exact or normal null.
+
+use dptest_mechanisms::{Epsilon, LaplaceRelease, Sensitivity, laplace_plan, release_laplace};
+use dptest_refdist::exact::NormalLaplaceExact;
+use dptest_refdist::{
+    Engine, MonteCarlo, NormalLaplace, NullModel, ReferenceInfo, SignedRankLaplace,
+};
+use serde::Serialize;
+
+use crate::error::{WilcoxonError, check_alpha};
+use crate::exact::{LatticeLaplace, check_exact_n, invert_sf, signed_rank_pmf};
+use crate::sample::{Alternative, PairedSample, pratt_statistic, signed_rank_sd};
+
+/// The null distribution the released W̃ is compared with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reference {
+    /// The exact signed-rank null of W (n untied, non-zero ranks) ⊕ Laplace (the default).
+    /// Valid, and conservative, with zeros and ties: see the crate docs ("Validity").
+    #[default]
+    Exact,
+    /// The paper's Normal(0, n(n+1)(2n+1)/6) ⊕ Laplace.
+    Normal,
+}
+
+impl std::str::FromStr for Reference {
+    type Err = WilcoxonError;
+
+    /// Parses `exact` or `normal`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "exact" => Ok(Reference::Exact),
+            "normal" => Ok(Reference::Normal),
+            _ => Err(WilcoxonError::InvalidParameter {
+                name: "reference (exact|normal)",
+                value: f64::NAN,
+                requirement: "one of the listed names",
+            }),
+        }
+    }
+}
+
+/// How the reference is evaluated.
+#[derive(Clone, Copy, Default)]
+pub enum Backend<'a> {
+    /// Closed form / exact pmf: zero Monte Carlo error (the default).
+    #[default]
+    Exact,
+    /// Monte Carlo on a refdist engine (CPU, or GPU from `dptest-refdist-gpu`).
+    MonteCarlo {
+        /// The engine.
+        engine: &'a dyn Engine,
+        /// Draws and seed.
+        mc: MonteCarlo,
+    },
+}
+
+/// L1 sensitivity of the Pratt W over n pairs (paper Thm 5.1): 2n.
+pub fn pratt_sensitivity(n: usize) -> f64 {
+    2.0 * n as f64
+}
+
+/// Releases the Pratt W of `sample` with ε-DP Laplace noise of scale 2n/ε (OS CSPRNG).
+///
+/// # Errors
+/// [`WilcoxonError::Mechanism`] if the release is refused.
+pub fn release_pratt(
+    sample: &PairedSample,
+    epsilon: Epsilon,
+) -> Result<LaplaceRelease, WilcoxonError> {
+    let w = pratt_statistic(sample)?.w;
+    Ok(release_laplace(w, sensitivity(sample.len())?, epsilon)?)
+}
+
+fn sensitivity(n: usize) -> Result<Sensitivity, WilcoxonError> {
+    Ok(Sensitivity::new(pratt_sensitivity(n))?)
+}
+
+/// The reference distribution of W̃ for one setting (n, ε, reference, backend): build it once,
+/// then score any number of released statistics.
+pub struct WpReference<'a> {
+    n: usize,
+    scale: f64,
+    reference: Reference,
+    backend: Backend<'a>,
+    exact: Exact,
+}
+
+/// The closed-form side of a reference (unused by Monte Carlo backends).
+enum Exact {
+    Lattice(LatticeLaplace),
+    Normal(NormalLaplaceExact),
+}
+
+impl<'a> WpReference<'a> {
+    /// The null of W̃ for n pairs at ε. The Laplace scale is the release's effective scale
+    /// (2n + γ)/ε, so reference and release match exactly.
+    ///
+    /// # Errors
+    /// [`WilcoxonError::TooFewPairs`] for n = 0, [`WilcoxonError::TooLargeForExact`] for the
+    /// exact pmf above [`crate::MAX_EXACT_N`], or a refused privacy parameter.
+    pub fn new(
+        n: usize,
+        epsilon: Epsilon,
+        reference: Reference,
+        backend: Backend<'a>,
+    ) -> Result<Self, WilcoxonError> {
+        if n == 0 {
+            return Err(WilcoxonError::TooFewPairs { n, min: 1 });
+        }
+        let scale = laplace_plan(sensitivity(n)?, epsilon)?.scale;
+        let exact = match (reference, backend) {
+            (Reference::Exact, Backend::Exact) => {
+                check_exact_n(n)?;
+                let total = (n * (n + 1) / 2) as f64;
+                Exact::Lattice(LatticeLaplace::new(&signed_rank_pmf(n)?, -total, 2.0, scale))
+            }
+            _ => Exact::Normal(NormalLaplaceExact::new(signed_rank_sd(n), scale)?),
+        };
+        Ok(WpReference { n, scale, reference, backend, exact })
+    }
+
+    /// Number of pairs n.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// The Laplace scale of the release, (2n + γ)/ε.
+    pub fn laplace_scale(&self) -> f64 {
+        self.scale
+    }
+
+    /// Which null this is.
+    pub fn reference(&self) -> Reference {
+        self.reference
+    }
+
+    /// Engine, draws and seed, for results.
+    pub fn info(&self) -> ReferenceInfo {
+        match self.backend {
+            Backend::Exact => ReferenceInfo::exact(),
+            Backend::MonteCarlo { engine, mc } => ReferenceInfo::monte_carlo(engine, &mc),
+        }
+    }
+
+    /// `P(T ≥ t)` under the null (exact backend).
+    fn sf(&self, t: f64) -> f64 {
+        match &self.exact {
+            Exact::Lattice(lattice) => lattice.sf(t),
+            Exact::Normal(normal) => normal.sf(t),
+        }
+    }
+
+    fn model(&self) -> Result<Box<dyn NullModel>, WilcoxonError> {
+        Ok(match self.reference {
+            Reference::Exact => Box::new(SignedRankLaplace::new(self.n as u32, self.scale)?),
+            Reference::Normal => Box::new(NormalLaplace::new(signed_rank_sd(self.n), self.scale)?),
+        })
+    }
+
+    /// The p-value of a released W̃ (the null is symmetric, so two-sided = 2·P(T ≥ |t|)).
+    ///
+    /// # Errors
+    /// [`WilcoxonError::InvalidParameter`] for a non-finite `released`; engine failures.
+    pub fn p_value(&self, released: f64, alternative: Alternative) -> Result<f64, WilcoxonError> {
+        if !released.is_finite() {
+            return Err(WilcoxonError::InvalidParameter {
+                name: "released",
+                value: released,
+                requirement: "finite",
+            });
+        }
+        match self.backend {
+            Backend::Exact => Ok(match alternative {
+                Alternative::Greater => self.sf(released),
+                Alternative::Less => self.sf(-released),
+                Alternative::TwoSided => (2.0 * self.sf(released.abs())).min(1.0),
+            }),
+            Backend::MonteCarlo { engine, mc } => {
+                let model = self.model()?;
+                Ok(engine.p_value(model.as_ref(), released, alternative.tail(), &mc)?.p_value)
+            }
+        }
+    }
+
+    /// The critical value at level α: reject when W̃ ≥ c (greater), W̃ ≤ c (less; c < 0) or
+    /// |W̃| ≥ c (two-sided).
+    ///
+    /// # Errors
+    /// [`WilcoxonError::InvalidParameter`] unless 0 < α < 1; engine failures.
+    pub fn critical_value(
+        &self,
+        alpha: f64,
+        alternative: Alternative,
+    ) -> Result<f64, WilcoxonError> {
+        check_alpha(alpha)?;
+        match self.backend {
+            Backend::Exact => {
+                let p = if alternative == Alternative::TwoSided { alpha / 2.0 } else { alpha };
+                let c = match &self.exact {
+                    Exact::Lattice(lattice) => {
+                        invert_sf(|t| lattice.sf(t), p, signed_rank_sd(self.n) + self.scale)
+                    }
+                    Exact::Normal(normal) => normal.isf(p)?,
+                };
+                Ok(if alternative == Alternative::Less { -c } else { c })
+            }
+            Backend::MonteCarlo { engine, mc } => {
+                let model = self.model()?;
+                let values =
+                    engine.critical_values(model.as_ref(), &[alpha], alternative.tail(), &mc)?;
+                Ok(values.first().map_or(f64::NAN, |cv| cv.value))
+            }
+        }
+    }
+}
+
+/// Options of [`private_wilcoxon`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PrivateOptions {
+    /// The alternative hypothesis.
+    pub alternative: Alternative,
+    /// The null W̃ is compared with.
+    pub reference: Reference,
+}
+
+/// Result of the private test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PrivateResult {
+    /// `"wilcoxon"`.
+    pub test: &'static str,
+    /// The released W̃ = W + noise (W = Σ sign·rank, Pratt).
+    pub statistic: f64,
+    /// W̃/σ_n with σ_n = √(n(n+1)(2n+1)/6), the scale of paper Tables 1–2.
+    pub normalized: f64,
+    /// The p-value (post-processing of W̃; no further privacy cost).
+    pub p_value: f64,
+    /// Number of pairs (public).
+    pub n: usize,
+    /// ε spent.
+    pub epsilon: f64,
+    /// δ (0: pure ε-DP).
+    pub delta: f64,
+    /// The alternative tested.
+    pub alternative: Alternative,
+    /// The null used.
+    pub null: Reference,
+    /// Where the reference came from.
+    pub reference: ReferenceInfo,
+    /// The noise of the release (scale, grid, sensitivity 2n, ε).
+    pub release: LaplaceRelease,
+}
+
+/// The full private test: releases W̃ = W + Lap(2n/ε) and computes its p-value. The caller
+/// charges ε to its budget (e.g. a [`dptest_mechanisms::BudgetAccountant`]).
+///
+/// The reference is built from public quantities before the release, so a refused setting
+/// never touches the data.
+///
+/// # Errors
+/// As [`WpReference::new`] and [`release_pratt`].
+pub fn private_wilcoxon(
+    sample: &PairedSample,
+    epsilon: Epsilon,
+    options: &PrivateOptions,
+    backend: Backend<'_>,
+) -> Result<PrivateResult, WilcoxonError> {
+    let reference = WpReference::new(sample.len(), epsilon, options.reference, backend)?;
+    let release = release_pratt(sample, epsilon)?;
+    finish(sample.len(), &reference, release, options)
+}
+
+/// Assembles a result from a release (shared with the seeded test path).
+pub(crate) fn finish(
+    n: usize,
+    reference: &WpReference<'_>,
+    release: LaplaceRelease,
+    options: &PrivateOptions,
+) -> Result<PrivateResult, WilcoxonError> {
+    let p_value = reference.p_value(release.value, options.alternative)?;
+    Ok(PrivateResult {
+        test: "wilcoxon",
+        statistic: release.value,
+        normalized: release.value / signed_rank_sd(n),
+        p_value,
+        n,
+        epsilon: release.epsilon,
+        delta: 0.0,
+        alternative: options.alternative,
+        null: options.reference,
+        reference: reference.info(),
+        release,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dptest_mechanisms::release_laplace_insecure_seeded;
+    use dptest_refdist::CpuEngine;
+    use rand::SeedableRng;
+
+    fn eps(e: f64) -> Epsilon {
+        Epsilon::new(e).unwrap()
+    }
+
+    #[test]
+    fn exact_and_normal_references_agree_at_large_n() {
+        let exact = WpReference::new(500, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        let normal = WpReference::new(500, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
+        for t in [0.0, 3000.0, 12978.0, 20000.0] {
+            let (a, b) = (
+                exact.p_value(t, Alternative::TwoSided).unwrap(),
+                normal.p_value(t, Alternative::TwoSided).unwrap(),
+            );
+            assert!((a - b).abs() < 2e-3, "{t}: {a} vs {b}");
+        }
+        // Paper Table 3 (n = 500, ε = 1, two-sided α = .05): 12978 from 1e7 draws.
+        let c = normal.critical_value(0.05, Alternative::TwoSided).unwrap();
+        assert!((c - 12978.0).abs() < 15.0, "{c}");
+    }
+
+    /// Paper Table 3 (ε = 1, two-sided α = .05/.025/.01/.005; 1e7 draws of the Normal ⊕
+    /// Laplace reference, |W| quantiles rounded to integers).
+    const TABLE_3: [(usize, [f64; 4]); 12] = [
+        (10, [70.0, 83.0, 102.0, 116.0]),
+        (20, [155.0, 183.0, 220.0, 248.0]),
+        (30, [256.0, 299.0, 355.0, 397.0]),
+        (40, [369.0, 429.0, 506.0, 562.0]),
+        (50, [494.0, 572.0, 670.0, 742.0]),
+        (75, [854.0, 984.0, 1143.0, 1257.0]),
+        (100, [1271.0, 1460.0, 1690.0, 1853.0]),
+        (200, [3402.0, 3895.0, 4486.0, 4900.0]),
+        (300, [6127.0, 7012.0, 8069.0, 8798.0]),
+        (400, [9335.0, 10679.0, 12276.0, 13382.0]),
+        (500, [12978.0, 14845.0, 17061.0, 18592.0]),
+        (1000, [36235.0, 41443.0, 47637.0, 51906.0]),
+    ];
+
+    #[test]
+    fn normal_reference_reproduces_paper_table_3() {
+        // The table is simulated: at α = .005 its Monte Carlo error is ≈ 0.2%.
+        for (n, row) in TABLE_3 {
+            let r = WpReference::new(n, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
+            for (alpha, want) in [0.05, 0.025, 0.01, 0.005].into_iter().zip(row) {
+                let c = r.critical_value(alpha, Alternative::TwoSided).unwrap();
+                assert!((c - want).abs() <= 0.004 * want + 1.0, "n {n} α {alpha}: {c} vs {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn exact_backend_matches_cpu_monte_carlo() {
+        // 200k draws: the Monte Carlo p-value has sd ≤ 0.0011, so 0.006 is > 5 sd (fixed seed).
+        let engine = CpuEngine;
+        let mc = MonteCarlo::new(200_000, 11).unwrap();
+        for reference in [Reference::Exact, Reference::Normal] {
+            let exact = WpReference::new(40, eps(0.5), reference, Backend::Exact).unwrap();
+            let sim = WpReference::new(
+                40,
+                eps(0.5),
+                reference,
+                Backend::MonteCarlo { engine: &engine, mc },
+            )
+            .unwrap();
+            assert_eq!(sim.info().engine, "cpu");
+            for (t, alt) in [
+                (300.0, Alternative::TwoSided),
+                (-250.0, Alternative::Less),
+                (90.0, Alternative::Greater),
+            ] {
+                let (a, b) = (exact.p_value(t, alt).unwrap(), sim.p_value(t, alt).unwrap());
+                assert!((a - b).abs() < 0.006, "{reference:?} {alt:?}: {a} vs {b}");
+            }
+            let (a, b) = (
+                exact.critical_value(0.05, Alternative::Greater).unwrap(),
+                sim.critical_value(0.05, Alternative::Greater).unwrap(),
+            );
+            assert!((a - b).abs() < 0.03 * a, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn critical_values_invert_p_values() {
+        let r = WpReference::new(30, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        for alt in [Alternative::TwoSided, Alternative::Less, Alternative::Greater] {
+            let c = r.critical_value(0.05, alt).unwrap();
+            assert!((r.p_value(c, alt).unwrap() - 0.05).abs() < 1e-9, "{alt:?}");
+        }
+        assert!(r.critical_value(1.5, Alternative::TwoSided).is_err());
+        assert!(r.p_value(f64::NAN, Alternative::TwoSided).is_err());
+    }
+
+    #[test]
+    fn seeded_release_gives_a_consistent_result() {
+        let sample =
+            PairedSample::new(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.5, 2.0, 5.0, 3.0, 9.0]).unwrap();
+        let reference = WpReference::new(5, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        let w = crate::pratt_statistic(&sample).unwrap().w;
+        let release =
+            release_laplace_insecure_seeded(w, Sensitivity::new(10.0).unwrap(), eps(1.0), &mut rng)
+                .unwrap();
+        assert!((release.scale - reference.laplace_scale()).abs() < 1e-12);
+        let options = PrivateOptions::default();
+        let result = finish(5, &reference, release, &options).unwrap();
+        assert_eq!(result.test, "wilcoxon");
+        assert_eq!(result.delta, 0.0);
+        assert_eq!(result.reference.engine, "exact");
+        assert!(result.p_value > 0.0 && result.p_value <= 1.0);
+        assert!((result.normalized - result.statistic / crate::signed_rank_sd(5)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn full_private_test_runs_and_refuses_bad_settings() {
+        let sample = PairedSample::from_differences(&[0.5, -1.0, 2.0, 0.0, 3.0, 3.0]).unwrap();
+        let r = private_wilcoxon(&sample, eps(1.0), &PrivateOptions::default(), Backend::Exact)
+            .unwrap();
+        assert_eq!(r.release.sensitivity, 12.0);
+        assert!(r.p_value > 0.0 && r.p_value <= 1.0);
+        let too_big = PairedSample::from_differences(&vec![1.0; crate::MAX_EXACT_N + 1]).unwrap();
+        assert!(matches!(
+            private_wilcoxon(&too_big, eps(1.0), &PrivateOptions::default(), Backend::Exact),
+            Err(WilcoxonError::TooLargeForExact { .. })
+        ));
+        let normal = PrivateOptions { reference: Reference::Normal, ..PrivateOptions::default() };
+        assert!(private_wilcoxon(&too_big, eps(1.0), &normal, Backend::Exact).is_ok());
+        assert!(Epsilon::new(0.0).is_err() && Epsilon::new(f64::INFINITY).is_err());
+        assert!(Epsilon::new(-1.0).is_err() && Epsilon::new(f64::NAN).is_err());
+        assert_eq!("normal".parse::<Reference>().unwrap(), Reference::Normal);
+        assert!("gpu".parse::<Reference>().is_err());
+    }
+
+    #[test]
+    fn one_p_value_at_n_1000_is_fast() {
+        let reference = WpReference::new(1000, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        let start = std::time::Instant::now();
+        let mut acc = 0.0;
+        for i in 0..1000 {
+            acc += reference.p_value(-60_000.0 + 120.0 * i as f64, Alternative::TwoSided).unwrap();
+        }
+        let each = start.elapsed().as_secs_f64() / 1000.0;
+        assert!(acc > 0.0);
+        // Target < 1 ms per p-value; measured ≈ 0.1 µs (O(1) lookup).
+        assert!(each < 1e-3, "{each} s per p-value");
+    }
+
+    #[test]
+    #[ignore = "report timings"]
+    fn timings() {
+        let t = std::time::Instant::now();
+        let reference = WpReference::new(1000, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        println!("exact reference build n=1000: {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let theirs = dptest_refdist::exact::signed_rank_pmf(1000).unwrap();
+        println!("refdist signed_rank_pmf n=1000: {:?}", t.elapsed());
+        let t = std::time::Instant::now();
+        let weights: Vec<u64> = (1..=1000).collect();
+        let mine = crate::exact::positive_sum_pmf(&weights);
+        println!("own signed_rank_pmf n=1000: {:?}", t.elapsed());
+        let diff = mine
+            .iter()
+            .zip(theirs.r_plus_probabilities())
+            .map(|(a, b)| (a - b).abs() / b.max(1e-300))
+            .fold(0.0f64, f64::max);
+        println!("max relative difference {diff:e}");
+        let t = std::time::Instant::now();
+        let mut acc = 0.0;
+        for i in 0..100_000 {
+            acc += reference.p_value(-60_000.0 + 1.2 * i as f64, Alternative::TwoSided).unwrap();
+        }
+        println!("exact p-value n=1000: {:?} each ({acc})", t.elapsed() / 100_000);
+        let normal = WpReference::new(1000, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
+        let t = std::time::Instant::now();
+        for i in 0..100_000 {
+            acc += normal.p_value(-60_000.0 + 1.2 * i as f64, Alternative::TwoSided).unwrap();
+        }
+        println!("normal p-value n=1000: {:?} each ({acc})", t.elapsed() / 100_000);
+        for n in [1000usize, 1_000_000] {
+            let d: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64 - 499.5).collect();
+            let sample = PairedSample::from_differences(&d).unwrap();
+            let t = std::time::Instant::now();
+            let w = pratt_statistic(&sample).unwrap().w;
+            println!("pratt statistic n={n}: {:?} (W = {w})", t.elapsed());
+        }
+        let sample = PairedSample::from_differences(&vec![1.0; 1000]).unwrap();
+        let t = std::time::Instant::now();
+        let r = private_wilcoxon(&sample, eps(1.0), &PrivateOptions::default(), Backend::Exact)
+            .unwrap();
+        println!(
+            "one-shot private_wilcoxon n=1000 (build + release + p): {:?} p={}",
+            t.elapsed(),
+            r.p_value
+        );
+    }
+}

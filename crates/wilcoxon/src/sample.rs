@@ -1,0 +1,187 @@
+//! Validated paired samples, the alternative hypothesis, and the Pratt statistic.
+
+use serde::Serialize;
+
+use crate::error::WilcoxonError;
+
+/// Paired observations, stored as the differences `d_i = after_i − before_i`.
+///
+/// Construction refuses empty input, unequal lengths and NaN/±∞ values (including
+/// differences that overflow to ±∞).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairedSample {
+    differences: Vec<f64>,
+}
+
+impl PairedSample {
+    /// Pairs `(before_i, after_i)`; the test uses `d = after − before`.
+    ///
+    /// # Errors
+    /// [`WilcoxonError::Empty`], [`WilcoxonError::UnequalLengths`],
+    /// [`WilcoxonError::NonFinite`].
+    pub fn new(before: &[f64], after: &[f64]) -> Result<Self, WilcoxonError> {
+        if before.len() != after.len() {
+            return Err(WilcoxonError::UnequalLengths { before: before.len(), after: after.len() });
+        }
+        let differences: Vec<f64> = before.iter().zip(after).map(|(b, a)| a - b).collect();
+        for (index, (b, a)) in before.iter().zip(after).enumerate() {
+            if !b.is_finite() || !a.is_finite() {
+                return Err(WilcoxonError::NonFinite { index });
+            }
+        }
+        Self::from_differences(&differences)
+    }
+
+    /// A sample given directly by its differences `d_i`.
+    ///
+    /// # Errors
+    /// [`WilcoxonError::Empty`], [`WilcoxonError::NonFinite`].
+    pub fn from_differences(d: &[f64]) -> Result<Self, WilcoxonError> {
+        if d.is_empty() {
+            return Err(WilcoxonError::Empty);
+        }
+        if let Some(index) = d.iter().position(|v| !v.is_finite()) {
+            return Err(WilcoxonError::NonFinite { index });
+        }
+        // −0.0 and 0.0 are both zero differences; store +0.0 so signs never see −0.0.
+        let differences = d.iter().map(|&v| if v == 0.0 { 0.0 } else { v }).collect();
+        Ok(PairedSample { differences })
+    }
+
+    /// The differences `after − before`.
+    pub fn differences(&self) -> &[f64] {
+        &self.differences
+    }
+
+    /// Number of pairs n.
+    pub fn len(&self) -> usize {
+        self.differences.len()
+    }
+
+    /// Always false (construction refuses empty samples); present for API symmetry.
+    pub fn is_empty(&self) -> bool {
+        self.differences.is_empty()
+    }
+}
+
+/// The alternative hypothesis, in scipy's terms for `d = after − before`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Alternative {
+    /// The differences are not symmetric about 0 (reject for large |W|).
+    #[default]
+    TwoSided,
+    /// The differences tend to be negative (reject for small W).
+    Less,
+    /// The differences tend to be positive (reject for large W).
+    Greater,
+}
+
+impl Alternative {
+    /// The refdist tail that counts as extreme.
+    pub fn tail(self) -> dptest_refdist::Tail {
+        match self {
+            Alternative::TwoSided => dptest_refdist::Tail::TwoSided,
+            Alternative::Less => dptest_refdist::Tail::Lower,
+            Alternative::Greater => dptest_refdist::Tail::Upper,
+        }
+    }
+}
+
+impl std::str::FromStr for Alternative {
+    type Err = WilcoxonError;
+
+    /// Parses `two-sided`, `less` or `greater` (scipy's spellings).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "two-sided" => Ok(Alternative::TwoSided),
+            "less" => Ok(Alternative::Less),
+            "greater" => Ok(Alternative::Greater),
+            _ => Err(WilcoxonError::InvalidParameter {
+                name: "alternative (two-sided|less|greater)",
+                value: f64::NAN,
+                requirement: "one of the listed names",
+            }),
+        }
+    }
+}
+
+/// The Pratt signed-rank statistic of a sample (zeros ranked, then given sign 0).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PrattStatistic {
+    /// W = Σ sign(d_i)·rank_i = R+ − R−, the statistic the private test releases.
+    pub w: f64,
+    /// R+, the sum of the ranks of positive differences (scipy's one-sided statistic).
+    pub r_plus: f64,
+    /// R−, the sum of the ranks of negative differences.
+    pub r_minus: f64,
+    /// Number of pairs n (zeros included).
+    pub n: usize,
+    /// Number of zero differences.
+    pub n_zero: usize,
+    /// Σ (t³ − t) over the blocks of tied non-zero |d| (0 without ties).
+    pub tie_term: f64,
+}
+
+/// The Pratt statistic of `sample` in O(n log n).
+pub fn pratt_statistic(sample: &PairedSample) -> Result<PrattStatistic, WilcoxonError> {
+    let ranks = dptest_ranking::signed_ranks_pratt(sample.differences())?;
+    let r_plus = ranks.r_plus();
+    let r_minus = ranks.r_minus();
+    let tie_term = ranks.tie_blocks.iter().map(|&t| (t as f64).powi(3) - t as f64).sum();
+    Ok(PrattStatistic {
+        w: r_plus - r_minus,
+        r_plus,
+        r_minus,
+        n: sample.len(),
+        n_zero: ranks.n_zero,
+        tie_term,
+    })
+}
+
+/// σ_n = √(n(n+1)(2n+1)/6): the null standard deviation of W without zeros or ties.
+pub fn signed_rank_sd(n: usize) -> f64 {
+    let n = n as f64;
+    (n * (n + 1.0) * (2.0 * n + 1.0) / 6.0).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_input_is_refused() {
+        assert_eq!(PairedSample::new(&[], &[]), Err(WilcoxonError::Empty));
+        assert_eq!(
+            PairedSample::new(&[1.0], &[1.0, 2.0]),
+            Err(WilcoxonError::UnequalLengths { before: 1, after: 2 })
+        );
+        assert_eq!(
+            PairedSample::new(&[1.0, f64::NAN], &[1.0, 2.0]),
+            Err(WilcoxonError::NonFinite { index: 1 })
+        );
+        assert_eq!(
+            PairedSample::new(&[-1e308, 0.0], &[1e308, 1.0]),
+            Err(WilcoxonError::NonFinite { index: 0 })
+        );
+        assert_eq!(
+            PairedSample::from_differences(&[1.0, f64::INFINITY]),
+            Err(WilcoxonError::NonFinite { index: 1 })
+        );
+    }
+
+    #[test]
+    fn alternatives_parse() {
+        assert_eq!("less".parse::<Alternative>().unwrap(), Alternative::Less);
+        assert_eq!("two-sided".parse::<Alternative>().unwrap(), Alternative::TwoSided);
+        assert!("two.sided".parse::<Alternative>().is_err());
+    }
+
+    #[test]
+    fn statistic_of_the_reference_vector() {
+        // ecosystem-notes §3.5 (scipy 1.17.1): pratt R+ = 85, two-sided T = 29.
+        let d = [0.0, 0.0, 1.5, -2.0, 3.0, -0.5, 4.0, 2.5, -1.0, 3.5, 1.5, 0.0, 2.0, -3.0, 5.0];
+        let s = pratt_statistic(&PairedSample::from_differences(&d).unwrap()).unwrap();
+        assert_eq!((s.r_plus, s.r_minus, s.w, s.n_zero), (85.0, 29.0, 56.0, 3));
+    }
+}
