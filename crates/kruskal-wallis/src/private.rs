@@ -1,0 +1,412 @@
+//! The private Kruskal–Wallis statistics (paper §3 with the errata of DESIGN.md), their
+//! release through `dptest-mechanisms`, and the full private test.
+
+use dptest_mechanisms::{
+    Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
+};
+use dptest_refdist::{
+    Engine, MonteCarlo, RankStatistic, RankSumNull, ReferenceInfo, Tail, kruskal_wallis_abs,
+    kruskal_wallis_h,
+};
+use rand::Rng;
+use serde::Serialize;
+
+use crate::{GroupedSample, KruskalWallisError};
+
+/// Default number of Monte Carlo draws of the KW references.
+pub const DEFAULT_DRAWS: u64 = 100_000;
+/// Default Philox seed of the KW references (public: the reference is post-processing).
+pub const DEFAULT_SEED: u64 = 0x4B57_5F52_4546; // "KW_REF"
+
+/// Which private Kruskal–Wallis statistic to release.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KwStatistic {
+    /// H = 12/(n(n+1)) Σ n_i r̄_i² − 3(n+1) on tie-broken ranks (the pseudo-code's missing
+    /// square restored); sensitivity 87 (paper Thm 3.1).
+    Squared,
+    /// H_abs = c_n Σ n_i |r̄_i − (n+1)/2|, c_n = 4(n−1)/n² (n even) or 4/(n+1) (n odd);
+    /// sensitivity 8 (paper Thm 3.4).
+    Abs,
+}
+
+impl KwStatistic {
+    /// The proven L1 sensitivity: 87 for [`KwStatistic::Squared`], 8 for [`KwStatistic::Abs`].
+    pub const fn sensitivity(self) -> f64 {
+        match self {
+            KwStatistic::Squared => 87.0,
+            KwStatistic::Abs => 8.0,
+        }
+    }
+
+    /// The statistic as the reference engine names it.
+    pub const fn rank_statistic(self) -> RankStatistic {
+        match self {
+            KwStatistic::Squared => RankStatistic::KruskalWallis,
+            KwStatistic::Abs => RankStatistic::KruskalWallisAbs,
+        }
+    }
+
+    /// The test's name in results: `"kruskal-wallis"` or `"kruskal-wallis-abs"`.
+    pub const fn test_name(self) -> &'static str {
+        match self {
+            KwStatistic::Squared => "kruskal-wallis",
+            KwStatistic::Abs => "kruskal-wallis-abs",
+        }
+    }
+}
+
+/// The statistic of rank sums `sums` of groups of `sizes` (n = Σ sizes); empty groups
+/// contribute nothing (their term n_i·f(r̄_i) is 0).
+pub(crate) fn statistic_of_rank_sums(statistic: KwStatistic, sums: &[f64], sizes: &[u32]) -> f64 {
+    let (sums, sizes): (Vec<f64>, Vec<u32>) =
+        sums.iter().zip(sizes).filter(|(_, s)| **s > 0).map(|(r, s)| (*r, *s)).unzip();
+    if sizes.is_empty() {
+        return 0.0;
+    }
+    match statistic {
+        KwStatistic::Squared => kruskal_wallis_h(&sums, &sizes),
+        KwStatistic::Abs => kruskal_wallis_abs(&sums, &sizes),
+    }
+}
+
+/// Checks n ≥ max(g, 2): the equal-size reference needs a member in every group.
+fn check_private_size(sample: &GroupedSample) -> Result<(), KruskalWallisError> {
+    let required = sample.groups().max(2);
+    if sample.n() < required {
+        return Err(KruskalWallisError::TooFewObservations { n: sample.n(), required });
+    }
+    Ok(())
+}
+
+/// The noiseless private statistic: ranks 1..=n with ties broken in a uniformly random order
+/// (drawn from `tie_rng`), then H or H_abs of the group rank sums. O(n log n).
+///
+/// # Errors
+/// [`KruskalWallisError::TooFewObservations`] if n < max(g, 2).
+pub fn statistic_random_ties<R: Rng + ?Sized>(
+    sample: &GroupedSample,
+    statistic: KwStatistic,
+    tie_rng: &mut R,
+) -> Result<f64, KruskalWallisError> {
+    check_private_size(sample)?;
+    let ranks = dptest_ranking::ranks_random_ties(sample.values(), tie_rng)?;
+    let sums = sample.rank_sums(&ranks.iter().map(|&r| r as f64).collect::<Vec<_>>());
+    Ok(statistic_of_rank_sums(statistic, &sums, sample.sizes()))
+}
+
+/// A released private Kruskal–Wallis statistic.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KwRelease {
+    /// Which statistic was released.
+    pub statistic: KwStatistic,
+    /// The released (noisy) value.
+    pub value: f64,
+    /// Total number of observations (public).
+    pub n: usize,
+    /// Number of declared groups (public).
+    pub groups: usize,
+    /// The Laplace release behind `value` (sensitivity, ε, effective scale, grid).
+    pub laplace: LaplaceRelease,
+}
+
+/// A Laplace release function: the OS-CSPRNG one in production, a seeded one in tests.
+pub(crate) type NoiseFn<'a> =
+    dyn FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError> + 'a;
+
+/// Releases H (or H_abs) with Laplace(Δ/ε) noise, Δ = 87 (or 8): ε-DP (paper Thms 3.2, 3.5).
+///
+/// Ties are broken by a uniformly random order drawn from `tie_rng`; privacy holds for any
+/// tie-breaking randomness independent of the data (the proof of Thm 3.2 conditions on it),
+/// so a seeded `tie_rng` is fine. The noise itself always comes from the OS CSPRNG through
+/// [`dptest_mechanisms::release_laplace`]. Neighbouring datasets: same n and the same
+/// declared groups; one row's value and/or group changed.
+///
+/// # Errors
+/// [`KruskalWallisError::TooFewObservations`] if n < max(g, 2);
+/// [`KruskalWallisError::Privacy`] if the release fails.
+pub fn release_kruskal_wallis<R: Rng + ?Sized>(
+    sample: &GroupedSample,
+    statistic: KwStatistic,
+    epsilon: Epsilon,
+    tie_rng: &mut R,
+) -> Result<KwRelease, KruskalWallisError> {
+    release_with(sample, statistic, epsilon, tie_rng, &mut release_laplace)
+}
+
+pub(crate) fn release_with<R: Rng + ?Sized>(
+    sample: &GroupedSample,
+    statistic: KwStatistic,
+    epsilon: Epsilon,
+    tie_rng: &mut R,
+    noise: &mut NoiseFn<'_>,
+) -> Result<KwRelease, KruskalWallisError> {
+    let value = statistic_random_ties(sample, statistic, tie_rng)?;
+    let laplace = noise(value, Sensitivity::new(statistic.sensitivity())?, epsilon)?;
+    Ok(KwRelease {
+        statistic,
+        value: laplace.value,
+        n: sample.n(),
+        groups: sample.groups(),
+        laplace,
+    })
+}
+
+/// The reference of a private KW test: g near-equal groups summing to n (the worst case,
+/// paper App. A.5) and the release's effective Laplace scale (Δ + γ)/ε.
+///
+/// # Errors
+/// [`KruskalWallisError::TooFewObservations`] / [`KruskalWallisError::Reference`] for
+/// n < g or g < 2; [`KruskalWallisError::Privacy`] for an unusable (Δ, ε).
+pub fn reference_model(
+    n: usize,
+    groups: usize,
+    statistic: KwStatistic,
+    epsilon: Epsilon,
+) -> Result<RankSumNull, KruskalWallisError> {
+    if groups < 2 {
+        return Err(KruskalWallisError::TooFewGroups { groups });
+    }
+    if n < groups {
+        return Err(KruskalWallisError::TooFewObservations { n, required: groups });
+    }
+    let (n32, g32) = match (u32::try_from(n), u32::try_from(groups)) {
+        (Ok(n), Ok(g)) => (n, g),
+        _ => return Err(KruskalWallisError::TooLarge { n }),
+    };
+    let plan = laplace_plan(Sensitivity::new(statistic.sensitivity())?, epsilon)?;
+    Ok(RankSumNull::equal_groups(n32, g32, statistic.rank_statistic(), plan.scale)?)
+}
+
+/// Options of the full private test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrivateKwOptions {
+    /// Which statistic.
+    pub statistic: KwStatistic,
+    /// Total privacy budget ε (all of it goes to the statistic).
+    pub epsilon: Epsilon,
+    /// Monte Carlo draws and seed of the reference.
+    pub monte_carlo: MonteCarlo,
+}
+
+impl PrivateKwOptions {
+    /// `statistic` at `epsilon`, with [`DEFAULT_DRAWS`] draws under [`DEFAULT_SEED`].
+    pub fn new(statistic: KwStatistic, epsilon: Epsilon) -> Self {
+        PrivateKwOptions {
+            statistic,
+            epsilon,
+            monte_carlo: MonteCarlo { draws: DEFAULT_DRAWS, seed: DEFAULT_SEED },
+        }
+    }
+
+    /// The same options with another Monte Carlo setting.
+    pub fn with_monte_carlo(mut self, monte_carlo: MonteCarlo) -> Self {
+        self.monte_carlo = monte_carlo;
+        self
+    }
+}
+
+/// Result of the full private Kruskal–Wallis test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PrivateKruskalResult {
+    /// `"kruskal-wallis"` or `"kruskal-wallis-abs"`.
+    pub test: &'static str,
+    /// The released noisy statistic.
+    pub statistic: f64,
+    /// Monte Carlo p-value (1 + #{T_k ≥ t})/(z + 1), upper tail.
+    pub p_value: f64,
+    /// Total number of observations.
+    pub n: usize,
+    /// Number of declared groups.
+    pub groups: usize,
+    /// ε spent.
+    pub epsilon: f64,
+    /// δ spent (0: pure ε-DP).
+    pub delta: f64,
+    /// Sensitivity used (87 or 8).
+    pub sensitivity: f64,
+    /// Effective Laplace scale of the release, (Δ + γ)/ε.
+    pub noise_scale: f64,
+    /// Group sizes of the reference (near-equal, summing to n).
+    pub reference_sizes: Vec<u32>,
+    /// Reference draws at least as large as the statistic.
+    pub exceedances: u64,
+    /// The reference engine, draws and seed.
+    pub reference: ReferenceInfo,
+}
+
+/// The p-value of an existing release against the equal-groups reference on `engine`.
+///
+/// # Errors
+/// [`KruskalWallisError::Reference`] if the engine fails.
+pub fn p_value_of_release(
+    release: &KwRelease,
+    engine: &dyn Engine,
+    monte_carlo: &MonteCarlo,
+) -> Result<PrivateKruskalResult, KruskalWallisError> {
+    let epsilon = Epsilon::new(release.laplace.epsilon)?;
+    let model = reference_model(release.n, release.groups, release.statistic, epsilon)?;
+    let p = engine.p_value(&model, release.value, Tail::Upper, monte_carlo)?;
+    Ok(PrivateKruskalResult {
+        test: release.statistic.test_name(),
+        statistic: release.value,
+        p_value: p.p_value,
+        n: release.n,
+        groups: release.groups,
+        epsilon: release.laplace.epsilon,
+        delta: 0.0,
+        sensitivity: release.laplace.sensitivity,
+        noise_scale: release.laplace.scale,
+        reference_sizes: model.sizes().to_vec(),
+        exceedances: p.exceedances,
+        reference: ReferenceInfo::monte_carlo(engine, monte_carlo),
+    })
+}
+
+/// The full private test (paper Alg. KW_p / KWabs_p): release the statistic
+/// ([`release_kruskal_wallis`]) and compare it with the Monte Carlo reference of g near-equal
+/// groups summing to n, noise included, upper tail. ε-DP; the reference is post-processing.
+///
+/// # Errors
+/// As [`release_kruskal_wallis`] and [`p_value_of_release`].
+pub fn private_kruskal_wallis<R: Rng + ?Sized>(
+    sample: &GroupedSample,
+    options: &PrivateKwOptions,
+    engine: &dyn Engine,
+    tie_rng: &mut R,
+) -> Result<PrivateKruskalResult, KruskalWallisError> {
+    // Validate the public setting before spending any budget.
+    reference_model(sample.n(), sample.groups(), options.statistic, options.epsilon)?;
+    let release = release_kruskal_wallis(sample, options.statistic, options.epsilon, tie_rng)?;
+    p_value_of_release(&release, engine, &options.monte_carlo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dptest_mechanisms::release_laplace_insecure_seeded;
+    use dptest_refdist::{CpuEngine, cpu};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn seeded_release(
+        sample: &GroupedSample,
+        statistic: KwStatistic,
+        epsilon: f64,
+        seed: u64,
+    ) -> KwRelease {
+        let mut noise_rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut tie_rng = ChaCha8Rng::seed_from_u64(seed + 1);
+        let mut noise = |s, d, e| release_laplace_insecure_seeded(s, d, e, &mut noise_rng);
+        release_with(sample, statistic, Epsilon::new(epsilon).unwrap(), &mut tie_rng, &mut noise)
+            .unwrap()
+    }
+
+    #[test]
+    fn statistic_uses_the_squared_mean_ranks() {
+        // Erratum: Σ n_i r̄_i² (not Σ n_i r̄_i). Groups {1,2,3}, {4,5,6}: H = 27/7.
+        let s = GroupedSample::from_groups(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let h = statistic_random_ties(&s, KwStatistic::Squared, &mut rng).unwrap();
+        approx::assert_relative_eq!(h, 27.0 / 7.0, max_relative = 1e-14);
+        // Without the square the value would be 12/42·(3·2 + 3·5) − 21 = −15.
+        assert!(h > 0.0);
+    }
+
+    #[test]
+    fn abs_statistic_uses_the_parity_constant() {
+        // n = 6 (even): c = 4·5/36; Σ n_i|r̄_i − 3.5| = 3·1.5 + 3·1.5 = 9 → 5.
+        let s = GroupedSample::from_groups(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let h = statistic_random_ties(&s, KwStatistic::Abs, &mut rng).unwrap();
+        approx::assert_relative_eq!(h, 5.0, max_relative = 1e-14);
+        // n = 5 (odd): c = 4/6; groups {1,2}, {3,4,5}: 2·1.5 + 3·1 = 6 → 4.
+        let s = GroupedSample::from_groups(&[&[1.0, 2.0][..], &[3.0, 4.0, 5.0]]).unwrap();
+        let h = statistic_random_ties(&s, KwStatistic::Abs, &mut rng).unwrap();
+        approx::assert_relative_eq!(h, 4.0, max_relative = 1e-14);
+    }
+
+    #[test]
+    fn ties_are_broken_uniformly_at_random() {
+        // x = (0, 0 | 0, 0): all 4!/(2!2!) = 6 rank splits equally likely. The rank sum of
+        // group 0 is 3, 4, 5, 5, 6 or 7 with probabilities 1,1,2,1,1 /6. χ² with 4 df on
+        // 6000 draws: the 0.001 critical value is 18.47 (false-alarm rate 0.1%, seed fixed).
+        let s = GroupedSample::from_groups(&[[0.0, 0.0], [0.0, 0.0]]).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut counts = [0u32; 5];
+        for _ in 0..6000 {
+            let ranks = dptest_ranking::ranks_random_ties(s.values(), &mut rng).unwrap();
+            let sum = ranks[0] + ranks[1];
+            counts[sum - 3] += 1;
+        }
+        let expected = [1000.0, 1000.0, 2000.0, 1000.0, 1000.0];
+        let chi2: f64 =
+            counts.iter().zip(expected).map(|(&c, e)| (f64::from(c) - e).powi(2) / e).sum();
+        assert!(chi2 < 18.47, "{counts:?} chi2 = {chi2}");
+    }
+
+    #[test]
+    fn release_adds_laplace_noise_of_the_proven_scale() {
+        let s = GroupedSample::from_groups(&[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap();
+        for (stat, sens) in [(KwStatistic::Squared, 87.0), (KwStatistic::Abs, 8.0)] {
+            let r = seeded_release(&s, stat, 0.5, 3);
+            assert_eq!(r.laplace.sensitivity, sens);
+            approx::assert_relative_eq!(r.laplace.scale, sens / 0.5, max_relative = 1e-9);
+            assert_eq!(r.laplace.epsilon, 0.5);
+            assert_eq!(r, seeded_release(&s, stat, 0.5, 3), "value-stable for a seed");
+        }
+        // Noise has the right spread: mean |noise| of Laplace(b) is b (2000 releases of H_abs
+        // at ε = 1, b = 8: sd of the mean ≈ 8/√2000 = 0.18; 5 sd band, false alarm < 1e-6).
+        let mut total = 0.0;
+        for seed in 0..2000 {
+            let r = seeded_release(&s, KwStatistic::Abs, 1.0, 1000 + seed);
+            total += (r.value - 5.0).abs();
+        }
+        assert!((total / 2000.0 - 8.0).abs() < 0.9, "mean |noise| {}", total / 2000.0);
+    }
+
+    #[test]
+    fn full_test_uses_the_equal_groups_reference() {
+        let s = GroupedSample::from_groups(&[
+            vec![1.0, 2.0, 3.0, 3.0, 4.0],
+            vec![5.0, 6.0, 7.0],
+            vec![8.0, 9.0, 10.0, 11.0, 12.0, 13.0],
+        ])
+        .unwrap();
+        let release = seeded_release(&s, KwStatistic::Abs, 1.0, 9);
+        let mc = MonteCarlo::new(5_000, 2).unwrap();
+        let result = p_value_of_release(&release, &CpuEngine, &mc).unwrap();
+        assert_eq!(result.reference_sizes, vec![5, 5, 4]);
+        let model = RankSumNull::equal_groups(
+            14,
+            3,
+            RankStatistic::KruskalWallisAbs,
+            release.laplace.scale,
+        )
+        .unwrap();
+        let direct = cpu::p_value(&model, release.value, Tail::Upper, &mc).unwrap();
+        assert_eq!(result.p_value, direct.p_value);
+        assert_eq!(result.test, "kruskal-wallis-abs");
+        assert_eq!(result.reference.draws, 5_000);
+    }
+
+    #[test]
+    fn private_bad_input_is_a_typed_error() {
+        assert!(Epsilon::new(0.0).is_err() && Epsilon::new(f64::NAN).is_err());
+        assert!(Epsilon::new(-1.0).is_err() && Epsilon::new(f64::INFINITY).is_err());
+        let eps = Epsilon::new(1.0).unwrap();
+        let s = GroupedSample::from_indices(vec![1.0, 2.0], &[0, 1], 3).unwrap();
+        let options = PrivateKwOptions::new(KwStatistic::Abs, eps);
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        assert_eq!(
+            private_kruskal_wallis(&s, &options, &CpuEngine, &mut rng),
+            Err(KruskalWallisError::TooFewObservations { n: 2, required: 3 })
+        );
+        // Empty declared groups are fine for the private test (membership is private).
+        let s = GroupedSample::from_indices(vec![1.0, 2.0, 3.0, 4.0], &[0, 0, 1, 1], 3).unwrap();
+        let options = options.with_monte_carlo(MonteCarlo::new(1000, 1).unwrap());
+        let r = private_kruskal_wallis(&s, &options, &CpuEngine, &mut rng).unwrap();
+        assert!(r.p_value > 0.0 && r.p_value <= 1.0);
+        assert!(reference_model(10, 1, KwStatistic::Abs, eps).is_err());
+    }
+}

@@ -1,0 +1,196 @@
+//! The validated input of the Kruskal–Wallis tests: values with a group index each.
+
+use crate::KruskalWallisError;
+
+/// Observations in `g` groups, validated on construction: finite values, at least two
+/// groups, at most 2^32 − 1 observations.
+///
+/// Groups are numbered `0..g`. [`GroupedSample::from_groups`] and
+/// [`GroupedSample::from_labels`] never produce empty groups; [`GroupedSample::from_indices`]
+/// may (a declared group nobody belongs to), which the private tests accept and the public
+/// test refuses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupedSample {
+    values: Vec<f64>,
+    groups: Vec<u32>,
+    sizes: Vec<u32>,
+}
+
+impl GroupedSample {
+    /// One slice of values per group (group `i` is `groups[i]`); every group must be non-empty.
+    ///
+    /// # Errors
+    /// [`KruskalWallisError::TooFewGroups`], [`KruskalWallisError::EmptyGroup`],
+    /// [`KruskalWallisError::NonFinite`], [`KruskalWallisError::TooLarge`].
+    pub fn from_groups<G: AsRef<[f64]>>(groups: &[G]) -> Result<Self, KruskalWallisError> {
+        if let Some(group) = groups.iter().position(|g| g.as_ref().is_empty()) {
+            return Err(KruskalWallisError::EmptyGroup { group });
+        }
+        let values: Vec<f64> = groups.iter().flat_map(|g| g.as_ref().iter().copied()).collect();
+        let indices: Vec<usize> = groups
+            .iter()
+            .enumerate()
+            .flat_map(|(i, g)| std::iter::repeat_n(i, g.as_ref().len()))
+            .collect();
+        GroupedSample::from_indices(values, &indices, groups.len())
+    }
+
+    /// Values with one label each; the groups are the distinct labels in sorted order (the
+    /// first label is group 0).
+    ///
+    /// # Errors
+    /// As [`GroupedSample::from_indices`], plus [`KruskalWallisError::LengthMismatch`].
+    pub fn from_labels<L: Ord>(values: &[f64], labels: &[L]) -> Result<Self, KruskalWallisError> {
+        if values.len() != labels.len() {
+            return Err(KruskalWallisError::LengthMismatch {
+                values: values.len(),
+                labels: labels.len(),
+            });
+        }
+        let mut distinct: Vec<&L> = labels.iter().collect();
+        distinct.sort();
+        distinct.dedup();
+        let indices: Vec<usize> =
+            labels.iter().map(|label| distinct.binary_search(&label).unwrap_or_default()).collect();
+        GroupedSample::from_indices(values.to_vec(), &indices, distinct.len())
+    }
+
+    /// Values with a group index in `0..groups` each. Declared groups may be empty: the number
+    /// of groups is treated as public, the membership as private.
+    ///
+    /// # Errors
+    /// [`KruskalWallisError::TooFewGroups`] (fewer than 2 declared groups),
+    /// [`KruskalWallisError::LengthMismatch`], [`KruskalWallisError::GroupOutOfRange`],
+    /// [`KruskalWallisError::NonFinite`], [`KruskalWallisError::TooLarge`].
+    pub fn from_indices(
+        values: Vec<f64>,
+        group_of: &[usize],
+        groups: usize,
+    ) -> Result<Self, KruskalWallisError> {
+        if groups < 2 {
+            return Err(KruskalWallisError::TooFewGroups { groups });
+        }
+        if values.len() != group_of.len() {
+            return Err(KruskalWallisError::LengthMismatch {
+                values: values.len(),
+                labels: group_of.len(),
+            });
+        }
+        if values.len() >= u32::MAX as usize || groups >= u32::MAX as usize {
+            return Err(KruskalWallisError::TooLarge { n: values.len() });
+        }
+        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+            return Err(KruskalWallisError::NonFinite { index });
+        }
+        let mut sizes = vec![0u32; groups];
+        let mut indices = Vec::with_capacity(group_of.len());
+        for (index, &group) in group_of.iter().enumerate() {
+            if group >= groups {
+                return Err(KruskalWallisError::GroupOutOfRange { index, group, groups });
+            }
+            sizes[group] += 1;
+            indices.push(group as u32);
+        }
+        Ok(GroupedSample { values, groups: indices, sizes })
+    }
+
+    /// Total number of observations n.
+    pub fn n(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Number of groups g (including declared empty groups).
+    pub fn groups(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// Group sizes n_i.
+    pub fn sizes(&self) -> &[u32] {
+        &self.sizes
+    }
+
+    /// The pooled values.
+    pub fn values(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// The group index of each value.
+    pub fn group_indices(&self) -> &[u32] {
+        &self.groups
+    }
+
+    /// Group rank sums R_i for ranks `ranks[j]` of value j (any rank type convertible to f64).
+    pub(crate) fn rank_sums<T: Copy + Into<f64>>(&self, ranks: &[T]) -> Vec<f64> {
+        let mut sums = vec![0.0; self.sizes.len()];
+        for (&group, &rank) in self.groups.iter().zip(ranks) {
+            sums[group as usize] += rank.into();
+        }
+        sums
+    }
+
+    /// The same sample with every value rounded to the nearest multiple of `multiple`
+    /// (the paper's tied-data experiments, App. B.1). `multiple` must be finite and > 0.
+    ///
+    /// # Errors
+    /// [`KruskalWallisError::InvalidParameter`] for a bad `multiple`.
+    pub fn rounded_to(&self, multiple: f64) -> Result<Self, KruskalWallisError> {
+        if !(multiple.is_finite() && multiple > 0.0) {
+            return Err(KruskalWallisError::InvalidParameter {
+                name: "multiple",
+                requirement: format!("finite and > 0 (got {multiple})"),
+            });
+        }
+        let mut rounded = self.clone();
+        for v in &mut rounded.values {
+            *v = (*v / multiple).round() * multiple;
+        }
+        if let Some(index) = rounded.values.iter().position(|v| !v.is_finite()) {
+            return Err(KruskalWallisError::NonFinite { index });
+        }
+        Ok(rounded)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_are_sorted_into_groups() {
+        let s = GroupedSample::from_labels(&[1.0, 2.0, 3.0, 4.0], &["b", "a", "b", "c"]).unwrap();
+        assert_eq!(s.sizes(), &[1, 2, 1]);
+        assert_eq!(s.group_indices(), &[1, 0, 1, 2]);
+    }
+
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let empty: &[f64] = &[];
+        assert_eq!(
+            GroupedSample::from_groups(&[&[1.0][..], empty]),
+            Err(KruskalWallisError::EmptyGroup { group: 1 })
+        );
+        assert_eq!(
+            GroupedSample::from_groups(&[[1.0, 2.0]]),
+            Err(KruskalWallisError::TooFewGroups { groups: 1 })
+        );
+        assert_eq!(
+            GroupedSample::from_groups(&[vec![1.0, f64::NAN], vec![2.0]]),
+            Err(KruskalWallisError::NonFinite { index: 1 })
+        );
+        assert_eq!(
+            GroupedSample::from_groups(&[vec![1.0], vec![f64::INFINITY]]),
+            Err(KruskalWallisError::NonFinite { index: 1 })
+        );
+        assert!(matches!(
+            GroupedSample::from_labels(&[1.0, 2.0], &[1]),
+            Err(KruskalWallisError::LengthMismatch { .. })
+        ));
+        assert!(matches!(
+            GroupedSample::from_indices(vec![1.0, 2.0], &[0, 3], 2),
+            Err(KruskalWallisError::GroupOutOfRange { .. })
+        ));
+        let s = GroupedSample::from_indices(vec![1.0, 2.0], &[0, 0], 3).unwrap();
+        assert_eq!(s.sizes(), &[2, 0, 0]);
+        assert!(s.rounded_to(0.0).is_err());
+    }
+}

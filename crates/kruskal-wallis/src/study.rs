@@ -1,0 +1,226 @@
+//! The study API for `cargo xtask calibrate|power`: a reference built once per setting, cheap
+//! simulated releases, and the paper's data generators.
+
+use dptest_mechanisms::Epsilon;
+use dptest_refdist::{
+    MonteCarlo, RankSumNull, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys,
+};
+use rand::{Rng, RngExt};
+use rand_distr::{Distribution, Normal};
+
+use crate::private::{reference_model, statistic_random_ties};
+use crate::{GroupedSample, KruskalWallisError, KwStatistic};
+
+/// One public setting of the private test: n, g, statistic, ε.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KwSetting {
+    /// Total number of observations.
+    pub n: usize,
+    /// Number of groups.
+    pub groups: usize,
+    /// Which statistic.
+    pub statistic: KwStatistic,
+    /// Privacy budget.
+    pub epsilon: Epsilon,
+}
+
+/// A private-KW reference distribution simulated once (on the CPU engine) and kept sorted, so
+/// p-values and critical values of many releases cost a binary search each.
+#[derive(Clone, Debug)]
+pub struct KwReference {
+    setting: KwSetting,
+    model: RankSumNull,
+    monte_carlo: MonteCarlo,
+    sorted: Vec<f64>,
+}
+
+impl KwReference {
+    /// Simulates `monte_carlo.draws` null statistics (noise included) for `setting`.
+    ///
+    /// # Errors
+    /// As [`crate::reference_model`]; [`KruskalWallisError::TooLarge`] if the draws do not fit
+    /// in memory addressing.
+    pub fn new(setting: KwSetting, monte_carlo: MonteCarlo) -> Result<Self, KruskalWallisError> {
+        let model = reference_model(setting.n, setting.groups, setting.statistic, setting.epsilon)?;
+        let count = usize::try_from(monte_carlo.draws)
+            .map_err(|_| KruskalWallisError::TooLarge { n: usize::MAX })?;
+        let mut sorted = cpu::sample(&model, monte_carlo.seed, 0, count);
+        sorted.sort_unstable_by(f64::total_cmp);
+        Ok(KwReference { setting, model, monte_carlo, sorted })
+    }
+
+    /// The setting this reference is for.
+    pub fn setting(&self) -> &KwSetting {
+        &self.setting
+    }
+
+    /// The null model (sizes, statistic, noise scale).
+    pub fn model(&self) -> &RankSumNull {
+        &self.model
+    }
+
+    /// Effective Laplace scale of the release, (Δ + γ)/ε.
+    pub fn noise_scale(&self) -> f64 {
+        self.model.laplace_scale()
+    }
+
+    /// Engine, draws and seed, for results.
+    pub fn info(&self) -> ReferenceInfo {
+        ReferenceInfo {
+            engine: "cpu".to_owned(),
+            draws: self.monte_carlo.draws,
+            seed: Some(self.monte_carlo.seed),
+        }
+    }
+
+    /// The +1 Monte Carlo p-value (upper tail) of a released statistic; identical to
+    /// `cpu::p_value` on the same model and Monte Carlo setting.
+    pub fn p_value(&self, released: f64) -> f64 {
+        let below = self.sorted.partition_point(|&t| t < released);
+        let exceedances = (self.sorted.len() - below) as f64;
+        (1.0 + exceedances) / (self.sorted.len() as f64 + 1.0)
+    }
+
+    /// The upper-tail critical value at level α (order statistic ⌈z(1−α)⌉).
+    ///
+    /// # Errors
+    /// [`KruskalWallisError::Reference`] for α outside (0, 1).
+    pub fn critical_value(&self, alpha: f64) -> Result<f64, KruskalWallisError> {
+        let values = critical_values_from_sorted_keys(&self.sorted, &[alpha], Tail::Upper)?;
+        Ok(values.first().map_or(f64::NAN, |cv| cv.value))
+    }
+
+    /// **SIMULATION ONLY — NOT PRIVATE.** The private statistic of `sample` (ties broken by
+    /// `rng`) plus continuous Laplace noise of the release's scale drawn from `rng`: the same
+    /// distribution as a real release, from a fast seeded RNG. Never use it on real data.
+    ///
+    /// # Errors
+    /// [`KruskalWallisError::InvalidParameter`] if `sample` has another n or g than the setting.
+    pub fn simulate_release<R: Rng + ?Sized>(
+        &self,
+        sample: &GroupedSample,
+        rng: &mut R,
+    ) -> Result<f64, KruskalWallisError> {
+        if sample.n() != self.setting.n || sample.groups() != self.setting.groups {
+            return Err(KruskalWallisError::InvalidParameter {
+                name: "sample",
+                requirement: format!(
+                    "of the reference's setting (n = {}, g = {}), got n = {}, g = {}",
+                    self.setting.n,
+                    self.setting.groups,
+                    sample.n(),
+                    sample.groups()
+                ),
+            });
+        }
+        let statistic = statistic_random_ties(sample, self.setting.statistic, rng)?;
+        Ok(statistic + self.noise_scale() * simulation_laplace(rng))
+    }
+}
+
+/// A standard Laplace draw for simulations (inverse CDF on a 53-bit uniform).
+pub(crate) fn simulation_laplace<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    loop {
+        let u: f64 = rng.random::<f64>() - 0.5;
+        if u > -0.5 {
+            let magnitude = -(1.0 - 2.0 * u.abs()).ln();
+            return if u < 0.0 { -magnitude } else { magnitude };
+        }
+    }
+}
+
+/// The paper's data generator (§3.4, App. B.1): group i has `sizes[i]` values from
+/// N(`means[i]`, `sd`²). Null: equal means; paper's alternative: means (−1, 0, 1), sd 1.
+///
+/// # Errors
+/// [`KruskalWallisError::InvalidParameter`] if the lengths differ, sd is not finite and > 0
+/// or a mean is not finite; sample errors as [`GroupedSample::from_indices`].
+pub fn normal_groups<R: Rng + ?Sized>(
+    sizes: &[usize],
+    means: &[f64],
+    sd: f64,
+    rng: &mut R,
+) -> Result<GroupedSample, KruskalWallisError> {
+    if sizes.len() != means.len() || means.iter().any(|m| !m.is_finite()) {
+        return Err(KruskalWallisError::InvalidParameter {
+            name: "means",
+            requirement: format!("finite, one per group ({} groups)", sizes.len()),
+        });
+    }
+    let normal =
+        Normal::new(0.0, sd).ok().filter(|_| sd.is_finite() && sd > 0.0).ok_or_else(|| {
+            KruskalWallisError::InvalidParameter {
+                name: "sd",
+                requirement: format!("finite and > 0 (got {sd})"),
+            }
+        })?;
+    let total: usize = sizes.iter().sum();
+    let mut values = Vec::with_capacity(total);
+    let mut groups = Vec::with_capacity(total);
+    for (group, (&size, &mean)) in sizes.iter().zip(means).enumerate() {
+        for _ in 0..size {
+            values.push(mean + normal.sample(rng));
+            groups.push(group);
+        }
+    }
+    GroupedSample::from_indices(values, &groups, sizes.len())
+}
+
+/// `g` near-equal group sizes summing to `n` (larger first), as the reference uses.
+pub fn equal_sizes(n: usize, groups: usize) -> Vec<usize> {
+    (0..groups).map(|k| n / groups.max(1) + usize::from(k < n % groups.max(1))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn setting(n: usize, statistic: KwStatistic) -> KwSetting {
+        KwSetting { n, groups: 3, statistic, epsilon: Epsilon::new(1.0).unwrap() }
+    }
+
+    #[test]
+    fn p_values_match_the_cpu_engine_exactly() {
+        let mc = MonteCarlo::new(20_000, 5).unwrap();
+        let reference = KwReference::new(setting(30, KwStatistic::Abs), mc).unwrap();
+        for t in [-20.0, 0.0, 3.3, 10.0, 25.0, 80.0] {
+            let engine = cpu::p_value(reference.model(), t, Tail::Upper, &mc).unwrap();
+            assert_eq!(reference.p_value(t), engine.p_value, "t = {t}");
+        }
+        let cv = reference.critical_value(0.05).unwrap();
+        assert!((reference.p_value(cv) - 0.05).abs() < 0.002);
+    }
+
+    #[test]
+    fn value_stability_for_fixed_seeds() {
+        // Regression values (not correctness goldens): the reference depends only on refdist's
+        // Philox stream; the simulated release also on rand_chacha and rand_distr's normal.
+        let reference =
+            KwReference::new(setting(30, KwStatistic::Abs), MonteCarlo::new(10_000, 42).unwrap())
+                .unwrap();
+        assert_eq!(reference.p_value(10.0), 0.35876412358764126);
+        assert_eq!(reference.critical_value(0.05).unwrap(), 26.562316860635498);
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let sample = normal_groups(&[10, 10, 10], &[0.0, 0.5, 1.0], 1.0, &mut rng).unwrap();
+        let released = reference.simulate_release(&sample, &mut rng).unwrap();
+        approx::assert_relative_eq!(released, 8.346388900991897, max_relative = 1e-12);
+    }
+
+    #[test]
+    fn generators_and_simulated_releases_have_the_right_shape() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let sample = normal_groups(&[4, 5, 6], &[-1.0, 0.0, 1.0], 1.0, &mut rng).unwrap();
+        assert_eq!(sample.sizes(), &[4, 5, 6]);
+        let reference =
+            KwReference::new(setting(15, KwStatistic::Squared), MonteCarlo::new(100, 1).unwrap())
+                .unwrap();
+        assert!(reference.simulate_release(&sample, &mut rng).unwrap().is_finite());
+        let wrong = normal_groups(&[4, 5], &[0.0, 0.0], 1.0, &mut rng).unwrap();
+        assert!(reference.simulate_release(&wrong, &mut rng).is_err());
+        assert!(normal_groups(&[4, 5], &[0.0], 1.0, &mut rng).is_err());
+        assert!(normal_groups(&[4, 5], &[0.0, 0.0], 0.0, &mut rng).is_err());
+        assert_eq!(equal_sizes(10, 3), vec![4, 3, 3]);
+    }
+}

@@ -1,0 +1,425 @@
+//! The private Mann–Whitney statistic (paper §4, Alg. MW_stat~, with the DESIGN.md errata),
+//! its release through `dptest-mechanisms`, and the full private test.
+
+use dptest_mechanisms::{
+    Delta, Epsilon, LaplaceRelease, MechanismError, Sensitivity, release_laplace,
+};
+use serde::Serialize;
+
+use crate::{Alternative, MannWhitneyError, TwoSample};
+
+/// Default δ of the size estimate (paper §4.2).
+pub const DEFAULT_DELTA: f64 = 1e-6;
+/// Default share of ε spent on the smaller group's size, ε_m = 0.65 ε (paper §4.2).
+pub const DEFAULT_SIZE_FRACTION: f64 = 0.65;
+
+/// Whether the group sizes are private (estimated with part of ε) or public.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupSizes {
+    /// Private sizes: m = min(n1, n2) is released with Laplace(1/ε_m) noise and shifted
+    /// down to m*, a lower bound on m with probability 1 − δ. (ε, δ)-DP.
+    Estimated,
+    /// Public sizes (e.g. fixed by the design): all of ε goes to U, sensitivity max(n1, n2).
+    /// ε-DP among datasets with the same group sizes.
+    Known,
+}
+
+/// Which U statistic is released.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MwStatistic {
+    /// min(U1, U2): two-sided, small values are extreme.
+    MinU,
+    /// U1 of the first sample x: one-sided (known sizes only).
+    U1,
+}
+
+/// The privacy setting of a Mann–Whitney release.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MwPrivacy {
+    /// Total budget ε = ε_m + ε_U.
+    pub epsilon: Epsilon,
+    /// δ of the size estimate; `None` means [`DEFAULT_DELTA`] (ignored with known sizes).
+    pub delta: Option<Delta>,
+    /// ε_m / ε, in (0, 1) (ignored with known sizes).
+    pub size_fraction: f64,
+    /// Private (estimated) or public group sizes.
+    pub sizes: GroupSizes,
+    /// The alternative; one-sided needs [`GroupSizes::Known`].
+    pub alternative: Alternative,
+}
+
+impl MwPrivacy {
+    /// The paper's setting: estimated sizes, δ = 10⁻⁶, ε_m = 0.65 ε, two-sided.
+    pub fn new(epsilon: Epsilon) -> Self {
+        MwPrivacy {
+            epsilon,
+            delta: None,
+            size_fraction: DEFAULT_SIZE_FRACTION,
+            sizes: GroupSizes::Estimated,
+            alternative: Alternative::TwoSided,
+        }
+    }
+
+    /// Public group sizes: ε all on U (sensitivity max(n1, n2)); any alternative.
+    pub fn known_sizes(epsilon: Epsilon, alternative: Alternative) -> Self {
+        MwPrivacy { sizes: GroupSizes::Known, alternative, ..MwPrivacy::new(epsilon) }
+    }
+
+    /// The same setting with another δ.
+    pub fn with_delta(mut self, delta: Delta) -> Self {
+        self.delta = Some(delta);
+        self
+    }
+
+    /// The same setting with another ε_m / ε (checked when used).
+    pub fn with_size_fraction(mut self, size_fraction: f64) -> Self {
+        self.size_fraction = size_fraction;
+        self
+    }
+
+    /// δ in use: the one set, else [`DEFAULT_DELTA`].
+    pub fn delta_value(&self) -> f64 {
+        self.delta.map_or(DEFAULT_DELTA, Delta::value)
+    }
+
+    /// The released statistic: min(U1, U2) for two-sided, U1 otherwise.
+    pub fn statistic(&self) -> MwStatistic {
+        match self.alternative {
+            Alternative::TwoSided => MwStatistic::MinU,
+            Alternative::Less | Alternative::Greater => MwStatistic::U1,
+        }
+    }
+
+    /// (ε_m, ε_U): (0, ε) with known sizes.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::InvalidParameter`] for a size fraction outside (0, 1);
+    /// [`MannWhitneyError::OneSidedNeedsKnownSizes`].
+    pub fn split(&self) -> Result<(f64, f64), MannWhitneyError> {
+        let eps = self.epsilon.value();
+        if self.sizes == GroupSizes::Known {
+            return Ok((0.0, eps));
+        }
+        if self.alternative != Alternative::TwoSided {
+            return Err(MannWhitneyError::OneSidedNeedsKnownSizes);
+        }
+        let f = self.size_fraction;
+        if !(f > 0.0 && f < 1.0) {
+            return Err(MannWhitneyError::InvalidParameter {
+                name: "size_fraction",
+                requirement: format!("strictly between 0 and 1, e.g. 0.65 (got {f})"),
+            });
+        }
+        let eps_m = f * eps;
+        Ok((eps_m, eps - eps_m))
+    }
+}
+
+/// The released size estimate of the smaller group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SizeEstimate {
+    /// m̃ = m + Lap(1/ε_m), m = min(n1, n2).
+    pub m_tilde: f64,
+    /// c = −ln(2δ)·b_m + γ_m (b_m = (1 + γ_m)/ε_m the release's effective scale; the paper's
+    /// −ln(2δ)/ε_m for γ_m → 0). Positive for δ < ½.
+    pub shift: f64,
+    /// m* = min(max(⌈m̃ − c⌉, 0), ⌊n/2⌋): a lower bound on m with probability ≥ 1 − δ.
+    pub m_star: usize,
+    /// The Laplace release of m.
+    pub release: LaplaceRelease,
+}
+
+/// A released private Mann–Whitney statistic.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MwRelease {
+    /// The released (noisy) U: min(U1, U2) or U1.
+    pub value: f64,
+    /// Which U was released.
+    pub statistic: MwStatistic,
+    /// The alternative.
+    pub alternative: Alternative,
+    /// Estimated or known group sizes.
+    pub sizes: GroupSizes,
+    /// n = n1 + n2 (public).
+    pub n: usize,
+    /// The size estimate (estimated sizes only).
+    pub size_estimate: Option<SizeEstimate>,
+    /// Group sizes of the reference: (m*, n − m*) or the known (n1, n2).
+    pub reference_sizes: [usize; 2],
+    /// The Laplace release of U (sensitivity n − m* or max(n1, n2)).
+    pub u_release: LaplaceRelease,
+    /// Total ε spent.
+    pub epsilon: f64,
+    /// δ (0 with known sizes).
+    pub delta: f64,
+}
+
+/// A Laplace release function: the OS-CSPRNG one in production, a seeded one in tests.
+pub(crate) type NoiseFn<'a> =
+    dyn FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError> + 'a;
+
+/// The size estimate from a release of m: shift c and m* (see [`SizeEstimate`]).
+pub(crate) fn size_estimate(release: LaplaceRelease, delta: f64, n: usize) -> SizeEstimate {
+    let shift = -(2.0 * delta).ln() * release.scale + release.grid;
+    SizeEstimate { m_tilde: release.value, shift, m_star: m_star(release.value, shift, n), release }
+}
+
+/// m* = min(max(⌈m̃ − c⌉, 0), ⌊n/2⌋). The cap only acts when m* > ⌊n/2⌋ ≥ m, i.e. inside the
+/// probability-δ failure event, and moves m* towards m.
+pub(crate) fn m_star(m_tilde: f64, shift: f64, n: usize) -> usize {
+    let lower = (m_tilde - shift).ceil();
+    let cap = n / 2;
+    if lower.is_nan() || lower <= 0.0 {
+        0
+    } else if lower >= cap as f64 {
+        cap
+    } else {
+        lower as usize
+    }
+}
+
+/// Releases the private Mann–Whitney statistic (paper Alg. MW_stat~ with the errata):
+///
+/// - estimated sizes: m = min(n1, n2), m̃ = m + Lap(1/ε_m), c = −ln(2δ)/ε_m (> 0),
+///   m* = max(⌈m̃ − c⌉, 0) (capped at ⌊n/2⌋), Ũ = min(U1, U2) + Lap((n − m*)/ε_U).
+///   (ε_m + ε_U, δ)-DP (paper Thm A.6): the local sensitivity of U is max(n1, n2) = n − m
+///   (Thm 4.1) and n − m* ≥ n − m except with probability δ.
+/// - known sizes: Ũ = U + Lap(max(n1, n2)/ε), U = min(U1, U2) (two-sided) or U1; ε-DP among
+///   datasets with the same group sizes.
+///
+/// Ranks are joint mid-ranks (the sensitivity proof covers ties). Both noises come from the
+/// OS CSPRNG through [`dptest_mechanisms::release_laplace`].
+///
+/// # Errors
+/// [`MannWhitneyError::OneSidedNeedsKnownSizes`], [`MannWhitneyError::InvalidParameter`]
+/// (size fraction), [`MannWhitneyError::Privacy`].
+pub fn release_mann_whitney(
+    sample: &TwoSample,
+    privacy: &MwPrivacy,
+) -> Result<MwRelease, MannWhitneyError> {
+    release_with(sample, privacy, &mut release_laplace)
+}
+
+pub(crate) fn release_with(
+    sample: &TwoSample,
+    privacy: &MwPrivacy,
+    noise: &mut NoiseFn<'_>,
+) -> Result<MwRelease, MannWhitneyError> {
+    let (eps_m, eps_u) = privacy.split()?;
+    let n = sample.n();
+    let (size_estimate, reference_sizes, sensitivity) = match privacy.sizes {
+        GroupSizes::Known => (None, [sample.n1(), sample.n2()], sample.n1().max(sample.n2())),
+        GroupSizes::Estimated => {
+            let m = sample.n1().min(sample.n2());
+            let release = noise(m as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
+            let estimate = size_estimate(release, privacy.delta_value(), n);
+            let m_star = estimate.m_star;
+            (Some(estimate), [m_star, n - m_star], n - m_star)
+        }
+    };
+    let statistic = privacy.statistic();
+    let u = match statistic {
+        MwStatistic::MinU => sample.min_u()?,
+        MwStatistic::U1 => sample.u1()?,
+    };
+    let u_release = noise(u, Sensitivity::new(sensitivity as f64)?, Epsilon::new(eps_u)?)?;
+    Ok(MwRelease {
+        value: u_release.value,
+        statistic,
+        alternative: privacy.alternative,
+        sizes: privacy.sizes,
+        n,
+        size_estimate,
+        reference_sizes,
+        u_release,
+        epsilon: privacy.epsilon.value(),
+        delta: if privacy.sizes == GroupSizes::Known { 0.0 } else { privacy.delta_value() },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::{MwReferenceKind, p_value_of_release};
+    use dptest_mechanisms::release_laplace_insecure_seeded;
+    use dptest_refdist::{CpuEngine, MonteCarlo, RankStatistic, RankSumNull, Tail, cpu};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn sample(n1: usize, n2: usize) -> TwoSample {
+        let x = (0..n1).map(|i| (i % 7) as f64).collect();
+        let y = (0..n2).map(|i| (i % 5) as f64 + 0.5).collect();
+        TwoSample::new(x, y).unwrap()
+    }
+
+    fn seeded(sample: &TwoSample, privacy: &MwPrivacy, seed: u64) -> MwRelease {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut noise = |s, d, e| release_laplace_insecure_seeded(s, d, e, &mut rng);
+        release_with(sample, privacy, &mut noise).unwrap()
+    }
+
+    #[test]
+    fn size_estimate_follows_the_corrected_algorithm() {
+        // Erratum: c = −ln(2δ)/ε_m > 0; m* = max(⌈m̃ − c⌉, 0); noise (n − m*)/ε_U.
+        let s = sample(120, 200);
+        let privacy = MwPrivacy::new(Epsilon::new(1.0).unwrap());
+        for seed in 0..20 {
+            let r = seeded(&s, &privacy, seed);
+            let e = r.size_estimate.as_ref().unwrap();
+            let paper_c = -(2.0f64 * 1e-6).ln() / 0.65;
+            assert!(e.shift > 0.0 && (e.shift - paper_c).abs() < 1e-9, "c = {}", e.shift);
+            assert_eq!(e.m_star, ((e.m_tilde - e.shift).ceil().max(0.0)) as usize);
+            assert!(e.m_star < 120, "m* is a lower bound on m = 120 here");
+            assert_eq!(e.release.sensitivity, 1.0);
+            approx::assert_relative_eq!(e.release.epsilon, 0.65, max_relative = 1e-12);
+            assert_eq!(r.u_release.sensitivity, (320 - e.m_star) as f64);
+            approx::assert_relative_eq!(r.u_release.epsilon, 0.35, max_relative = 1e-12);
+            assert_eq!(r.reference_sizes, [e.m_star, 320 - e.m_star]);
+            assert_eq!((r.epsilon, r.delta), (1.0, 1e-6));
+        }
+        assert_eq!(m_star(-5.0, 21.0, 100), 0);
+        assert_eq!(m_star(40.2, 21.0, 100), 20);
+        assert_eq!(m_star(90.0, 21.0, 100), 50, "capped at ⌊n/2⌋");
+    }
+
+    #[test]
+    fn known_sizes_spend_everything_on_u() {
+        let s = sample(30, 50);
+        let privacy = MwPrivacy::known_sizes(Epsilon::new(2.0).unwrap(), Alternative::Greater);
+        let r = seeded(&s, &privacy, 4);
+        assert!(r.size_estimate.is_none());
+        assert_eq!((r.u_release.sensitivity, r.u_release.epsilon, r.delta), (50.0, 2.0, 0.0));
+        assert_eq!(r.statistic, MwStatistic::U1);
+        assert_eq!(r, seeded(&s, &privacy, 4), "value-stable for a seed");
+        let two_sided = MwPrivacy::known_sizes(Epsilon::new(2.0).unwrap(), Alternative::TwoSided);
+        assert_eq!(seeded(&s, &two_sided, 4).statistic, MwStatistic::MinU);
+    }
+
+    #[test]
+    fn one_sided_needs_known_sizes_and_bad_options_are_errors() {
+        let s = sample(10, 10);
+        let mut privacy = MwPrivacy::new(Epsilon::new(1.0).unwrap());
+        privacy.alternative = Alternative::Less;
+        assert_eq!(
+            release_mann_whitney(&s, &privacy),
+            Err(MannWhitneyError::OneSidedNeedsKnownSizes)
+        );
+        for bad in [0.0, 1.0, -0.1, f64::NAN] {
+            let p = MwPrivacy::new(Epsilon::new(1.0).unwrap()).with_size_fraction(bad);
+            assert!(matches!(
+                release_mann_whitney(&s, &p),
+                Err(MannWhitneyError::InvalidParameter { .. })
+            ));
+        }
+        for bad in [0.0, 0.5, -1e-6, 1.0, f64::NAN] {
+            assert!(Delta::new(bad).is_err(), "δ = {bad}");
+        }
+    }
+
+    #[test]
+    fn m_star_zero_gives_p_one_without_panicking() {
+        // n = 12 at ε = 1: c ≈ 20.2 > m = 6, so m* = 0 for all but astronomically rare noise.
+        let s = sample(6, 6);
+        let privacy = MwPrivacy::new(Epsilon::new(1.0).unwrap());
+        for kind in [MwReferenceKind::Normal, MwReferenceKind::ExactU] {
+            let r = seeded(&s, &privacy, 1);
+            assert_eq!(r.size_estimate.as_ref().unwrap().m_star, 0);
+            assert_eq!(r.u_release.sensitivity, 12.0);
+            let mc = MonteCarlo::new(100, 1).unwrap();
+            let result = p_value_of_release(&r, kind, &CpuEngine, &mc).unwrap();
+            assert_eq!(result.p_value, 1.0);
+            assert!(result.no_power);
+            assert_eq!(result.reference.engine, "none");
+        }
+    }
+
+    #[test]
+    fn references_agree_with_direct_computations() {
+        let s = sample(150, 170);
+        let privacy = MwPrivacy::new(Epsilon::new(1.0).unwrap());
+        let r = seeded(&s, &privacy, 8);
+        let [a, b] = r.reference_sizes;
+        let mc = MonteCarlo::new(20_000, 3).unwrap();
+        // Exact-U Monte Carlo: the same counts as refdist's engine on the same model.
+        let exact_u = p_value_of_release(&r, MwReferenceKind::ExactU, &CpuEngine, &mc).unwrap();
+        let model = RankSumNull::new(
+            vec![a as u32, b as u32],
+            RankStatistic::MannWhitneyMinU,
+            r.u_release.scale,
+        )
+        .unwrap();
+        assert_eq!(
+            exact_u.p_value,
+            cpu::p_value(&model, r.value, Tail::Lower, &mc).unwrap().p_value
+        );
+        assert_eq!(exact_u.reference.engine, "cpu");
+        // The folded normal in closed form agrees with its Monte Carlo twin (200k draws:
+        // sd ≤ 0.0012; 5 sd band) at several points.
+        let normal = p_value_of_release(&r, MwReferenceKind::Normal, &CpuEngine, &mc).unwrap();
+        assert_eq!(normal.reference.engine, "exact");
+        let pairs = (a * b) as f64;
+        let sd = (pairs * (a + b + 1) as f64 / 12.0).sqrt();
+        let folded =
+            dptest_refdist::FoldedNormalLaplace::new(pairs, sd, r.u_release.scale).unwrap();
+        let big = MonteCarlo::new(200_000, 9).unwrap();
+        for t in [pairs / 2.0 - 3.0 * sd, pairs / 2.0 - sd, pairs / 2.0] {
+            let exact = dptest_refdist::exact::ExactReference::folded_normal_laplace(
+                pairs,
+                sd,
+                r.u_release.scale,
+                Tail::Lower,
+            )
+            .unwrap()
+            .p_value(t)
+            .unwrap();
+            let mc = cpu::p_value(&folded, t, Tail::Lower, &big).unwrap().p_value;
+            assert!((exact - mc).abs() < 0.006, "t = {t}: exact {exact} vs MC {mc}");
+        }
+    }
+
+    #[test]
+    fn small_exact_u_references_are_exact_and_match_monte_carlo() {
+        // Known sizes 20 × 30 = 600 pairs ≤ EXACT_U_MAX_PAIRS: the lattice pmf ⊕ Laplace.
+        let s = sample(20, 30);
+        for alternative in [Alternative::TwoSided, Alternative::Greater, Alternative::Less] {
+            let privacy = MwPrivacy::known_sizes(Epsilon::new(1.0).unwrap(), alternative);
+            let r = seeded(&s, &privacy, 21);
+            let mc = MonteCarlo::new(200_000, 4).unwrap();
+            let exact = p_value_of_release(&r, MwReferenceKind::ExactU, &CpuEngine, &mc).unwrap();
+            assert_eq!(exact.reference.engine, "exact");
+            let stat = match r.statistic {
+                MwStatistic::MinU => RankStatistic::MannWhitneyMinU,
+                MwStatistic::U1 => RankStatistic::MannWhitneyU1,
+            };
+            let model = RankSumNull::new(vec![20, 30], stat, r.u_release.scale).unwrap();
+            let tail = if alternative == Alternative::Greater { Tail::Upper } else { Tail::Lower };
+            for t in [r.value, 150.0, 250.0, 300.0, 400.0] {
+                let want = cpu::p_value(&model, t, tail, &mc).unwrap().p_value;
+                let mut shifted = r.clone();
+                shifted.value = t;
+                let got = p_value_of_release(&shifted, MwReferenceKind::ExactU, &CpuEngine, &mc)
+                    .unwrap()
+                    .p_value;
+                // 200k draws: sd ≤ 0.0012; 5 sd band (false alarm < 1e-6).
+                assert!((got - want).abs() < 0.006, "{alternative:?} t = {t}: {got} vs {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_folded_reference_doubles_the_unfolded_tail() {
+        // Erratum: min(U1, U2) needs the folded reference; the unfolded normal's lower tail is
+        // about half of it far below M/2 (hence the doubled type-I error when misused).
+        let (pairs, sd, b) = (250_000.0, 4567.0, 1428.0);
+        let folded =
+            dptest_refdist::exact::ExactReference::folded_normal_laplace(pairs, sd, b, Tail::Lower)
+                .unwrap();
+        let unfolded =
+            dptest_refdist::exact::ExactReference::normal_laplace(sd, b, Tail::Lower).unwrap();
+        let t = pairs / 2.0 - 2.5 * sd;
+        let ratio = folded.p_value(t).unwrap() / unfolded.p_value(t - pairs / 2.0).unwrap();
+        assert!((ratio - 2.0).abs() < 0.01, "ratio {ratio}");
+    }
+}

@@ -1,0 +1,267 @@
+//! Reference distributions of the private Mann–Whitney test and the full test.
+
+use dptest_refdist::exact::{ExactNull, ExactReference, LatticeLaplace};
+use dptest_refdist::{
+    Engine, MonteCarlo, NullModel, RankStatistic, RankSumNull, ReferenceInfo, Tail,
+};
+use serde::Serialize;
+
+use crate::private::{MwPrivacy, MwRelease, MwStatistic, release_mann_whitney};
+use crate::{Alternative, MannWhitneyError, TwoSample};
+
+/// Default number of Monte Carlo draws of the MW references.
+pub const DEFAULT_DRAWS: u64 = 100_000;
+/// Default Philox seed of the MW references (public: the reference is post-processing).
+pub const DEFAULT_SEED: u64 = 0x4D57_5F52_4546; // "MW_REF"
+
+/// Which reference distribution the private test compares Ũ with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MwReferenceKind {
+    /// Normal approximation (paper Thm A.8) with the release's Laplace noise, evaluated in
+    /// closed form by `dptest_refdist::exact` (no Monte Carlo error): for min(U1, U2) the
+    /// folded min(V, M − V) + Lap, V ~ N(M/2, M(n+1)/12), M = a·b for reference sizes (a, b);
+    /// for U1 the unfolded N(M/2, M(n+1)/12) + Lap.
+    #[default]
+    Normal,
+    /// The exact no-ties null of U on reference sizes (a, b) plus the Laplace noise: computed
+    /// exactly (Löffler's pmf ⊕ Laplace, `dptest_refdist::exact::LatticeLaplace`) when
+    /// a·b ≤ [`EXACT_U_MAX_PAIRS`], else by Monte Carlo (random rank allocations by selection
+    /// sampling, refdist's `RankSumNull`).
+    ExactU,
+}
+
+/// Largest a·b for which the exact-U reference is computed exactly rather than by Monte Carlo.
+pub const EXACT_U_MAX_PAIRS: u64 = 10_000;
+
+/// The exact lattice pmf of U1 (`MwStatistic::U1`, support 0..=ab) or of min(U1, U2)
+/// (support 0..=⌊ab/2⌋) under the no-ties null, with Laplace scale b.
+fn exact_u_lattice(
+    a: usize,
+    b: usize,
+    statistic: MwStatistic,
+    laplace_scale: f64,
+) -> Result<LatticeLaplace, MannWhitneyError> {
+    let pairs = (a * b) as u64;
+    let half = crate::public::exact_pmf(pairs / 2, a as u64, b as u64);
+    let at = |u: u64| half[u.min(pairs - u) as usize];
+    let pmf: Vec<f64> = match statistic {
+        MwStatistic::U1 => (0..=pairs).map(at).collect(),
+        MwStatistic::MinU => (0..=pairs / 2)
+            .map(|k| if 2 * k == pairs { at(k) } else { at(k) + at(pairs - k) })
+            .collect(),
+    };
+    Ok(LatticeLaplace::new(0.0, 1.0, pmf, laplace_scale)?)
+}
+
+/// The reference of one release: an exact closed form or a Monte Carlo model.
+pub(crate) enum MwNull {
+    /// Closed form or exact pmf ⊕ Laplace (normal references; small exact-U references).
+    Exact(ExactReference),
+    /// Monte Carlo (exact-U references).
+    MonteCarlo {
+        /// The null model.
+        model: Box<dyn NullModel>,
+        /// Which tail is extreme.
+        tail: Tail,
+    },
+}
+
+/// The tail that is extreme: lower for min(U1, U2) and `less`, upper for `greater`.
+pub(crate) fn tail_of(alternative: Alternative) -> Tail {
+    match alternative {
+        Alternative::TwoSided | Alternative::Less => Tail::Lower,
+        Alternative::Greater => Tail::Upper,
+    }
+}
+
+/// What is subtracted from Ũ before comparing with the reference: M/2 for the centred
+/// unfolded normal reference of U1, 0 otherwise.
+pub(crate) fn offset_of(sizes: [usize; 2], statistic: MwStatistic, kind: MwReferenceKind) -> f64 {
+    match (statistic, kind) {
+        (MwStatistic::U1, MwReferenceKind::Normal) => sizes[0] as f64 * sizes[1] as f64 / 2.0,
+        _ => 0.0,
+    }
+}
+
+/// The null of a release, or `None` when a reference group is empty (m* = 0: no power).
+///
+/// # Errors
+/// [`MannWhitneyError::Reference`] / [`MannWhitneyError::TooLarge`] for unusable sizes.
+pub(crate) fn null_for(
+    sizes: [usize; 2],
+    statistic: MwStatistic,
+    alternative: Alternative,
+    laplace_scale: f64,
+    kind: MwReferenceKind,
+) -> Result<Option<MwNull>, MannWhitneyError> {
+    let [a, b] = sizes;
+    if a == 0 || b == 0 {
+        return Ok(None);
+    }
+    let n = (a + b) as f64;
+    let pairs = a as f64 * b as f64;
+    let sd = (pairs * (n + 1.0) / 12.0).sqrt();
+    let tail = tail_of(alternative);
+    let size32 = |s: usize| u32::try_from(s).map_err(|_| MannWhitneyError::TooLarge { n: a + b });
+    let rank_null = |stat: RankStatistic| -> Result<MwNull, MannWhitneyError> {
+        let model = RankSumNull::new(vec![size32(a)?, size32(b)?], stat, laplace_scale)?;
+        Ok(MwNull::MonteCarlo { model: Box::new(model), tail })
+    };
+    let null = match (statistic, kind) {
+        (MwStatistic::MinU, MwReferenceKind::Normal) => {
+            MwNull::Exact(ExactReference::folded_normal_laplace(pairs, sd, laplace_scale, tail)?)
+        }
+        (MwStatistic::U1, MwReferenceKind::Normal) => {
+            MwNull::Exact(ExactReference::normal_laplace(sd, laplace_scale, tail)?)
+        }
+        (_, MwReferenceKind::ExactU)
+            if (a as u64).saturating_mul(b as u64) <= EXACT_U_MAX_PAIRS =>
+        {
+            let lattice = exact_u_lattice(a, b, statistic, laplace_scale)?;
+            MwNull::Exact(ExactReference::new(ExactNull::Lattice(lattice), tail))
+        }
+        (MwStatistic::MinU, MwReferenceKind::ExactU) => rank_null(RankStatistic::MannWhitneyMinU)?,
+        (MwStatistic::U1, MwReferenceKind::ExactU) => rank_null(RankStatistic::MannWhitneyU1)?,
+    };
+    Ok(Some(null))
+}
+
+/// Options of the full private test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrivateMwOptions {
+    /// Budget, δ, size split, known/estimated sizes, alternative.
+    pub privacy: MwPrivacy,
+    /// Which reference.
+    pub reference: MwReferenceKind,
+    /// Monte Carlo draws and seed (Monte Carlo references only).
+    pub monte_carlo: MonteCarlo,
+}
+
+impl PrivateMwOptions {
+    /// `privacy` with the default (normal) reference and [`DEFAULT_DRAWS`] under
+    /// [`DEFAULT_SEED`].
+    pub fn new(privacy: MwPrivacy) -> Self {
+        PrivateMwOptions {
+            privacy,
+            reference: MwReferenceKind::Normal,
+            monte_carlo: MonteCarlo { draws: DEFAULT_DRAWS, seed: DEFAULT_SEED },
+        }
+    }
+
+    /// The same options with another reference.
+    pub fn with_reference(mut self, reference: MwReferenceKind) -> Self {
+        self.reference = reference;
+        self
+    }
+
+    /// The same options with another Monte Carlo setting.
+    pub fn with_monte_carlo(mut self, monte_carlo: MonteCarlo) -> Self {
+        self.monte_carlo = monte_carlo;
+        self
+    }
+}
+
+/// Result of the full private Mann–Whitney test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PrivateMannWhitneyResult {
+    /// `"mann-whitney"`.
+    pub test: &'static str,
+    /// The released noisy U (min(U1, U2), or U1 for one-sided tests).
+    pub statistic: f64,
+    /// The p-value; 1 when the test has no power (m* = 0).
+    pub p_value: f64,
+    /// n1 + n2.
+    pub n: usize,
+    /// Total ε spent (ε_m + ε_U).
+    pub epsilon: f64,
+    /// δ (0 with known sizes).
+    pub delta: f64,
+    /// ε spent on the size estimate (0 with known sizes).
+    pub epsilon_sizes: f64,
+    /// ε spent on U.
+    pub epsilon_u: f64,
+    /// m̃, the released noisy min(n1, n2) (estimated sizes only).
+    pub m_tilde: Option<f64>,
+    /// m*, the shifted lower bound (estimated sizes only).
+    pub m_star: Option<usize>,
+    /// Group sizes of the reference.
+    pub reference_sizes: [usize; 2],
+    /// Sensitivity of the U release (n − m* or max(n1, n2)).
+    pub sensitivity: f64,
+    /// Effective Laplace scale of the U release.
+    pub noise_scale: f64,
+    /// The alternative.
+    pub alternative: Alternative,
+    /// Whether the sizes were public.
+    pub known_sizes: bool,
+    /// Which reference.
+    pub reference_kind: MwReferenceKind,
+    /// True when m* = 0: the reference is degenerate and the test cannot reject (p = 1).
+    pub no_power: bool,
+    /// Engine, draws, seed of the reference (`"none"` when there is no power).
+    pub reference: ReferenceInfo,
+}
+
+/// The p-value of an existing release (`engine` and `monte_carlo` are used by Monte Carlo
+/// references only).
+///
+/// # Errors
+/// [`MannWhitneyError::Reference`] if the engine fails.
+pub fn p_value_of_release(
+    release: &MwRelease,
+    kind: MwReferenceKind,
+    engine: &dyn Engine,
+    monte_carlo: &MonteCarlo,
+) -> Result<PrivateMannWhitneyResult, MannWhitneyError> {
+    let scale = release.u_release.scale;
+    let null =
+        null_for(release.reference_sizes, release.statistic, release.alternative, scale, kind)?;
+    let observed = release.value - offset_of(release.reference_sizes, release.statistic, kind);
+    let (p_value, reference) = match &null {
+        None => (1.0, ReferenceInfo { engine: "none".to_owned(), draws: 0, seed: None }),
+        Some(MwNull::Exact(exact)) => (exact.p_value(observed)?, ReferenceInfo::exact()),
+        Some(MwNull::MonteCarlo { model, tail }) => {
+            let p = engine.p_value(model.as_ref(), observed, *tail, monte_carlo)?;
+            (p.p_value, ReferenceInfo::monte_carlo(engine, monte_carlo))
+        }
+    };
+    let estimate = release.size_estimate.as_ref();
+    let epsilon_sizes = estimate.map_or(0.0, |e| e.release.epsilon);
+    Ok(PrivateMannWhitneyResult {
+        test: "mann-whitney",
+        statistic: release.value,
+        p_value,
+        n: release.n,
+        epsilon: release.epsilon,
+        delta: release.delta,
+        epsilon_sizes,
+        epsilon_u: release.u_release.epsilon,
+        m_tilde: estimate.map(|e| e.m_tilde),
+        m_star: estimate.map(|e| e.m_star),
+        reference_sizes: release.reference_sizes,
+        sensitivity: release.u_release.sensitivity,
+        noise_scale: scale,
+        alternative: release.alternative,
+        known_sizes: estimate.is_none(),
+        reference_kind: kind,
+        no_power: null.is_none(),
+        reference,
+    })
+}
+
+/// The full private test: [`release_mann_whitney`], then the p-value of Ũ under the chosen
+/// reference (lower tail for min(U1, U2) and `less`, upper for `greater`). When m* = 0 the
+/// reference is degenerate and p = 1 (the test cannot reject), without panicking.
+/// (ε, δ)-DP with estimated sizes, ε-DP with known sizes; the reference is post-processing.
+///
+/// # Errors
+/// As [`release_mann_whitney`] and [`p_value_of_release`].
+pub fn private_mann_whitney(
+    sample: &TwoSample,
+    options: &PrivateMwOptions,
+    engine: &dyn Engine,
+) -> Result<PrivateMannWhitneyResult, MannWhitneyError> {
+    let release = release_mann_whitney(sample, &options.privacy)?;
+    p_value_of_release(&release, options.reference, engine, &options.monte_carlo)
+}

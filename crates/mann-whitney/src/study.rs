@@ -1,0 +1,357 @@
+//! The study API for `cargo xtask calibrate|power`: references simulated once per reference
+//! size (cached per m*), cheap simulated releases, and the paper's data generator.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan};
+use dptest_refdist::exact::ExactReference;
+use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
+use rand::{Rng, RngExt};
+use rand_distr::{Distribution, StandardNormal};
+
+use crate::private::{GroupSizes, MwPrivacy, MwStatistic, m_star};
+use crate::reference::{MwNull, MwReferenceKind, null_for, offset_of};
+use crate::{Alternative, MannWhitneyError, TwoSample};
+
+/// One setting of a study: the true sizes, the privacy setting and the reference kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MwSetting {
+    /// |x|.
+    pub n1: usize,
+    /// |y|.
+    pub n2: usize,
+    /// ε, δ, split, sizes, alternative.
+    pub privacy: MwPrivacy,
+    /// Which reference.
+    pub reference: MwReferenceKind,
+}
+
+/// One reference distribution (fixed reference sizes and noise scale): the closed form for
+/// normal references, Monte Carlo draws simulated once and kept as sorted tail keys for
+/// exact-U references; degenerate (every p = 1) when a reference group is empty.
+#[derive(Clone, Debug)]
+pub struct MwReference {
+    sizes: [usize; 2],
+    laplace_scale: f64,
+    tail: Tail,
+    offset: f64,
+    body: Body,
+    monte_carlo: MonteCarlo,
+}
+
+#[derive(Clone, Debug)]
+enum Body {
+    NoPower,
+    Exact(ExactReference),
+    Sorted(Vec<f64>),
+}
+
+impl MwReference {
+    /// Simulates the reference for `sizes` (a, b), statistic, alternative and Laplace scale.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::Reference`] for unusable parameters.
+    pub fn new(
+        sizes: [usize; 2],
+        statistic: MwStatistic,
+        alternative: Alternative,
+        laplace_scale: f64,
+        kind: MwReferenceKind,
+        monte_carlo: MonteCarlo,
+    ) -> Result<Self, MannWhitneyError> {
+        let tail = crate::reference::tail_of(alternative);
+        let offset = offset_of(sizes, statistic, kind);
+        let body = match null_for(sizes, statistic, alternative, laplace_scale, kind)? {
+            None => Body::NoPower,
+            Some(MwNull::Exact(exact)) => Body::Exact(exact),
+            Some(MwNull::MonteCarlo { model, tail }) => {
+                let count = usize::try_from(monte_carlo.draws)
+                    .map_err(|_| MannWhitneyError::TooLarge { n: usize::MAX })?;
+                let mut keys = cpu::sample(model.as_ref(), monte_carlo.seed, 0, count);
+                keys.iter_mut().for_each(|t| *t = tail.key(*t));
+                keys.sort_unstable_by(f64::total_cmp);
+                Body::Sorted(keys)
+            }
+        };
+        Ok(MwReference { sizes, laplace_scale, tail, offset, body, monte_carlo })
+    }
+
+    /// Reference group sizes.
+    pub fn sizes(&self) -> [usize; 2] {
+        self.sizes
+    }
+
+    /// Laplace scale of the U release this reference is for.
+    pub fn laplace_scale(&self) -> f64 {
+        self.laplace_scale
+    }
+
+    /// False when a reference group is empty: every p-value is then 1.
+    pub fn has_power(&self) -> bool {
+        !matches!(self.body, Body::NoPower)
+    }
+
+    /// Engine, draws, seed.
+    pub fn info(&self) -> ReferenceInfo {
+        match self.body {
+            Body::Sorted(_) => ReferenceInfo {
+                engine: "cpu".to_owned(),
+                draws: self.monte_carlo.draws,
+                seed: Some(self.monte_carlo.seed),
+            },
+            Body::Exact(_) => ReferenceInfo::exact(),
+            Body::NoPower => ReferenceInfo { engine: "none".to_owned(), draws: 0, seed: None },
+        }
+    }
+
+    /// The p-value of a released U: exact for normal references, the +1 Monte Carlo p-value
+    /// (identical to `cpu::p_value` on the same model) for exact-U ones; 1 without power.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::Reference`] for a non-finite `released`.
+    pub fn p_value(&self, released: f64) -> Result<f64, MannWhitneyError> {
+        let observed = released - self.offset;
+        match &self.body {
+            Body::NoPower => Ok(1.0),
+            Body::Exact(exact) => Ok(exact.p_value(observed)?),
+            Body::Sorted(keys) => {
+                if !observed.is_finite() {
+                    return Err(dptest_refdist::RefdistError::NonFiniteObserved(observed).into());
+                }
+                let threshold = self.tail.key(observed);
+                let exceedances = (keys.len() - keys.partition_point(|&k| k < threshold)) as f64;
+                Ok((1.0 + exceedances) / (keys.len() as f64 + 1.0))
+            }
+        }
+    }
+
+    /// The critical value at level α on the released-U scale (reject at or beyond it);
+    /// `None` without power.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::Reference`] for α outside (0, 1).
+    pub fn critical_value(&self, alpha: f64) -> Result<Option<f64>, MannWhitneyError> {
+        let value = match &self.body {
+            Body::NoPower => return Ok(None),
+            Body::Exact(exact) => exact.critical_value(alpha)?,
+            Body::Sorted(keys) => {
+                let values = critical_values_from_sorted_keys(keys, &[alpha], self.tail)?;
+                values.first().map_or(f64::NAN, |cv| cv.value)
+            }
+        };
+        Ok(Some(value + self.offset))
+    }
+}
+
+/// A simulated release (simulation only) with its reference sizes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimulatedRelease {
+    /// The simulated noisy U.
+    pub value: f64,
+    /// Simulated m̃ (estimated sizes only).
+    pub m_tilde: Option<f64>,
+    /// Simulated m* (estimated sizes only).
+    pub m_star: Option<usize>,
+    /// Reference sizes for this release.
+    pub reference_sizes: [usize; 2],
+    /// Laplace scale of the U noise.
+    pub laplace_scale: f64,
+}
+
+/// A study of one setting: simulated releases and their p-values, with one reference per
+/// distinct m* built on first use and shared (thread-safe) afterwards.
+#[derive(Debug)]
+pub struct MwStudy {
+    setting: MwSetting,
+    monte_carlo: MonteCarlo,
+    epsilons: (f64, f64),
+    cache: Mutex<BTreeMap<[usize; 2], Arc<MwReference>>>,
+}
+
+impl MwStudy {
+    /// A study of `setting` whose references use `monte_carlo`.
+    ///
+    /// # Errors
+    /// As [`MwPrivacy::split`]; [`MannWhitneyError::EmptySample`] for a zero size.
+    pub fn new(setting: MwSetting, monte_carlo: MonteCarlo) -> Result<Self, MannWhitneyError> {
+        let epsilons = setting.privacy.split()?;
+        for (name, size) in [("x", setting.n1), ("y", setting.n2)] {
+            if size == 0 {
+                return Err(MannWhitneyError::EmptySample { sample: name });
+            }
+        }
+        Ok(MwStudy { setting, monte_carlo, epsilons, cache: Mutex::new(BTreeMap::new()) })
+    }
+
+    /// The setting.
+    pub fn setting(&self) -> &MwSetting {
+        &self.setting
+    }
+
+    /// The (cached) reference for reference sizes `sizes`.
+    ///
+    /// # Errors
+    /// As [`MwReference::new`].
+    pub fn reference(&self, sizes: [usize; 2]) -> Result<Arc<MwReference>, MannWhitneyError> {
+        if let Some(found) = self.lock().get(&sizes) {
+            return Ok(Arc::clone(found));
+        }
+        let privacy = &self.setting.privacy;
+        let scale = self.u_scale(sizes)?;
+        let reference = Arc::new(MwReference::new(
+            sizes,
+            privacy.statistic(),
+            privacy.alternative,
+            scale,
+            self.setting.reference,
+            self.monte_carlo,
+        )?);
+        self.lock().insert(sizes, Arc::clone(&reference));
+        Ok(reference)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<[usize; 2], Arc<MwReference>>> {
+        self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Laplace scale of the U release for reference sizes (a, b): sensitivity max(a, b)
+    /// (= n − m* for estimated sizes), ε_U.
+    fn u_scale(&self, sizes: [usize; 2]) -> Result<f64, MannWhitneyError> {
+        let sensitivity = Sensitivity::new(sizes[0].max(sizes[1]) as f64)?;
+        Ok(laplace_plan(sensitivity, Epsilon::new(self.epsilons.1)?)?.scale)
+    }
+
+    /// **SIMULATION ONLY — NOT PRIVATE.** Simulates the private release of `sample` with
+    /// continuous Laplace noise of the real release's scales drawn from `rng` (m̃, m*, Ũ as
+    /// in [`crate::release_mann_whitney`]). Never use it on real data.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::InvalidParameter`] if the sample's sizes differ from the setting.
+    pub fn simulate_release<R: Rng + ?Sized>(
+        &self,
+        sample: &TwoSample,
+        rng: &mut R,
+    ) -> Result<SimulatedRelease, MannWhitneyError> {
+        let (n1, n2) = (self.setting.n1, self.setting.n2);
+        if (sample.n1(), sample.n2()) != (n1, n2) {
+            return Err(MannWhitneyError::InvalidParameter {
+                name: "sample",
+                requirement: format!(
+                    "of the study's sizes ({n1}, {n2}), got ({}, {})",
+                    sample.n1(),
+                    sample.n2()
+                ),
+            });
+        }
+        let n = n1 + n2;
+        let (m_tilde, m_star_value, sizes) = match self.setting.privacy.sizes {
+            GroupSizes::Known => (None, None, [n1, n2]),
+            GroupSizes::Estimated => {
+                let plan = laplace_plan(Sensitivity::new(1.0)?, Epsilon::new(self.epsilons.0)?)?;
+                let m_tilde = n1.min(n2) as f64 + plan.scale * simulation_laplace(rng);
+                let delta = self.setting.privacy.delta_value();
+                let shift = -(2.0 * delta).ln() * plan.scale + plan.grid;
+                let m = m_star(m_tilde, shift, n);
+                (Some(m_tilde), Some(m), [m, n - m])
+            }
+        };
+        let u = match self.setting.privacy.statistic() {
+            MwStatistic::MinU => sample.min_u()?,
+            MwStatistic::U1 => sample.u1()?,
+        };
+        let laplace_scale = self.u_scale(sizes)?;
+        Ok(SimulatedRelease {
+            value: u + laplace_scale * simulation_laplace(rng),
+            m_tilde,
+            m_star: m_star_value,
+            reference_sizes: sizes,
+            laplace_scale,
+        })
+    }
+
+    /// The p-value of a simulated release against its (cached) reference.
+    ///
+    /// # Errors
+    /// As [`MwStudy::reference`].
+    pub fn p_value(&self, release: &SimulatedRelease) -> Result<f64, MannWhitneyError> {
+        self.reference(release.reference_sizes)?.p_value(release.value)
+    }
+}
+
+/// A standard Laplace draw for simulations (inverse CDF on a 53-bit uniform).
+fn simulation_laplace<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    loop {
+        let u: f64 = rng.random::<f64>() - 0.5;
+        if u > -0.5 {
+            let magnitude = -(1.0 - 2.0 * u.abs()).ln();
+            return if u < 0.0 { -magnitude } else { magnitude };
+        }
+    }
+}
+
+/// The paper's data generator (§4.3): x ~ N(0, 1)ⁿ¹, y ~ N(`shift`, 1)ⁿ² (null: shift 0;
+/// the paper's alternative: a 1σ shift).
+///
+/// # Errors
+/// [`MannWhitneyError::EmptySample`] for a zero size; [`MannWhitneyError::InvalidParameter`]
+/// for a non-finite shift.
+pub fn normal_two_sample<R: Rng + ?Sized>(
+    n1: usize,
+    n2: usize,
+    shift: f64,
+    rng: &mut R,
+) -> Result<TwoSample, MannWhitneyError> {
+    if !shift.is_finite() {
+        return Err(MannWhitneyError::InvalidParameter {
+            name: "shift",
+            requirement: format!("finite (got {shift})"),
+        });
+    }
+    let mut normal = || -> f64 { StandardNormal.sample(rng) };
+    let x: Vec<f64> = (0..n1).map(|_| normal()).collect();
+    let y: Vec<f64> = (0..n2).map(|_| shift + normal()).collect();
+    TwoSample::new(x, y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    fn study(kind: MwReferenceKind) -> MwStudy {
+        let setting = MwSetting {
+            n1: 80,
+            n2: 120,
+            privacy: MwPrivacy::new(Epsilon::new(1.0).unwrap()),
+            reference: kind,
+        };
+        MwStudy::new(setting, MonteCarlo::new(10_000, 42).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn value_stability_for_fixed_seeds() {
+        // Regression values (not correctness goldens): rand_chacha + rand_distr's normal for the
+        // data and noise, closed form / refdist's Philox stream for the references.
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let sample = normal_two_sample(80, 120, 0.3, &mut rng).unwrap();
+        let normal = study(MwReferenceKind::Normal);
+        let release = normal.simulate_release(&sample, &mut rng).unwrap();
+        assert_eq!((release.m_star, release.reference_sizes), (Some(60), [60, 140]));
+        approx::assert_relative_eq!(
+            release.m_tilde.unwrap(),
+            79.60614808267397,
+            max_relative = 1e-12
+        );
+        approx::assert_relative_eq!(release.value, 4064.371267033127, max_relative = 1e-12);
+        approx::assert_relative_eq!(release.laplace_scale, 140.0 / 0.35, max_relative = 1e-9);
+        let p = normal.p_value(&release).unwrap();
+        approx::assert_relative_eq!(p, 0.6260122864729066, max_relative = 1e-9);
+        let exact_u = study(MwReferenceKind::ExactU);
+        let reference = exact_u.reference(release.reference_sizes).unwrap();
+        assert_eq!(reference.p_value(release.value).unwrap(), 0.6263341846327871);
+        assert_eq!(reference.critical_value(0.05).unwrap(), Some(2902.8612705022088));
+        assert!(normal.reference([0, 200]).unwrap().p_value(5.0).unwrap() == 1.0);
+    }
+}
