@@ -1,0 +1,465 @@
+//! The command line (clap derive). Handlers live in `commands`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::commands::federated::FederatedCommand;
+use crate::engine::Backend;
+use crate::ledger::LedgerArgs;
+
+const EXAMPLES: &str = "\
+Examples:
+  dptest kruskal-wallis --input examples/methylation.csv --group group --value value --epsilon 1
+  dptest mann-whitney   --input examples/two_groups.csv --group group --value value --epsilon 1
+  dptest wilcoxon       --input examples/paired.csv --before before --after after --public
+  dptest t-test         --input examples/paired.csv --before before --after after --epsilon 1 --bounds=-20,20
+  dptest critical-value wilcoxon --n 100 --epsilon 1 --alpha 0.05
+  dptest plan --test kruskal-wallis --effect 1 --epsilon 1
+  dptest ledger show --ledger budget.json
+
+Release noise always comes from the operating system's CSPRNG and is never seeded; --seed only
+fixes the (public) Monte Carlo reference. Errors print one line and exit with status 2.";
+
+/// Differentially private hypothesis tests over CSV files.
+///
+/// Each test reads a CSV file with a header row, picks columns by header name, and prints a
+/// p-value. With --epsilon E the statistic is released with Laplace noise (ε-differential
+/// privacy) and the p-value is post-processing of that release; with --public the ordinary
+/// test (scipy's defaults) runs on the exact data.
+#[derive(Parser, Debug)]
+#[command(name = "dptest", version, after_help = EXAMPLES)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+    /// Options shared by every command.
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Options accepted by every subcommand.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Monte Carlo draws for simulated reference distributions [default: the test's own,
+    /// 100000 for most tests, 10000 for the t-test].
+    #[arg(long, global = true, value_name = "Z")]
+    pub draws: Option<u64>,
+    /// Seed of the reference simulation (public post-processing; never the release noise)
+    /// [default: the test's own fixed seed, so results are reproducible].
+    #[arg(long, global = true, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Where reference distributions are computed (auto: exact where the test has one, else
+    /// GPU when a hardware adapter exists, else CPU).
+    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    pub backend: Backend,
+    /// Significance level (reported decision; critical values; planning).
+    #[arg(long, global = true, value_name = "A", default_value_t = 0.05, value_parser = unit_interval)]
+    pub alpha: f64,
+    /// Print the result as JSON (stable snake_case keys) instead of a summary.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Kruskal–Wallis test of g ≥ 2 groups (private: absolute-value statistic by default).
+    #[command(after_help = "Example:\n  dptest kruskal-wallis --input examples/methylation.csv \
+                            --group group --value value --epsilon 1")]
+    KruskalWallis(KruskalArgs),
+    /// Mann–Whitney U test of two groups (first label in sorted order = group 1, scipy's x).
+    #[command(after_help = "Example:\n  dptest mann-whitney --input examples/two_groups.csv \
+                            --group group --value value --epsilon 1 --delta 1e-6")]
+    MannWhitney(MannWhitneyArgs),
+    /// Wilcoxon signed-rank test of paired data, d = after − before (private: Pratt ranks).
+    #[command(after_help = "Example:\n  dptest wilcoxon --input examples/paired.csv \
+                            --before before --after after --epsilon 1")]
+    Wilcoxon(WilcoxonArgs),
+    /// One-sample (--value) or paired (--before/--after, d = after − before) t-test.
+    #[command(after_help = "Example:\n  dptest t-test --input examples/paired.csv \
+                            --before before --after after --epsilon 1 --bounds=-20,20")]
+    TTest(TTestArgs),
+    /// Private one-way ANOVA of Swanberg et al. (baseline), data clamped to --bounds.
+    #[command(after_help = "Example:\n  dptest anova --input examples/methylation.csv \
+                            --group group --value value --epsilon 1 --bounds 0,1")]
+    Anova(AnovaArgs),
+    /// Task–Clifton private Wilcoxon signed-rank test (baseline), d = after − before.
+    #[command(after_help = "Example:\n  dptest task-clifton --input examples/paired.csv \
+                            --before before --after after --epsilon 1 --variant high-utility")]
+    TaskClifton(TaskCliftonArgs),
+    /// Critical value of a private test's reference distribution (no data needed).
+    #[command(
+        after_help = "Example:\n  dptest critical-value wilcoxon --n 100 --epsilon 1 --alpha 0.05"
+    )]
+    CriticalValue(CriticalArgs),
+    /// Sample size needed for a target power, by simulation (bisection over n).
+    #[command(
+        after_help = "Example:\n  dptest plan --test wilcoxon --effect 0.5 --epsilon 1 --power 0.8"
+    )]
+    Plan(PlanArgs),
+    /// K-anonymous federated summary tables, tests and quantiles across centres.
+    #[command(subcommand)]
+    Federated(FederatedCommand),
+    /// The privacy-budget ledger.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
+}
+
+/// `--input FILE [--drop-missing]`.
+#[derive(Args, Debug, Clone)]
+pub struct InputArgs {
+    /// CSV file with a header row.
+    #[arg(long, short = 'i', value_name = "FILE")]
+    pub input: PathBuf,
+    /// Leave out rows with missing (empty, NA, NaN) or unparsable cells in the used columns,
+    /// and report how many; without it such rows are an error naming them.
+    #[arg(long)]
+    pub drop_missing: bool,
+}
+
+/// `--epsilon E | --public`.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct Privacy {
+    /// Privacy budget ε of this release (ε-differential privacy).
+    #[arg(long, value_name = "E", value_parser = positive)]
+    pub epsilon: Option<f64>,
+    /// Run the ordinary (non-private) test with scipy's defaults.
+    #[arg(long)]
+    pub public: bool,
+}
+
+/// Kruskal–Wallis statistic of the private test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KwStatistic {
+    /// H_abs = c_n Σ n_i |r̄_i − (n+1)/2|, noise Lap(8/ε) (more power; the paper's choice).
+    Abs,
+    /// The classic H, noise Lap(87/ε).
+    Squared,
+}
+
+/// `dptest kruskal-wallis`.
+#[derive(Args, Debug)]
+pub struct KruskalArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Column holding the group labels.
+    #[arg(long, value_name = "COL")]
+    pub group: String,
+    /// Column holding the values.
+    #[arg(long, value_name = "COL")]
+    pub value: String,
+    #[command(flatten)]
+    pub privacy: Privacy,
+    /// Private statistic (the public test is scipy's kruskal, the squared H with tie
+    /// correction).
+    #[arg(long, value_enum, default_value_t = KwStatistic::Abs)]
+    pub statistic: KwStatistic,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// Alternative hypothesis (scipy's names; "less": group 1 tends to be smaller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Alternative {
+    /// Either direction.
+    TwoSided,
+    /// Group 1 (first label) stochastically smaller.
+    Less,
+    /// Group 1 (first label) stochastically larger.
+    Greater,
+}
+
+/// `dptest mann-whitney`.
+#[derive(Args, Debug)]
+pub struct MannWhitneyArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Column holding the two group labels.
+    #[arg(long, value_name = "COL")]
+    pub group: String,
+    /// Column holding the values.
+    #[arg(long, value_name = "COL")]
+    pub value: String,
+    #[command(flatten)]
+    pub privacy: Privacy,
+    /// δ of the private group-size estimate ((ε, δ)-DP; 0 < δ < 0.5).
+    #[arg(long, value_name = "D", default_value_t = 1e-6, conflicts_with = "public")]
+    pub delta: f64,
+    /// Alternative hypothesis (one-sided private tests need --known-sizes).
+    #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
+    pub alternative: Alternative,
+    /// Treat the group sizes as public (fixed by the design): all of ε goes to U and the
+    /// release is ε-DP among datasets with these sizes.
+    #[arg(long, conflicts_with = "public")]
+    pub known_sizes: bool,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// Reference of the private Wilcoxon test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WilcoxonReference {
+    /// Exact signed-rank pmf ⊕ Laplace (valid, conservative with zeros and ties).
+    Exact,
+    /// Normal approximation ⊕ Laplace (the paper's reference).
+    Normal,
+}
+
+/// Zero differences in the public Wilcoxon test (scipy's `zero_method`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ZeroMethod {
+    /// Drop zero differences (scipy's default).
+    Wilcox,
+    /// Rank zeros with the others, then drop them (the private test's statistic).
+    Pratt,
+}
+
+/// `--before COL --after COL`.
+#[derive(Args, Debug, Clone)]
+pub struct PairedColumns {
+    /// Column of the first measurement.
+    #[arg(long, value_name = "COL")]
+    pub before: String,
+    /// Column of the second measurement (d = after − before).
+    #[arg(long, value_name = "COL")]
+    pub after: String,
+}
+
+/// `dptest wilcoxon`.
+#[derive(Args, Debug)]
+pub struct WilcoxonArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub columns: PairedColumns,
+    #[command(flatten)]
+    pub privacy: Privacy,
+    /// Reference distribution of the private test (computed exactly with --backend auto or
+    /// exact; by Monte Carlo with cpu or gpu).
+    #[arg(long, value_enum, default_value_t = WilcoxonReference::Exact)]
+    pub reference: WilcoxonReference,
+    /// Alternative hypothesis for d = after − before (scipy's names).
+    #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
+    pub alternative: Alternative,
+    /// Zero differences in the public test (the private test always uses Pratt).
+    #[arg(long, value_enum, default_value_t = ZeroMethod::Wilcox)]
+    pub zero_method: ZeroMethod,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// `dptest t-test`.
+#[derive(Args, Debug)]
+pub struct TTestArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// One-sample test of this column (mean 0).
+    #[arg(long, value_name = "COL", conflicts_with_all = ["before", "after"], required_unless_present = "before")]
+    pub value: Option<String>,
+    /// Paired test: column of the first measurement.
+    #[arg(long, value_name = "COL", requires = "after")]
+    pub before: Option<String>,
+    /// Paired test: column of the second measurement (d = after − before).
+    #[arg(long, value_name = "COL", requires = "before")]
+    pub after: Option<String>,
+    #[command(flatten)]
+    pub privacy: Privacy,
+    /// Declared data range LO,HI of the tested values (d for paired data); values are
+    /// clamped to it. Required with --epsilon.
+    #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
+    pub bounds: Option<Bounds>,
+    /// Hypothesised mean of the one-sample test.
+    #[arg(long, value_name = "M", default_value_t = 0.0, allow_hyphen_values = true)]
+    pub popmean: f64,
+    /// Alternative hypothesis (scipy's names).
+    #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
+    pub alternative: Alternative,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// `dptest anova`.
+#[derive(Args, Debug)]
+pub struct AnovaArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Column holding the group labels.
+    #[arg(long, value_name = "COL")]
+    pub group: String,
+    /// Column holding the values.
+    #[arg(long, value_name = "COL")]
+    pub value: String,
+    /// Privacy budget ε.
+    #[arg(long, value_name = "E", value_parser = positive)]
+    pub epsilon: f64,
+    /// Declared data range LO,HI; values are clamped to it.
+    #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
+    pub bounds: Bounds,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// Task–Clifton variant (the paper's names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[allow(clippy::enum_variant_names)]
+pub enum TcVariant {
+    /// Noise assuming ≥ 30% non-zero differences (NOT differentially private otherwise).
+    HighUtility,
+    /// k dummy pairs at ±∞ (ε-DP).
+    HighPrivacy,
+    /// High Utility with a simulated critical value (paper Fig. 11 "HU+"; not DP).
+    HighUtilityPlus,
+    /// High Privacy with a simulated critical value (paper Fig. 11 "HP+").
+    HighPrivacyPlus,
+}
+
+/// `dptest task-clifton`.
+#[derive(Args, Debug)]
+pub struct TaskCliftonArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub columns: PairedColumns,
+    /// Privacy budget ε.
+    #[arg(long, value_name = "E", value_parser = positive)]
+    pub epsilon: f64,
+    /// Which algorithm.
+    #[arg(long, value_enum)]
+    pub variant: TcVariant,
+    /// Dummy pairs per sign of the High Privacy variants.
+    #[arg(long, value_name = "K", default_value_t = 15)]
+    pub k: usize,
+    /// Alternative hypothesis for d = after − before.
+    #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
+    pub alternative: Alternative,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// Tests with a simulated reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TestName {
+    /// Private Kruskal–Wallis (see --statistic).
+    KruskalWallis,
+    /// Private Mann–Whitney.
+    MannWhitney,
+    /// Private Wilcoxon signed-rank (Pratt).
+    Wilcoxon,
+    /// Private one-sample / paired t-test.
+    TTest,
+}
+
+impl TestName {
+    /// The subcommand spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TestName::KruskalWallis => "kruskal-wallis",
+            TestName::MannWhitney => "mann-whitney",
+            TestName::Wilcoxon => "wilcoxon",
+            TestName::TTest => "t-test",
+        }
+    }
+}
+
+/// `dptest critical-value`.
+#[derive(Args, Debug)]
+pub struct CriticalArgs {
+    /// The test.
+    #[arg(value_enum)]
+    pub test: TestName,
+    /// Sample size (total over groups).
+    #[arg(long, value_name = "N")]
+    pub n: usize,
+    /// Groups (Kruskal–Wallis; Mann–Whitney uses 2).
+    #[arg(long, value_name = "G", default_value_t = 3)]
+    pub groups: usize,
+    /// Privacy budget ε.
+    #[arg(long, value_name = "E", value_parser = positive)]
+    pub epsilon: f64,
+    /// Kruskal–Wallis statistic.
+    #[arg(long, value_enum, default_value_t = KwStatistic::Abs)]
+    pub statistic: KwStatistic,
+    /// Mann–Whitney: the private smaller group size m* (default n/2).
+    #[arg(long, value_name = "M")]
+    pub m: Option<usize>,
+    /// Wilcoxon: the null (exact signed-rank pmf, or the paper's normal approximation).
+    #[arg(long, value_enum, default_value_t = WilcoxonReference::Exact)]
+    pub reference: WilcoxonReference,
+}
+
+/// `dptest plan`.
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// The test to plan.
+    #[arg(long, value_enum)]
+    pub test: TestName,
+    /// Effect size in standard deviations (KW: max − min of the group means; MW: mean
+    /// shift; Wilcoxon: mean of `after` minus mean of `before`, each sd 1; t-test: mean over
+    /// the data's sd).
+    #[arg(long, value_name = "D", value_parser = positive)]
+    pub effect: f64,
+    /// Privacy budget ε.
+    #[arg(long, value_name = "E", value_parser = positive)]
+    pub epsilon: f64,
+    /// Target power.
+    #[arg(long, value_name = "P", default_value_t = 0.8, value_parser = unit_interval)]
+    pub power: f64,
+    /// Groups (Kruskal–Wallis).
+    #[arg(long, value_name = "G", default_value_t = 3)]
+    pub groups: usize,
+    /// Simulated datasets per candidate n (reference draws per n: --draws, default 20000).
+    #[arg(long, value_name = "R", default_value_t = 1000)]
+    pub reps: usize,
+    /// Largest n to consider.
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    pub max_n: usize,
+    /// Wilcoxon: fraction of pairs with no change (d = 0).
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub zero_fraction: f64,
+}
+
+/// `dptest ledger ...`.
+#[derive(Subcommand, Debug)]
+pub enum LedgerCommand {
+    /// Budget, spending and releases per dataset.
+    Show {
+        /// The ledger file.
+        #[arg(long, value_name = "FILE")]
+        ledger: PathBuf,
+    },
+}
+
+/// A declared data range.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Bounds {
+    /// Lower bound.
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+}
+
+fn bounds(s: &str) -> Result<Bounds, String> {
+    let (lo, hi) = s.split_once(',').ok_or("expected LO,HI (e.g. --bounds=-1,1)")?;
+    let parse = |x: &str| x.trim().parse::<f64>().map_err(|_| format!("'{x}' is not a number"));
+    let (lo, hi) = (parse(lo)?, parse(hi)?);
+    if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+        return Err(format!("need finite LO < HI, got {lo},{hi}"));
+    }
+    Ok(Bounds { lo, hi })
+}
+
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a finite number > 0")),
+    }
+}
+
+pub fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
+    }
+}

@@ -1,0 +1,225 @@
+//! Grouped-data tests: Kruskal–Wallis, Mann–Whitney, ANOVA.
+
+use anyhow::{Result, anyhow, bail};
+use dptest_anova as av;
+use dptest_kruskal_wallis as kw;
+use dptest_mann_whitney as mw;
+use dptest_mechanisms::{Delta, Epsilon};
+
+use super::{add_decision, add_engine, add_ledger, release, simulation, simulation_on};
+use crate::cli::{Alternative, AnovaArgs, Common, KruskalArgs, KwStatistic, MannWhitneyArgs};
+use crate::data::{Grouped, Table, require_two_groups};
+use crate::engine::{Backend, with_spinner};
+use crate::output::{Report, asymptotic_reference, fmt};
+
+/// `dptest kruskal-wallis`.
+pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
+    let table = Table::read(&args.input.input)?;
+    let data = table.grouped(&args.group, &args.value, args.input.drop_missing)?;
+    let sample =
+        kw::GroupedSample::from_indices(data.values.clone(), &data.groups, data.labels.len())
+            .map_err(|e| anyhow!("{e}"))?;
+    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+        None => {
+            let result = kw::kruskal(&sample).map_err(|e| anyhow!("{e}"))?;
+            let mut r = Report::from_result(
+                "kruskal-wallis",
+                "Kruskal–Wallis H test (public, scipy.stats.kruskal)".to_owned(),
+                &result,
+            )?;
+            r.set("reference", asymptotic_reference("chi2"));
+            group_sizes(&mut r, &data);
+            r
+        }
+        Some(eps) => {
+            let sim = simulation(common, kw::DEFAULT_DRAWS, kw::DEFAULT_SEED)?;
+            sim.require_monte_carlo("kruskal-wallis")?;
+            let statistic = match args.statistic {
+                KwStatistic::Abs => kw::KwStatistic::Abs,
+                KwStatistic::Squared => kw::KwStatistic::Squared,
+            };
+            let options =
+                kw::PrivateKwOptions::new(statistic, Epsilon::new(eps)?).with_monte_carlo(sim.mc);
+            // Validate the public setting before charging the ledger.
+            kw::reference_model(sample.n(), sample.groups(), statistic, options.epsilon)
+                .map_err(|e| anyhow!("{e}"))?;
+            let (result, status) =
+                release(&args.ledger, &data.input, "kruskal-wallis", eps, 0.0, || {
+                    with_spinner("simulating the reference distribution", || {
+                        let mut tie_rng = rand::rng();
+                        kw::private_kruskal_wallis(&sample, &options, sim.engine(), &mut tie_rng)
+                    })
+                    .map_err(|e| anyhow!("{e}"))
+                })?;
+            let title = match args.statistic {
+                KwStatistic::Abs => "Kruskal–Wallis test, absolute-value statistic (ε-DP)",
+                KwStatistic::Squared => "Kruskal–Wallis test, squared statistic H (ε-DP)",
+            };
+            let mut r = Report::from_result("kruskal-wallis", title.to_owned(), &result)?;
+            r.line(
+                "noise",
+                format!(
+                    "Laplace, scale {} (sensitivity {} / ε); reference: {} equal groups",
+                    fmt(result.noise_scale),
+                    fmt(result.sensitivity),
+                    result.groups
+                ),
+            );
+            add_engine(&mut r, &sim);
+            add_ledger(&mut r, status);
+            r
+        }
+    };
+    report.input(&data.input, Some(&data.labels));
+    add_decision(&mut report, common.alpha);
+    Ok(report)
+}
+
+/// Public tests may show group sizes (private ones must not: they are not released).
+fn group_sizes(report: &mut Report, data: &Grouped) {
+    let sizes = data.sizes();
+    let text: Vec<String> =
+        data.labels.iter().zip(&sizes).map(|(l, n)| format!("{l} n={n}")).collect();
+    report.line("group sizes", text.join(", "));
+    report.set("group_sizes", sizes);
+}
+
+/// `dptest mann-whitney`.
+pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
+    let table = Table::read(&args.input.input)?;
+    let data = table.grouped(&args.group, &args.value, args.input.drop_missing)?;
+    require_two_groups(&data, &args.group)?;
+    let mut split = data.split().into_iter();
+    let (x, y) = (split.next().unwrap_or_default(), split.next().unwrap_or_default());
+    let sample = mw::TwoSample::new(x, y).map_err(|e| anyhow!("{e}"))?;
+    let alternative = match args.alternative {
+        Alternative::TwoSided => mw::Alternative::TwoSided,
+        Alternative::Less => mw::Alternative::Less,
+        Alternative::Greater => mw::Alternative::Greater,
+    };
+    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+        None => {
+            let options = mw::MannWhitneyOptions { alternative, ..Default::default() };
+            let result = mw::mann_whitney_u(&sample, &options).map_err(|e| anyhow!("{e}"))?;
+            let mut r = Report::from_result(
+                "mann-whitney",
+                "Mann–Whitney U test (public, scipy.stats.mannwhitneyu)".to_owned(),
+                &result,
+            )?;
+            let reference = match result.method {
+                mw::Method::Exact => crate::output::exact_reference(),
+                _ => asymptotic_reference("normal"),
+            };
+            r.set("reference", reference);
+            r.line("statistic", format!("U of group 1 ({})", data.labels[0]));
+            group_sizes(&mut r, &data);
+            r
+        }
+        Some(eps) => {
+            if args.alternative != Alternative::TwoSided && !args.known_sizes {
+                bail!(
+                    "a one-sided private Mann–Whitney test needs public group sizes: pass \
+                     --known-sizes, or use --alternative two-sided"
+                );
+            }
+            // The default (normal) reference is closed-form: no engine runs unless asked for.
+            let backend = match common.backend {
+                Backend::Gpu => Backend::Gpu,
+                _ => Backend::Cpu,
+            };
+            let sim = simulation_on(backend, common, mw::DEFAULT_DRAWS, mw::DEFAULT_SEED)?;
+            let epsilon = Epsilon::new(eps)?;
+            let delta = Delta::new(args.delta).map_err(|e| anyhow!("--delta: {e}"))?;
+            let privacy = if args.known_sizes {
+                mw::MwPrivacy::known_sizes(epsilon, alternative)
+            } else {
+                mw::MwPrivacy::new(epsilon).with_delta(delta)
+            };
+            let privacy = mw::MwPrivacy { alternative, ..privacy };
+            privacy.split().map_err(|e| anyhow!("{e}"))?;
+            let options = mw::PrivateMwOptions::new(privacy).with_monte_carlo(sim.mc);
+            let spent_delta = if args.known_sizes { 0.0 } else { args.delta };
+            let (result, status) =
+                release(&args.ledger, &data.input, "mann-whitney", eps, spent_delta, || {
+                    with_spinner("simulating the reference distribution", || {
+                        mw::private_mann_whitney(&sample, &options, sim.engine())
+                    })
+                    .map_err(|e| anyhow!("{e}"))
+                })?;
+            let title = if args.known_sizes {
+                "Mann–Whitney U test, public group sizes (ε-DP)"
+            } else {
+                "Mann–Whitney U test, private group sizes ((ε, δ)-DP)"
+            };
+            let mut r = Report::from_result("mann-whitney", title.to_owned(), &result)?;
+            r.line(
+                "noise",
+                format!(
+                    "Laplace on U, scale {} (ε_U = {}); ε for the group size = {}",
+                    fmt(result.noise_scale),
+                    fmt(result.epsilon_u),
+                    fmt(result.epsilon_sizes)
+                ),
+            );
+            if result.no_power {
+                r.line(
+                    "warning",
+                    "the private smaller-group size m* is 0: the test cannot reject (p = 1);                      use more data or a larger ε",
+                );
+            }
+            add_engine(&mut r, &sim);
+            add_ledger(&mut r, status);
+            r
+        }
+    };
+    report.input(&data.input, Some(&data.labels));
+    add_decision(&mut report, common.alpha);
+    Ok(report)
+}
+
+/// `dptest anova`.
+pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
+    let table = Table::read(&args.input.input)?;
+    let data = table.grouped(&args.group, &args.value, args.input.drop_missing)?;
+    let groups = data.split();
+    let bounds =
+        av::Bounds::new(args.bounds.lo, args.bounds.hi).map_err(|e| anyhow!("--bounds: {e}"))?;
+    let options = av::SwanbergOptions::new(args.epsilon).map_err(|e| anyhow!("{e}"))?;
+    options.noise_scales().map_err(|e| anyhow!("{e}"))?;
+    let sim = simulation(common, av::DEFAULT_NULL_DRAWS, super::DEFAULT_SEED)?;
+    sim.require_monte_carlo("anova")?;
+    let (result, status) = release(&args.ledger, &data.input, "anova", args.epsilon, 0.0, || {
+        with_spinner("simulating the reference distribution", || {
+            av::private_anova(&groups, bounds, &options, sim.engine(), &sim.mc)
+        })
+        .map_err(|e| anyhow!("{e}"))
+    })?;
+    let mut r = Report::from_result(
+        "anova",
+        "One-way ANOVA of Swanberg et al., F₁ with absolute deviations (ε-DP baseline)".to_owned(),
+        &result,
+    )?;
+    r.line(
+        "noise",
+        format!(
+            "Laplace on SA (ε = {}) and SE (ε = {}) of data clamped to [{}, {}] and rescaled to [0, 1]",
+            fmt(result.fraction * result.epsilon),
+            fmt((1.0 - result.fraction) * result.epsilon),
+            fmt(args.bounds.lo),
+            fmt(args.bounds.hi)
+        ),
+    );
+    r.line(
+        "note",
+        "group sizes are treated as public (as Swanberg et al. do) and appear in the output; \
+         the reference is a parametric bootstrap (approximate)",
+    );
+    if result.noisy_se_nonpositive {
+        r.line("warning", "the noisy SE is ≤ 0: the statistic is undefined and p = 1 (no power)");
+    }
+    add_engine(&mut r, &sim);
+    add_ledger(&mut r, status);
+    r.input(&data.input, Some(&data.labels));
+    add_decision(&mut r, common.alpha);
+    Ok(r)
+}

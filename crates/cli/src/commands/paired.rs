@@ -1,0 +1,303 @@
+//! Paired / one-sample tests: Wilcoxon signed-rank, t-test, Task–Clifton.
+
+use anyhow::{Result, anyhow, bail};
+use dptest_t_test as tt;
+
+use dptest_mechanisms::Epsilon;
+use dptest_wilcoxon as wx;
+
+use super::{add_decision, add_engine, add_ledger, release, simulation};
+use crate::cli::{
+    Alternative, Common, TTestArgs, TaskCliftonArgs, TcVariant, WilcoxonArgs, WilcoxonReference,
+    ZeroMethod,
+};
+use crate::data::Table;
+use crate::engine::{Backend, with_spinner};
+use crate::output::{Report, asymptotic_reference, fmt};
+
+/// `dptest wilcoxon`.
+pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
+    let table = Table::read(&args.input.input)?;
+    let data = table.paired(&args.columns.before, &args.columns.after, args.input.drop_missing)?;
+    let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
+    let alternative = wilcoxon_alternative(args.alternative);
+    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+        None => public_wilcoxon(&sample, alternative, args.zero_method)?,
+        Some(eps) => {
+            let epsilon = Epsilon::new(eps)?;
+            let options = wx::PrivateOptions {
+                alternative,
+                reference: match args.reference {
+                    WilcoxonReference::Exact => wx::Reference::Exact,
+                    WilcoxonReference::Normal => wx::Reference::Normal,
+                },
+            };
+            let sim = match common.backend {
+                Backend::Cpu | Backend::Gpu => {
+                    Some(simulation(common, 100_000, super::DEFAULT_SEED)?)
+                }
+                Backend::Auto | Backend::Exact => None,
+            };
+            let backend = match &sim {
+                Some(s) => wx::Backend::MonteCarlo { engine: s.engine(), mc: s.mc },
+                None => wx::Backend::Exact,
+            };
+            // Build the reference from public quantities first (refusals cost no budget).
+            wx::WpReference::new(sample.len(), epsilon, options.reference, backend)
+                .map_err(|e| anyhow!("{e}"))?;
+            let (result, status) =
+                release(&args.ledger, &data.input, "wilcoxon", eps, 0.0, || {
+                    with_spinner("computing the reference distribution", || {
+                        wx::private_wilcoxon(&sample, epsilon, &options, backend)
+                    })
+                    .map_err(|e| anyhow!("{e}"))
+                })?;
+            let mut r = Report::from_result(
+                "wilcoxon",
+                "Wilcoxon signed-rank test, Pratt ranks (ε-DP)".to_owned(),
+                &result,
+            )?;
+            r.line(
+                "noise",
+                format!(
+                    "Laplace on W = Σ sign(d)·rank, scale {} (sensitivity 2n / ε); W̃/σ_n = {}",
+                    fmt(result.release.scale),
+                    fmt(result.normalized)
+                ),
+            );
+            if let Some(s) = &sim {
+                add_engine(&mut r, s);
+            }
+            add_ledger(&mut r, status);
+            r
+        }
+    };
+    report.line("pairs", "d = after − before");
+    report.input(&data.input, None);
+    add_decision(&mut report, common.alpha);
+    Ok(report)
+}
+
+fn wilcoxon_alternative(a: Alternative) -> wx::Alternative {
+    match a {
+        Alternative::TwoSided => wx::Alternative::TwoSided,
+        Alternative::Less => wx::Alternative::Less,
+        Alternative::Greater => wx::Alternative::Greater,
+    }
+}
+
+/// scipy's `wilcoxon(after, before)`: zero_method "wilcox" (the default) drops zero
+/// differences first, which is the Pratt test on the non-zero differences.
+fn public_wilcoxon(
+    sample: &wx::PairedSample,
+    alternative: wx::Alternative,
+    zero_method: ZeroMethod,
+) -> Result<Report> {
+    let d = sample.differences();
+    let zeros = d.iter().filter(|&&x| x == 0.0).count();
+    let tested = match zero_method {
+        ZeroMethod::Pratt => sample.clone(),
+        ZeroMethod::Wilcox => {
+            let nonzero: Vec<f64> = d.iter().copied().filter(|&x| x != 0.0).collect();
+            if nonzero.is_empty() {
+                bail!("every difference after − before is zero: the test is undefined");
+            }
+            wx::PairedSample::from_differences(&nonzero).map_err(|e| anyhow!("{e}"))?
+        }
+    };
+    let options = wx::PublicOptions { alternative, ..Default::default() };
+    let result = wx::wilcoxon_pratt(&tested, &options).map_err(|e| anyhow!("{e}"))?;
+    let name = match zero_method {
+        ZeroMethod::Wilcox => "wilcox",
+        ZeroMethod::Pratt => "pratt",
+    };
+    let mut r = Report::from_result(
+        "wilcoxon",
+        format!("Wilcoxon signed-rank test (public, scipy.stats.wilcoxon, zero_method={name:?})"),
+        &result,
+    )?;
+    let reference = if result.method == "exact" {
+        crate::output::exact_reference()
+    } else {
+        asymptotic_reference("normal")
+    };
+    r.set("reference", reference);
+    r.set("n", d.len());
+    r.set("n_zero", zeros);
+    r.set("zero_method", name);
+    r.line("zeros", format!("{zeros} zero difference(s), handled as scipy's zero_method={name:?}"));
+    Ok(r)
+}
+
+/// `dptest t-test`.
+pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
+    let table = Table::read(&args.input.input)?;
+    let (values, input, kind) = match (&args.value, &args.before, &args.after) {
+        (Some(v), _, _) => {
+            let c = table.numbers(v, args.input.drop_missing)?;
+            (c.values, c.input, "one-sample")
+        }
+        (None, Some(b), Some(a)) => {
+            let p = table.paired(b, a, args.input.drop_missing)?;
+            (p.differences(), p.input, "paired")
+        }
+        _ => bail!("pass --value COL, or --before COL --after COL"),
+    };
+    let popmean = args.popmean;
+    if kind == "paired" && popmean != 0.0 {
+        bail!("--popmean applies to the one-sample test (--value); paired tests test E[d] = 0");
+    }
+    let alternative = match args.alternative {
+        Alternative::TwoSided => tt::Alternative::TwoSided,
+        Alternative::Less => tt::Alternative::Less,
+        Alternative::Greater => tt::Alternative::Greater,
+    };
+    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+        None => {
+            let result =
+                tt::ttest_1samp(&values, popmean, alternative).map_err(|e| anyhow!("{e}"))?;
+            let scipy = if kind == "paired" { "ttest_rel(after, before)" } else { "ttest_1samp" };
+            let mut r = Report::from_result(
+                "t-test",
+                format!("{} t-test (public, scipy.stats.{scipy})", capitalised(kind)),
+                &result,
+            )?;
+            r.set("reference", exact_t_reference());
+            r
+        }
+        Some(eps) => {
+            let Some(b) = args.bounds else {
+                bail!(
+                    "the private t-test needs --bounds LO,HI: the declared range of the tested values (of d for paired data)"
+                );
+            };
+            let bounds = tt::Bounds::new(b.lo, b.hi).map_err(|e| anyhow!("--bounds: {e}"))?;
+            let sim = simulation(common, tt::DEFAULT_DRAWS, super::DEFAULT_SEED)?;
+            sim.require_monte_carlo("t-test")?;
+            let options = tt::PrivateTOptions::new(eps)
+                .map_err(|e| anyhow!("{e}"))?
+                .with_alternative(alternative);
+            // Validate the public setting before charging the ledger.
+            tt::Rescaling::new(bounds, popmean).map_err(|e| anyhow!("{e}"))?;
+            options.noise_scales(values.len()).map_err(|e| anyhow!("{e}"))?;
+            let (result, status) = release(&args.ledger, &input, "t-test", eps, 0.0, || {
+                with_spinner("simulating the reference distribution", || {
+                    tt::private_ttest_1samp(
+                        &values,
+                        popmean,
+                        bounds,
+                        &options,
+                        sim.engine(),
+                        &sim.mc,
+                    )
+                })
+                .map_err(|e| anyhow!("{e}"))
+            })?;
+            let mut r = Report::from_result(
+                "t-test",
+                format!("{} t-test (ε-DP)", capitalised(kind)),
+                &result,
+            )?;
+            r.line(
+                "noise",
+                format!(
+                    "Laplace on the mean (scale {}, ε = {}) and the variance (scale {}, ε = {}) of data clamped to [{}, {}]",
+                    fmt(result.noise.mean),
+                    fmt(result.epsilon_mean),
+                    fmt(result.noise.variance),
+                    fmt(result.epsilon_variance),
+                    fmt(b.lo),
+                    fmt(b.hi)
+                ),
+            );
+            r.line("mean", format!("private estimate {} (data scale)", fmt(result.mean_estimate)));
+            if result.noisy_variance <= 0.0 {
+                r.line(
+                    "warning",
+                    "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
+                     more data, a larger ε or tighter --bounds",
+                );
+            }
+            add_engine(&mut r, &sim);
+            add_ledger(&mut r, status);
+            r
+        }
+    };
+    report.set("kind", kind);
+    report.input(&input, None);
+    add_decision(&mut report, common.alpha);
+    Ok(report)
+}
+
+fn capitalised(kind: &str) -> &'static str {
+    if kind == "paired" { "Paired" } else { "One-sample" }
+}
+
+fn exact_t_reference() -> serde_json::Value {
+    serde_json::json!({"engine": "exact", "draws": 0, "seed": null, "distribution": "t"})
+}
+
+/// `dptest task-clifton`.
+pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
+    let table = Table::read(&args.input.input)?;
+    let data = table.paired(&args.columns.before, &args.columns.after, args.input.drop_missing)?;
+    let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
+    let k = args.k;
+    let variant = match args.variant {
+        TcVariant::HighUtility => wx::TcVariant::HighUtility,
+        TcVariant::HighPrivacy => wx::TcVariant::HighPrivacy { k },
+        TcVariant::HighUtilityPlus => wx::TcVariant::HighUtilityPlus,
+        TcVariant::HighPrivacyPlus => wx::TcVariant::HighPrivacyPlus { k },
+    };
+    let mc = dptest_refdist::MonteCarlo::new(
+        common.draws.unwrap_or(100_000),
+        common.seed.unwrap_or(super::DEFAULT_SEED),
+    )
+    .map_err(|e| anyhow!("--draws: {e}"))?;
+    let options = wx::TcOptions {
+        variant,
+        alternative: wilcoxon_alternative(args.alternative),
+        alpha: common.alpha,
+        monte_carlo: mc,
+    };
+    let epsilon = Epsilon::new(args.epsilon)?;
+    wx::TcReference::new(variant, sample.len(), epsilon, mc).map_err(|e| anyhow!("{e}"))?;
+    let (result, status) =
+        release(&args.ledger, &data.input, "task-clifton", args.epsilon, 0.0, || {
+            with_spinner("computing the critical value", || {
+                wx::task_clifton(&sample, epsilon, &options)
+            })
+            .map_err(|e| anyhow!("{e}"))
+        })?;
+    let title = format!("Task–Clifton private Wilcoxon test, {} (baseline)", result.variant);
+    let mut r = Report::from_result("task-clifton", title, &result)?;
+    r.line(
+        "noise",
+        format!(
+            "Laplace on z = W/σ(N), scale {} (N_min = {}, {} dummy pair(s) per sign); critical value {}",
+            fmt(result.release.scale),
+            result.n_min,
+            result.dummies,
+            fmt(result.critical_value)
+        ),
+    );
+    if !result.differentially_private {
+        r.line(
+            "WARNING",
+            "High Utility is NOT differentially private when more than 70% of the differences \
+             are zero (its noise assumes N_min = 0.3n); use --variant high-privacy for a DP release",
+        );
+    }
+    add_ledger(&mut r, status);
+    r.line("pairs", "d = after − before");
+    r.input(&data.input, None);
+    r.line(
+        "decision",
+        format!(
+            "{} H0 at α = {}",
+            if result.reject { "reject" } else { "do not reject" },
+            fmt(result.alpha)
+        ),
+    );
+    Ok(r)
+}

@@ -1,0 +1,222 @@
+//! Result output: stable JSON (`--json`) or a readable summary of what was released and at
+//! what privacy cost.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::data::InputInfo;
+
+/// One command's result: JSON fields plus the human summary's heading and extra lines.
+pub struct Report {
+    /// Human heading (e.g. "Kruskal–Wallis test (absolute-value statistic)").
+    pub title: String,
+    /// The JSON object printed by `--json`.
+    pub fields: Map<String, Value>,
+    /// Extra human lines `(label, text)` after the standard ones.
+    pub lines: Vec<(String, String)>,
+    /// Replaces the standard "privacy" line of results without ε.
+    pub privacy: Option<String>,
+}
+
+impl Report {
+    /// A report for test `test` from a library result struct (a differing library test name
+    /// moves to `variant`). The stable keys `test`,
+    /// `statistic`, `p_value`, `n`, `epsilon`, `delta` and `reference` are always present
+    /// (`epsilon`/`delta` are `null` for public tests).
+    pub fn from_result(test: &str, title: String, result: &impl Serialize) -> Result<Report> {
+        let value = serde_json::to_value(result).context("cannot serialise the result")?;
+        let mut fields = match value {
+            Value::Object(map) => map,
+            other => {
+                let mut m = Map::new();
+                m.insert("result".to_owned(), other);
+                m
+            }
+        };
+        let own = fields.insert("test".to_owned(), Value::String(test.to_owned()));
+        if let Some(Value::String(name)) = own
+            && name != test
+        {
+            fields.insert("variant".to_owned(), Value::String(name));
+        }
+        for key in ["statistic", "p_value", "n", "epsilon", "delta", "reference"] {
+            fields.entry(key.to_owned()).or_insert(Value::Null);
+        }
+        Ok(Report { title, fields, lines: Vec::new(), privacy: None })
+    }
+
+    /// A report with no standard keys (ledger, federated tables, plans, critical values).
+    pub fn plain(test: &str, title: String) -> Report {
+        let mut fields = Map::new();
+        fields.insert("test".to_owned(), Value::String(test.to_owned()));
+        Report { title, fields, lines: Vec::new(), privacy: None }
+    }
+
+    /// Sets a JSON field.
+    pub fn set(&mut self, key: &str, value: impl Serialize) {
+        let v = serde_json::to_value(value).unwrap_or(Value::Null);
+        self.fields.insert(key.to_owned(), v);
+    }
+
+    /// Adds a human line.
+    pub fn line(&mut self, label: &str, text: impl Into<String>) {
+        self.lines.push((label.to_owned(), text.into()));
+    }
+
+    /// Records the input file and (for grouped data) the group labels in label order.
+    pub fn input(&mut self, input: &InputInfo, labels: Option<&[String]>) {
+        self.set("input", input);
+        if let Some(labels) = labels {
+            self.set("group_labels", labels);
+        }
+    }
+
+    /// Prints the report to stdout.
+    pub fn print(&self, json_output: bool) -> Result<()> {
+        let text = if json_output {
+            serde_json::to_string_pretty(&Value::Object(self.fields.clone()))
+                .context("cannot serialise the result")?
+        } else {
+            self.human()
+        };
+        println!("{text}");
+        Ok(())
+    }
+
+    fn get_f64(&self, key: &str) -> Option<f64> {
+        self.fields.get(key).and_then(Value::as_f64)
+    }
+
+    /// The readable summary.
+    pub fn human(&self) -> String {
+        let mut rows: Vec<(String, String)> = Vec::new();
+        if let Some(input) = self.fields.get("input") {
+            let path = input.get("path").and_then(Value::as_str).unwrap_or("?");
+            let mut text = path.to_owned();
+            if let Some(n) = self.fields.get("n").and_then(Value::as_u64) {
+                let _ = write!(text, ", n = {n}");
+            }
+            if let Some(Value::Array(groups)) = self.fields.get("group_labels") {
+                let names: Vec<&str> = groups.iter().filter_map(Value::as_str).collect();
+                let _ = write!(text, ", groups (in this order): {}", names.join(", "));
+            }
+            rows.push(("data".to_owned(), text));
+        }
+        let private = self.get_f64("epsilon").is_some();
+        if let Some(stat) = self.get_f64("statistic") {
+            let what = match (&self.privacy, private) {
+                (Some(_), _) => "statistic",
+                (None, true) => "noisy statistic",
+                (None, false) => "statistic (exact, public)",
+            };
+            rows.push(("released".to_owned(), format!("{what} = {}", fmt(stat))));
+        }
+        if let Some(p) = self.get_f64("p_value") {
+            rows.push(("p-value".to_owned(), format!("{}  ({})", fmt(p), self.reference_text())));
+        }
+        if let Some(text) = &self.privacy {
+            rows.push(("privacy".to_owned(), text.clone()));
+        } else if let Some(eps) = self.get_f64("epsilon") {
+            let delta = self.get_f64("delta").unwrap_or(0.0);
+            let kind = if delta > 0.0 { "(ε, δ)-DP" } else { "pure ε-DP" };
+            rows.push((
+                "privacy".to_owned(),
+                format!(
+                    "this release cost ε = {}, δ = {} ({kind}); the p-value is post-processing",
+                    fmt(eps),
+                    fmt(delta)
+                ),
+            ));
+        } else if self.fields.contains_key("p_value") {
+            rows.push((
+                "privacy".to_owned(),
+                "none: public test on the exact data (matches scipy's defaults)".to_owned(),
+            ));
+        }
+        rows.extend(self.lines.iter().cloned());
+        let width = rows.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(0);
+        let mut out = self.title.clone();
+        for (label, text) in rows {
+            let pad = width - label.chars().count();
+            let _ = write!(out, "\n  {label}:{}  {text}", " ".repeat(pad));
+        }
+        out
+    }
+
+    fn reference_text(&self) -> String {
+        let Some(reference) = self.fields.get("reference") else {
+            return "reference unknown".to_owned();
+        };
+        let engine = reference.get("engine").and_then(Value::as_str).unwrap_or("?");
+        let draws = reference.get("draws").and_then(Value::as_u64).unwrap_or(0);
+        if draws == 0 {
+            return match reference.get("distribution").and_then(Value::as_str) {
+                Some(d) => format!("{engine} {d} reference"),
+                None => format!("{engine} reference"),
+            };
+        }
+        let seed = reference.get("seed").and_then(Value::as_u64);
+        let seed = seed.map(|s| format!(", seed {s}")).unwrap_or_default();
+        format!("Monte Carlo reference on {engine}, {draws} draws{seed}")
+    }
+}
+
+/// A number for people: integers plainly, others with 6 significant digits.
+pub fn fmt(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e9) {
+        format!("{x:.5e}")
+    } else {
+        let digits = (5 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
+        let s = format!("{x:.digits$}");
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
+    }
+}
+
+/// `{"engine": "exact", "draws": 0, "seed": null}`.
+pub fn exact_reference() -> Value {
+    json!({"engine": "exact", "draws": 0, "seed": null})
+}
+
+/// `{"engine": "asymptotic", "draws": 0, "seed": null, "distribution": D}` for public tests
+/// with a large-sample (χ², normal, t) reference.
+pub fn asymptotic_reference(distribution: &str) -> Value {
+    json!({"engine": "asymptotic", "draws": 0, "seed": null, "distribution": distribution})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_for_people() {
+        assert_eq!(fmt(3.0), "3");
+        assert_eq!(fmt(0.05), "0.05");
+        assert_eq!(fmt(1234.5678), "1234.57");
+        assert_eq!(fmt(1e-6), "1.00000e-6");
+        assert_eq!(fmt(-0.5), "-0.5");
+    }
+
+    #[derive(Serialize)]
+    struct Fake {
+        test: &'static str,
+        statistic: f64,
+        p_value: f64,
+    }
+
+    #[test]
+    fn stable_keys_are_always_present() {
+        let fake = Fake { test: "kruskal-wallis-abs", statistic: 1.0, p_value: 0.5 };
+        let r = Report::from_result("kruskal-wallis", "t".into(), &fake).unwrap();
+        assert_eq!(r.fields["test"], "kruskal-wallis");
+        assert_eq!(r.fields["variant"], "kruskal-wallis-abs");
+        for key in ["n", "epsilon", "delta", "reference"] {
+            assert!(r.fields[key].is_null(), "{key}");
+        }
+        assert!(r.human().contains("none: public test"));
+    }
+}

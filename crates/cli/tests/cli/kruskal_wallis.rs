@@ -1,0 +1,54 @@
+//! `dptest kruskal-wallis` on the examples: --public against scipy, private runs' keys.
+
+use super::common::*;
+
+fn args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec!["kruskal-wallis", "--input", file, "--group", "group", "--value", "value"];
+    a.extend_from_slice(extra);
+    a
+}
+
+#[test]
+fn public_matches_scipy() {
+    for section in ["kruskal_methylation", "kruskal_two_groups"] {
+        let gold = golden(section);
+        let file = gold["file"].as_str().unwrap();
+        let v = json(&args(file, &["--public"]));
+        assert_standard_keys(&v);
+        assert_eq!(v["test"], "kruskal-wallis");
+        close(v["statistic"].as_f64().unwrap(), g(&gold, "statistic"), 1e-10);
+        close(v["p_value"].as_f64().unwrap(), g(&gold, "p_value"), 1e-9);
+        assert!(v["epsilon"].is_null() && v["delta"].is_null());
+    }
+}
+
+#[test]
+fn private_release_has_the_stable_keys() {
+    let v = json(&args(
+        "examples/methylation.csv",
+        &["--epsilon", "1", "--draws", "500", "--seed", "5"],
+    ));
+    assert_standard_keys(&v);
+    assert_eq!(v["test"], "kruskal-wallis");
+    assert_eq!(v["n"], 165);
+    assert_eq!(v["epsilon"], 1.0);
+    assert_eq!(v["delta"], 0.0);
+    assert_eq!(v["reference"]["draws"], 500);
+    assert_eq!(v["reference"]["seed"], 5);
+    assert_eq!(v["group_labels"], serde_json::json!(["bipolar", "control", "schizophrenia"]));
+    let p = v["p_value"].as_f64().unwrap();
+    assert!(p > 0.0 && p <= 1.0);
+    assert!(v.get("group_sizes").is_none(), "private output must not reveal group sizes");
+}
+
+#[test]
+fn squared_statistic_and_human_output() {
+    let out = ok(&args(
+        "examples/methylation.csv",
+        &["--epsilon", "0.5", "--statistic", "squared", "--draws", "300", "--backend", "cpu"],
+    ));
+    assert!(out.contains("squared statistic"), "{out}");
+    assert!(out.contains("ε = 0.5"), "{out}");
+    assert!(out.contains("p-value"), "{out}");
+    assert!(out.contains("300 draws"), "{out}");
+}

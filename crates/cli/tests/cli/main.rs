@@ -1,0 +1,13 @@
+//! End-to-end tests of the `dptest` binary (one test target, so it links once): the examples
+//! against scipy golden values (testdata/cli.toml), malformed files, the ledger, federated flow.
+
+mod common;
+
+mod errors;
+mod federated;
+mod kruskal_wallis;
+mod ledger;
+mod mann_whitney;
+mod other_commands;
+mod t_test;
+mod wilcoxon;

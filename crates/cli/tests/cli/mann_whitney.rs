@@ -1,0 +1,53 @@
+//! `dptest mann-whitney` on the examples: --public against scipy (all alternatives), private
+//! runs, group order.
+
+use super::common::*;
+
+fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut a = vec![
+        "mann-whitney",
+        "--input",
+        "examples/two_groups.csv",
+        "--group",
+        "group",
+        "--value",
+        "value",
+    ];
+    a.extend_from_slice(extra);
+    a
+}
+
+#[test]
+fn public_matches_scipy_for_every_alternative() {
+    for alt in ["two-sided", "less", "greater"] {
+        let gold = golden(&format!("mann_whitney_{}", alt.replace('-', "_")));
+        let v = json(&args(&["--public", "--alternative", alt]));
+        assert_standard_keys(&v);
+        assert_eq!(v["test"], "mann-whitney");
+        // Group 1 is the first label in sorted order: scipy's x.
+        assert_eq!(v["group_labels"], serde_json::json!(["bipolar", "control"]));
+        close(v["statistic"].as_f64().unwrap(), g(&gold, "statistic"), 1e-12);
+        close(v["p_value"].as_f64().unwrap(), g(&gold, "p_value"), 1e-9);
+    }
+}
+
+#[test]
+fn private_release_is_epsilon_delta() {
+    let v = json(&args(&["--epsilon", "1", "--delta", "1e-5"]));
+    assert_standard_keys(&v);
+    assert_eq!(v["epsilon"], 1.0);
+    assert_eq!(v["delta"], 1e-5);
+    assert_eq!(v["n"], 85);
+    let p = v["p_value"].as_f64().unwrap();
+    assert!(p > 0.0 && p <= 1.0);
+    assert!(v.get("group_sizes").is_none(), "private output must not reveal group sizes");
+}
+
+#[test]
+fn one_sided_private_needs_known_sizes() {
+    let e = data_error(&args(&["--epsilon", "1", "--alternative", "greater"]));
+    assert!(e.contains("--known-sizes"), "{e}");
+    let v = json(&args(&["--epsilon", "1", "--alternative", "greater", "--known-sizes"]));
+    assert_eq!(v["delta"], 0.0);
+    assert_eq!(v["known_sizes"], true);
+}

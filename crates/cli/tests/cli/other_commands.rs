@@ -1,0 +1,178 @@
+//! `anova`, `critical-value`, `plan` and every subcommand's `--help`.
+
+use super::common::*;
+
+#[test]
+fn every_subcommand_has_help_with_an_example() {
+    for command in [
+        vec!["kruskal-wallis"],
+        vec!["mann-whitney"],
+        vec!["wilcoxon"],
+        vec!["t-test"],
+        vec!["anova"],
+        vec!["task-clifton"],
+        vec!["critical-value"],
+        vec!["plan"],
+        vec!["federated", "bin"],
+        vec!["federated", "add"],
+        vec!["federated", "test"],
+        vec!["federated", "summary"],
+        vec!["federated", "combine"],
+        vec!["federated", "quantile"],
+    ] {
+        let mut a = command.clone();
+        a.push("--help");
+        let out = ok(&a);
+        assert!(out.contains("Example"), "{command:?}: {out}");
+        assert!(out.contains("--json"), "{command:?} lacks the common options");
+    }
+    ok(&["ledger", "show", "--help"]);
+}
+
+#[test]
+fn anova_releases_with_bounds() {
+    let v = json(&[
+        "anova",
+        "--input",
+        "examples/methylation.csv",
+        "--group",
+        "group",
+        "--value",
+        "value",
+        "--epsilon",
+        "1",
+        "--bounds",
+        "0,1",
+        "--draws",
+        "100",
+        "--backend",
+        "cpu",
+    ]);
+    assert_standard_keys(&v);
+    assert_eq!(v["n"], 165);
+    assert_eq!(v["reference"]["draws"], 100);
+}
+
+#[test]
+fn wilcoxon_critical_value_matches_quadrature() {
+    let gold = golden("wilcoxon_normal_critical_value");
+    let v = json(&[
+        "critical-value",
+        "wilcoxon",
+        "--n",
+        "100",
+        "--epsilon",
+        "1",
+        "--alpha",
+        "0.05",
+        "--reference",
+        "normal",
+    ]);
+    assert_eq!(v["test"], "critical-value");
+    assert_eq!(v["reference"]["engine"], "exact");
+    close(v["critical_value"].as_f64().unwrap(), g(&gold, "critical_value"), 1e-6);
+}
+
+#[test]
+fn kruskal_wallis_and_mann_whitney_critical_values() {
+    let v = json(&[
+        "critical-value",
+        "kruskal-wallis",
+        "--n",
+        "30",
+        "--groups",
+        "3",
+        "--epsilon",
+        "1",
+        "--draws",
+        "2000",
+        "--backend",
+        "cpu",
+    ]);
+    let c = v["critical_value"].as_f64().unwrap();
+    assert!(v["ci_low"].as_f64().unwrap() <= c && c <= v["ci_high"].as_f64().unwrap());
+    let v = json(&["critical-value", "mann-whitney", "--n", "200", "--epsilon", "1"]);
+    assert_eq!(v["tail"], "lower");
+    assert!(v["critical_value"].as_f64().unwrap() < 100.0 * 100.0 / 2.0);
+    let e = data_error(&["critical-value", "t-test", "--n", "50", "--epsilon", "1"]);
+    assert!(e.contains("no single critical value"), "{e}");
+}
+
+#[test]
+fn plan_finds_a_sample_size() {
+    // Small simulations: the answer is noisy, so only its range is checked.
+    let v =
+        json(&["plan", "--test", "wilcoxon", "--effect", "1", "--epsilon", "1", "--reps", "200"]);
+    assert_eq!(v["test"], "plan");
+    let n = v["n"].as_u64().unwrap();
+    assert!((10..200).contains(&n), "{v}");
+    assert!(v["power"].as_f64().unwrap() >= 0.8);
+    let v = json(&[
+        "plan",
+        "--test",
+        "mann-whitney",
+        "--effect",
+        "1",
+        "--epsilon",
+        "1",
+        "--reps",
+        "100",
+        "--draws",
+        "1000",
+    ]);
+    assert!(v["n"].as_u64().unwrap() > 40, "{v}");
+    let e = data_error(&[
+        "plan",
+        "--test",
+        "kruskal-wallis",
+        "--effect",
+        "0.01",
+        "--epsilon",
+        "0.01",
+        "--reps",
+        "50",
+        "--draws",
+        "200",
+        "--max-n",
+        "64",
+    ]);
+    assert!(e.contains("not reached"), "{e}");
+}
+
+#[test]
+fn gpu_backend_agrees_with_cpu_or_is_refused_cleanly() {
+    // The GPU engine regenerates the CPU's Philox draws; its float statistics are f32, so a
+    // critical value may differ in the last digits only. Without any adapter, `--backend gpu`
+    // must fail with one line (and the test then has nothing to compare).
+    let args = |backend: &'static str| {
+        vec![
+            "critical-value",
+            "kruskal-wallis",
+            "--n",
+            "30",
+            "--epsilon",
+            "1",
+            "--draws",
+            "20000",
+            "--seed",
+            "3",
+            "--backend",
+            backend,
+        ]
+    };
+    let cpu = json(&args("cpu"))["critical_value"].as_f64().unwrap();
+    let mut gpu_args = args("gpu");
+    gpu_args.push("--json");
+    let out = dptest(&gpu_args);
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("--backend gpu"), "{stderr}");
+        eprintln!("skipping the GPU comparison: {stderr}");
+        return;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["reference"]["engine"], "gpu");
+    let gpu = v["critical_value"].as_f64().unwrap();
+    assert!((gpu - cpu).abs() <= 1e-4 * cpu.abs(), "gpu {gpu} vs cpu {cpu}");
+}
