@@ -1,0 +1,77 @@
+//! The public one-way ANOVA F test (scipy `f_oneway`).
+
+use serde::Serialize;
+use statrs::function::beta::beta_reg;
+
+use crate::error::{AnovaError, check_groups};
+
+/// Result of the public one-way ANOVA.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FOnewayResult {
+    /// F = (SSB/(g − 1)) / (SSW/(N − g)).
+    pub statistic: f64,
+    /// Upper tail of F(g − 1, N − g) at the statistic.
+    pub p_value: f64,
+    /// g − 1.
+    pub df_between: f64,
+    /// N − g.
+    pub df_within: f64,
+    /// Total observations N.
+    pub n: usize,
+    /// Number of groups g.
+    pub groups: usize,
+}
+
+/// Upper tail of the F(d1, d2) distribution: I_{d2/(d2 + d1·F)}(d2/2, d1/2).
+pub fn f_sf(f: f64, d1: f64, d2: f64) -> f64 {
+    if f <= 0.0 { 1.0 } else { beta_reg(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f)) }
+}
+
+/// One-way ANOVA F test across `groups` (scipy `f_oneway(*groups)`).
+///
+/// # Errors
+/// [`AnovaError::TooFewGroups`], [`AnovaError::EmptyGroup`], [`AnovaError::TooFewObservations`],
+/// [`AnovaError::NonFinite`], [`AnovaError::ZeroWithinVariance`].
+pub fn f_oneway<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaError> {
+    let (n, g) = check_groups(groups)?;
+    let grand = groups.iter().flat_map(|v| v.as_ref()).sum::<f64>() / n as f64;
+    let (mut ssb, mut ssw) = (0.0, 0.0);
+    for group in groups {
+        let values = group.as_ref();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        ssb += values.len() as f64 * (mean - grand) * (mean - grand);
+        ssw += values.iter().map(|y| (y - mean) * (y - mean)).sum::<f64>();
+    }
+    if ssw <= 0.0 {
+        return Err(AnovaError::ZeroWithinVariance);
+    }
+    let (d1, d2) = ((g - 1) as f64, (n - g) as f64);
+    let statistic = (ssb / d1) / (ssw / d2);
+    Ok(FOnewayResult {
+        statistic,
+        p_value: f_sf(statistic, d1, d2),
+        df_between: d1,
+        df_within: d2,
+        n,
+        groups: g,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_input_is_refused() {
+        let one: [&[f64]; 1] = [&[1.0, 2.0]];
+        assert_eq!(f_oneway(&one), Err(AnovaError::TooFewGroups { groups: 1 }));
+        let empty: [&[f64]; 2] = [&[1.0, 2.0], &[]];
+        assert_eq!(f_oneway(&empty), Err(AnovaError::EmptyGroup { group: 1 }));
+        let tiny: [&[f64]; 2] = [&[1.0], &[2.0]];
+        assert!(matches!(f_oneway(&tiny), Err(AnovaError::TooFewObservations { n: 2, groups: 2 })));
+        let nan: [&[f64]; 2] = [&[1.0, 2.0], &[3.0, f64::INFINITY]];
+        assert_eq!(f_oneway(&nan), Err(AnovaError::NonFinite { group: 1, index: 1 }));
+        let flat: [&[f64]; 2] = [&[1.0, 1.0], &[3.0, 3.0]];
+        assert_eq!(f_oneway(&flat), Err(AnovaError::ZeroWithinVariance));
+    }
+}

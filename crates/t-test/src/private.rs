@@ -1,0 +1,366 @@
+//! The private t statistic: declared bounds, rescaling to [−1, 1], options and the noisy
+//! release of mean and variance through `dptest-mechanisms`.
+
+use dptest_mechanisms::{
+    Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
+};
+use dptest_refdist::private_t;
+use serde::Serialize;
+
+use crate::error::{TTestError, check_finite, check_n};
+use crate::public::{Alternative, mean_variance};
+use crate::reference::ReferenceMethod;
+
+/// Declared bounds of the data (of the differences, for the paired test): values outside are
+/// clamped. They must not depend on the data (choose them from domain knowledge).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Bounds {
+    lo: f64,
+    hi: f64,
+}
+
+impl Bounds {
+    /// Finite bounds with `lo < hi`.
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidBounds`].
+    pub fn new(lo: f64, hi: f64) -> Result<Self, TTestError> {
+        if lo.is_finite() && hi.is_finite() && lo < hi {
+            Ok(Bounds { lo, hi })
+        } else {
+            Err(TTestError::InvalidBounds { lo, hi })
+        }
+    }
+
+    /// Lower bound.
+    pub fn lo(&self) -> f64 {
+        self.lo
+    }
+
+    /// Upper bound.
+    pub fn hi(&self) -> f64 {
+        self.hi
+    }
+}
+
+/// The affine map from the data scale to the private statistic's scale:
+/// y = (clamp(x, lo, hi) − popmean) / c with c = max(hi − popmean, popmean − lo).
+///
+/// The hypothesised mean maps to 0 and the declared range into [−1, 1] (onto it when the
+/// bounds are symmetric about popmean), so H0: E(x) = popmean becomes E(y) = 0 and the
+/// sensitivities 2/n and 5/(n − 1) of the paper hold.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Rescaling {
+    /// The declared bounds.
+    pub bounds: Bounds,
+    /// The hypothesised mean popmean (maps to 0).
+    pub center: f64,
+    /// c: one unit on the [−1, 1] scale is c data units.
+    pub half_width: f64,
+}
+
+impl Rescaling {
+    /// The map for `bounds` and hypothesised mean `popmean` (lo ≤ popmean ≤ hi).
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidPopmean`] if popmean is not finite or outside the bounds.
+    pub fn new(bounds: Bounds, popmean: f64) -> Result<Self, TTestError> {
+        if !(popmean.is_finite() && bounds.lo <= popmean && popmean <= bounds.hi) {
+            return Err(TTestError::InvalidPopmean { popmean });
+        }
+        let half_width = (bounds.hi - popmean).max(popmean - bounds.lo);
+        Ok(Rescaling { bounds, center: popmean, half_width })
+    }
+
+    /// One value on the [−1, 1] scale (clamped first).
+    pub fn apply(&self, x: f64) -> f64 {
+        ((x.clamp(self.bounds.lo, self.bounds.hi) - self.center) / self.half_width).clamp(-1.0, 1.0)
+    }
+
+    /// Back from the [−1, 1] scale to the data scale (for reporting estimates).
+    pub fn to_data_scale(&self, y: f64) -> f64 {
+        self.center + self.half_width * y
+    }
+}
+
+/// Clamps `data` to `bounds` and maps it to [−1, 1] with `popmean` at 0 (see [`Rescaling`]).
+///
+/// # Errors
+/// [`TTestError::NonFinite`], [`TTestError::InvalidPopmean`].
+pub fn rescale(data: &[f64], popmean: f64, bounds: Bounds) -> Result<Vec<f64>, TTestError> {
+    check_finite("data", data)?;
+    let map = Rescaling::new(bounds, popmean)?;
+    Ok(data.iter().map(|&x| map.apply(x)).collect())
+}
+
+/// Default fraction of ε spent on the mean (the paper's final split ½/½).
+pub const DEFAULT_MEAN_FRACTION: f64 = 0.5;
+
+/// Options of the private t-test: total ε, its split, the alternative and the reference.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PrivateTOptions {
+    epsilon: f64,
+    mean_fraction: f64,
+    alternative: Alternative,
+    method: ReferenceMethod,
+}
+
+impl PrivateTOptions {
+    /// Total budget ε (finite, > 0), split ½/½, two-sided, default reference
+    /// ([`ReferenceMethod::default`]).
+    ///
+    /// # Errors
+    /// [`TTestError::Mechanism`] for an invalid ε.
+    pub fn new(epsilon: f64) -> Result<Self, TTestError> {
+        Epsilon::new(epsilon)?;
+        Ok(PrivateTOptions {
+            epsilon,
+            mean_fraction: DEFAULT_MEAN_FRACTION,
+            alternative: Alternative::TwoSided,
+            method: ReferenceMethod::default(),
+        })
+    }
+
+    /// Spend `fraction` of ε on the mean and the rest on the variance (0 < fraction < 1).
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidParameter`].
+    pub fn with_mean_fraction(mut self, fraction: f64) -> Result<Self, TTestError> {
+        if !(fraction > 0.0 && fraction < 1.0) {
+            return Err(TTestError::InvalidParameter {
+                name: "mean_fraction",
+                value: fraction,
+                requirement: "strictly between 0 and 1",
+            });
+        }
+        self.mean_fraction = fraction;
+        Ok(self)
+    }
+
+    /// The alternative hypothesis.
+    pub fn with_alternative(mut self, alternative: Alternative) -> Self {
+        self.alternative = alternative;
+        self
+    }
+
+    /// The reference distribution.
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidParameter`] for γ outside (0, 0.5) or a non-positive sd.
+    pub fn with_method(mut self, method: ReferenceMethod) -> Result<Self, TTestError> {
+        self.method = method.validated()?;
+        Ok(self)
+    }
+
+    /// Total ε.
+    pub fn epsilon(&self) -> f64 {
+        self.epsilon
+    }
+
+    /// Fraction of ε spent on the mean.
+    pub fn mean_fraction(&self) -> f64 {
+        self.mean_fraction
+    }
+
+    /// ε spent on the mean.
+    pub fn epsilon_mean(&self) -> f64 {
+        self.epsilon * self.mean_fraction
+    }
+
+    /// ε spent on the variance.
+    pub fn epsilon_variance(&self) -> f64 {
+        self.epsilon * (1.0 - self.mean_fraction)
+    }
+
+    /// The alternative hypothesis.
+    pub fn alternative(&self) -> Alternative {
+        self.alternative
+    }
+
+    /// The reference distribution.
+    pub fn method(&self) -> ReferenceMethod {
+        self.method
+    }
+
+    /// Sensitivities and effective Laplace scales (grid rounding included, exactly as
+    /// `dptest-mechanisms` releases them) at sample size `n`.
+    ///
+    /// # Errors
+    /// [`TTestError::TooFewObservations`] for n < 2, [`TTestError::Mechanism`].
+    pub fn noise_scales(&self, n: usize) -> Result<NoiseScales, TTestError> {
+        check_n(n)?;
+        let mean_sensitivity = 2.0 / n as f64;
+        let variance_sensitivity = 5.0 / (n - 1) as f64;
+        let (eps_m, eps_v) = self.epsilons()?;
+        Ok(NoiseScales {
+            mean_sensitivity,
+            variance_sensitivity,
+            mean: laplace_plan(Sensitivity::new(mean_sensitivity)?, eps_m)?.scale,
+            variance: laplace_plan(Sensitivity::new(variance_sensitivity)?, eps_v)?.scale,
+        })
+    }
+
+    fn epsilons(&self) -> Result<(Epsilon, Epsilon), MechanismError> {
+        Ok((Epsilon::new(self.epsilon_mean())?, Epsilon::new(self.epsilon_variance())?))
+    }
+}
+
+/// Sensitivities (paper Thms 5.3–5.4, data in [−1, 1]) and effective Laplace scales.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct NoiseScales {
+    /// Sensitivity of the mean, 2/n.
+    pub mean_sensitivity: f64,
+    /// Sensitivity of the variance, 5/(n − 1).
+    pub variance_sensitivity: f64,
+    /// Effective Laplace scale of the mean release, (2/n + grid)/ε_mean.
+    pub mean: f64,
+    /// Effective Laplace scale of the variance release, (5/(n−1) + grid)/ε_variance.
+    pub variance: f64,
+}
+
+/// The released noisy mean and variance (on the [−1, 1] scale) and T̃ computed from them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct NoisyMoments {
+    /// T̃ = x̄̃ / √(s̃²/n), or 0 when s̃² ≤ 0.
+    pub statistic: f64,
+    /// x̄̃ = x̄ + Lap(mean scale).
+    pub noisy_mean: f64,
+    /// s̃² = s² + Lap(variance scale).
+    pub noisy_variance: f64,
+    /// Sample size (public).
+    pub n: usize,
+}
+
+impl NoisyMoments {
+    /// T̃ from the two noisy moments (post-processing).
+    pub fn new(noisy_mean: f64, noisy_variance: f64, n: usize) -> Self {
+        let statistic = private_t(noisy_mean, noisy_variance, n as u32);
+        NoisyMoments { statistic, noisy_mean, noisy_variance, n }
+    }
+}
+
+/// A private release: the noisy moments plus the mechanism records of both releases.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PrivateTRelease {
+    /// The released moments and T̃.
+    pub moments: NoisyMoments,
+    /// Record of the mean release.
+    pub mean_release: LaplaceRelease,
+    /// Record of the variance release.
+    pub variance_release: LaplaceRelease,
+}
+
+/// Mean and unbiased variance of values already on [−1, 1] (clamped again for safety).
+pub(crate) fn clamped_moments(rescaled: &[f64]) -> (f64, f64) {
+    let clamped: Vec<f64> = rescaled.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
+    let (mean, variance) = mean_variance(&clamped);
+    (mean, variance.max(0.0))
+}
+
+/// Releases x̄̃ and s̃² of `rescaled` (values on [−1, 1], e.g. from [`rescale`]) with ε-DP
+/// Laplace noise (OS CSPRNG, exact discrete sampler) and computes T̃.
+///
+/// Spends ε_mean + ε_variance = ε of `options`.
+///
+/// # Errors
+/// [`TTestError::TooFewObservations`], [`TTestError::NonFinite`], [`TTestError::Mechanism`].
+pub fn release_t(
+    rescaled: &[f64],
+    options: &PrivateTOptions,
+) -> Result<PrivateTRelease, TTestError> {
+    release_t_with(rescaled, options, release_laplace)
+}
+
+/// [`release_t`] with the release function injected (tests pass the seeded, non-private one).
+pub(crate) fn release_t_with<F>(
+    rescaled: &[f64],
+    options: &PrivateTOptions,
+    mut release: F,
+) -> Result<PrivateTRelease, TTestError>
+where
+    F: FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError>,
+{
+    let n = rescaled.len();
+    check_n(n)?;
+    check_finite("data", rescaled)?;
+    let scales = options.noise_scales(n)?;
+    let (eps_m, eps_v) = options.epsilons()?;
+    let (mean, variance) = clamped_moments(rescaled);
+    let mean_release = release(mean, Sensitivity::new(scales.mean_sensitivity)?, eps_m)?;
+    let variance_release =
+        release(variance, Sensitivity::new(scales.variance_sensitivity)?, eps_v)?;
+    Ok(PrivateTRelease {
+        moments: NoisyMoments::new(mean_release.value, variance_release.value, n),
+        mean_release,
+        variance_release,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dptest_mechanisms::release_laplace_insecure_seeded;
+    use rand::SeedableRng;
+
+    #[test]
+    fn bounds_and_popmean_are_validated() {
+        assert!(Bounds::new(1.0, 1.0).is_err());
+        assert!(Bounds::new(2.0, 1.0).is_err());
+        assert!(Bounds::new(f64::NAN, 1.0).is_err());
+        assert!(Bounds::new(0.0, f64::INFINITY).is_err());
+        let b = Bounds::new(0.0, 10.0).unwrap();
+        assert!(matches!(Rescaling::new(b, 11.0), Err(TTestError::InvalidPopmean { .. })));
+        assert!(matches!(Rescaling::new(b, f64::NAN), Err(TTestError::InvalidPopmean { .. })));
+    }
+
+    #[test]
+    fn rescaling_maps_popmean_to_zero_and_range_into_unit_interval() {
+        let b = Bounds::new(0.0, 10.0).unwrap();
+        let sym = Rescaling::new(b, 5.0).unwrap();
+        assert_eq!((sym.apply(0.0), sym.apply(5.0), sym.apply(10.0)), (-1.0, 0.0, 1.0));
+        assert_eq!((sym.apply(-3.0), sym.apply(42.0)), (-1.0, 1.0));
+        let skew = Rescaling::new(b, 2.0).unwrap();
+        assert_eq!(skew.half_width, 8.0);
+        assert_eq!((skew.apply(2.0), skew.apply(10.0), skew.apply(0.0)), (0.0, 1.0, -0.25));
+        assert_eq!(skew.to_data_scale(0.5), 6.0);
+    }
+
+    #[test]
+    fn options_are_validated() {
+        for eps in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(matches!(PrivateTOptions::new(eps), Err(TTestError::Mechanism(_))));
+        }
+        let o = PrivateTOptions::new(1.0).unwrap();
+        for f in [0.0, 1.0, f64::NAN] {
+            assert!(o.with_mean_fraction(f).is_err());
+        }
+        assert!(o.noise_scales(1).is_err());
+        let s = o.noise_scales(201).unwrap();
+        assert!((s.mean - 2.0 / 201.0 / 0.5).abs() < 1e-9);
+        assert!((s.variance - 5.0 / 200.0 / 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn seeded_release_adds_noise_of_the_right_scale() {
+        // With ε = 1000 the noise is tiny: T̃ is close to the public t of the clamped data.
+        let data: Vec<f64> = (0..100).map(|i| ((i * 37) % 100) as f64 / 100.0 - 0.4).collect();
+        let options = PrivateTOptions::new(2000.0).unwrap();
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
+        let r = release_t_with(&data, &options, |s, d, e| {
+            release_laplace_insecure_seeded(s, d, e, &mut rng)
+        })
+        .unwrap();
+        let public = crate::ttest_1samp(&data, 0.0, Alternative::TwoSided).unwrap();
+        assert!((r.moments.statistic - public.statistic).abs() < 0.01, "{r:?}");
+        assert_eq!(r.mean_release.sensitivity, 0.02);
+        assert!((r.variance_release.sensitivity - 5.0 / 99.0).abs() < 1e-15);
+        assert_eq!(r.mean_release.epsilon, 1000.0);
+    }
+
+    #[test]
+    fn non_positive_noisy_variance_gives_zero_statistic() {
+        assert_eq!(NoisyMoments::new(0.5, 0.0, 10).statistic, 0.0);
+        assert_eq!(NoisyMoments::new(0.5, -0.1, 10).statistic, 0.0);
+        assert!((NoisyMoments::new(0.5, 0.25, 100).statistic - 10.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,236 @@
+//! The public (non-private) one-sample and paired t-tests, matching `scipy.stats.ttest_1samp`
+//! and `scipy.stats.ttest_rel`.
+
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::function::beta::beta_reg;
+
+use crate::error::{TTestError, check_finite, check_n};
+
+/// The alternative hypothesis, as scipy's `alternative` argument.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Alternative {
+    /// The mean differs from the hypothesised mean (scipy `'two-sided'`).
+    #[default]
+    TwoSided,
+    /// The mean is less than the hypothesised mean.
+    Less,
+    /// The mean is greater than the hypothesised mean.
+    Greater,
+}
+
+impl Alternative {
+    /// The reference-distribution tail that counts as extreme.
+    pub fn tail(self) -> dptest_refdist::Tail {
+        match self {
+            Alternative::TwoSided => dptest_refdist::Tail::TwoSided,
+            Alternative::Less => dptest_refdist::Tail::Lower,
+            Alternative::Greater => dptest_refdist::Tail::Upper,
+        }
+    }
+}
+
+/// Result of the public t-test (scipy's `TtestResult`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TTestResult {
+    /// t = (x̄ − popmean) / (s/√n).
+    pub statistic: f64,
+    /// p-value from Student's t with `df` degrees of freedom.
+    pub p_value: f64,
+    /// Degrees of freedom, n − 1.
+    pub df: f64,
+    /// Number of observations (pairs for the paired test).
+    pub n: usize,
+    /// Sample mean (of the differences a − b for the paired test).
+    pub mean: f64,
+    /// Standard error s/√n.
+    pub standard_error: f64,
+    /// The hypothesised mean.
+    pub popmean: f64,
+    /// The alternative hypothesis.
+    pub alternative: Alternative,
+}
+
+/// A confidence interval; one-sided alternatives give an infinite end, as scipy does.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ConfidenceInterval {
+    /// Lower end (−∞ for `Less`).
+    pub low: f64,
+    /// Upper end (+∞ for `Greater`).
+    pub high: f64,
+    /// Confidence level.
+    pub level: f64,
+}
+
+impl TTestResult {
+    /// The confidence interval for the population mean (scipy's `confidence_interval`),
+    /// one-sided when the alternative is.
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidParameter`] unless 0 < `level` < 1.
+    pub fn confidence_interval(&self, level: f64) -> Result<ConfidenceInterval, TTestError> {
+        if !(level > 0.0 && level < 1.0) {
+            return Err(TTestError::InvalidParameter {
+                name: "confidence level",
+                value: level,
+                requirement: "strictly between 0 and 1",
+            });
+        }
+        let t = student(self.df)?;
+        let (low, high) = match self.alternative {
+            Alternative::TwoSided => {
+                let half = t.inverse_cdf(0.5 + level / 2.0) * self.standard_error;
+                (self.mean - half, self.mean + half)
+            }
+            Alternative::Less => {
+                (f64::NEG_INFINITY, self.mean + t.inverse_cdf(level) * self.standard_error)
+            }
+            Alternative::Greater => {
+                (self.mean - t.inverse_cdf(level) * self.standard_error, f64::INFINITY)
+            }
+        };
+        Ok(ConfidenceInterval { low, high, level })
+    }
+}
+
+fn student(df: f64) -> Result<StudentsT, TTestError> {
+    StudentsT::new(0.0, 1.0, df).map_err(|_| TTestError::InvalidParameter {
+        name: "df",
+        value: df,
+        requirement: "finite and > 0",
+    })
+}
+
+/// Mean and unbiased variance (two-pass), for n ≥ 2 finite values.
+pub(crate) fn mean_variance(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let ss: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
+    (mean, ss / (n - 1.0))
+}
+
+/// p-value of `t` under Student's t with `df` degrees of freedom, by alternative.
+///
+/// Two-sided: I_{df/(df+t²)}(df/2, ½); one-sided: half of it or one minus half of it.
+pub fn t_p_value(t: f64, df: f64, alternative: Alternative) -> f64 {
+    let half = 0.5 * beta_reg(df / 2.0, 0.5, df / (df + t * t));
+    match alternative {
+        Alternative::TwoSided => (2.0 * half).min(1.0),
+        Alternative::Greater if t > 0.0 => half,
+        Alternative::Greater => 1.0 - half,
+        Alternative::Less if t < 0.0 => half,
+        Alternative::Less => 1.0 - half,
+    }
+}
+
+/// One-sample t-test of H0: mean = `popmean` (scipy `ttest_1samp(a, popmean, alternative=…)`).
+///
+/// # Errors
+/// [`TTestError::TooFewObservations`] for n < 2, [`TTestError::NonFinite`],
+/// [`TTestError::InvalidPopmean`] for a non-finite `popmean`, [`TTestError::ZeroVariance`]
+/// when all values are equal.
+pub fn ttest_1samp(
+    data: &[f64],
+    popmean: f64,
+    alternative: Alternative,
+) -> Result<TTestResult, TTestError> {
+    check_n(data.len())?;
+    check_finite("data", data)?;
+    if !popmean.is_finite() {
+        return Err(TTestError::InvalidPopmean { popmean });
+    }
+    let (mean, variance) = mean_variance(data);
+    let n = data.len();
+    let standard_error = (variance / n as f64).sqrt();
+    if standard_error <= 0.0 {
+        return Err(TTestError::ZeroVariance);
+    }
+    let statistic = (mean - popmean) / standard_error;
+    let df = (n - 1) as f64;
+    Ok(TTestResult {
+        statistic,
+        p_value: t_p_value(statistic, df, alternative),
+        df,
+        n,
+        mean,
+        standard_error,
+        popmean,
+        alternative,
+    })
+}
+
+/// Paired t-test of H0: mean(a − b) = 0 (scipy `ttest_rel(a, b, alternative=…)`); the
+/// confidence interval is for the mean difference a − b.
+///
+/// # Errors
+/// As [`ttest_1samp`], plus [`TTestError::LengthMismatch`].
+pub fn ttest_rel(
+    a: &[f64],
+    b: &[f64],
+    alternative: Alternative,
+) -> Result<TTestResult, TTestError> {
+    let d = differences(a, b)?;
+    ttest_1samp(&d, 0.0, alternative)
+}
+
+/// Paired differences a − b, after checking lengths and finiteness.
+pub(crate) fn differences(a: &[f64], b: &[f64]) -> Result<Vec<f64>, TTestError> {
+    if a.len() != b.len() {
+        return Err(TTestError::LengthMismatch { a: a.len(), b: b.len() });
+    }
+    check_finite("a", a)?;
+    check_finite("b", b)?;
+    check_n(a.len())?;
+    Ok(a.iter().zip(b).map(|(x, y)| x - y).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // scipy 1.17.1 (ecosystem-notes §3.5): ttest_rel(post, pre).
+    const PRE: [f64; 8] = [12.1, 14.3, 11.8, 15.2, 13.3, 12.9, 14.8, 13.7];
+    const POST: [f64; 8] = [13.0, 14.1, 12.9, 16.0, 13.3, 13.8, 15.5, 14.9];
+
+    #[test]
+    fn paired_matches_scipy_reference_vector() {
+        let r = ttest_rel(&POST, &PRE, Alternative::TwoSided).unwrap();
+        approx::assert_relative_eq!(r.statistic, 3.770210163859001, max_relative = 1e-12);
+        approx::assert_relative_eq!(r.p_value, 0.006981012770537894, max_relative = 1e-9);
+        assert_eq!(r.df, 7.0);
+        let ci = r.confidence_interval(0.95).unwrap();
+        approx::assert_relative_eq!(ci.low, 0.2516492316196458, max_relative = 1e-9);
+        approx::assert_relative_eq!(ci.high, 1.0983507683803544, max_relative = 1e-9);
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        let nan = [1.0, f64::NAN, 2.0];
+        assert!(matches!(
+            ttest_1samp(&nan, 0.0, Alternative::TwoSided),
+            Err(TTestError::NonFinite { index: 1, .. })
+        ));
+        assert!(matches!(
+            ttest_1samp(&[1.0], 0.0, Alternative::TwoSided),
+            Err(TTestError::TooFewObservations { n: 1, minimum: 2 })
+        ));
+        assert!(matches!(
+            ttest_1samp(&[], 0.0, Alternative::TwoSided),
+            Err(TTestError::TooFewObservations { n: 0, .. })
+        ));
+        assert_eq!(ttest_1samp(&[2.0, 2.0], 0.0, Alternative::Less), Err(TTestError::ZeroVariance));
+        assert!(matches!(
+            ttest_1samp(&[1.0, 2.0], f64::INFINITY, Alternative::Less),
+            Err(TTestError::InvalidPopmean { .. })
+        ));
+        assert!(matches!(
+            ttest_rel(&[1.0, 2.0], &[1.0], Alternative::TwoSided),
+            Err(TTestError::LengthMismatch { a: 2, b: 1 })
+        ));
+        let r = ttest_1samp(&[1.0, 2.0, 4.0], 0.0, Alternative::TwoSided).unwrap();
+        for level in [0.0, 1.0, f64::NAN, -0.5] {
+            assert!(r.confidence_interval(level).is_err());
+        }
+    }
+}

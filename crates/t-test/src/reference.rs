@@ -1,0 +1,423 @@
+//! Reference distributions of T̃ that stay valid whatever the unknown sd.
+//!
+//! Under H0 the rescaled data are modelled as y_i = clamp(sd·Z_i, −1, 1) (mean 0), and the
+//! null of T̃ depends on sd: p(sd) = P_sd(T̃ at least as extreme as t). Small sd makes T̃
+//! heavy-tailed (the noise dominates the denominator), so the paper's fixed sd = 0.3 is
+//! anti-conservative there, and it is needlessly conservative for large sd. p(sd) is not
+//! monotone in general (its maximum over sd moves with t, n and ε), so the methods maximise
+//! over a grid ([`ReferenceMethod`]):
+//!
+//! - `BergerBoos { gamma }` (default, γ = 0.001): a γ-level confidence set for sd from the
+//!   released s̃² — the grid points where 2·min(P_sd(s̃² ≥ v), P_sd(s̃² ≤ v)) > γ, the tails
+//!   exact in the Laplace noise and averaged over [`VARIANCE_DRAWS`] simulated s² (see
+//!   `variance_set.rs`) — and p = min(1, γ + max over that set of p(sd_k)); an empty set
+//!   falls back to the whole grid. Valid because P(true sd ∉ set) ≤ γ (up to the Monte Carlo
+//!   error of those averages, a small fraction of γ) and, when it is in, p ≥ p(sd) + γ.
+//!   Pure post-processing of the release (no extra budget). Gains over `WorstCase` where
+//!   s̃² is precise (large n·ε): at n = 1000, ε = 1 the type-I at sd = 0.6 is ≈ α instead of 0.
+//! - `WorstCase`: p = max_k p(sd_k) over the whole grid.
+//! - `Paper { sd }`: the paper's reference at one sd (0.3). Not valid for small true sd
+//!   (type-I ≈ 0.20 at α = .05 for sd = 0.1, n = 1000, ε = 1); kept for comparison.
+//!
+//! The grid ([`sd_grid`]) is geometric with ratio [`GRID_RATIO`] = 1.1 from [`SD_MAX`] = 1
+//! down to a floor below which p(sd) equals its sd → 0 limit (the data's contribution is
+//! < 1% of the noise's). p(sd) is continuous in sd; the grid's resolution is checked against a
+//! 4× finer grid in `tests/reference.rs` (difference below the Monte Carlo error of p).
+//! Every grid point uses the same seed: the draws share common random numbers, so the max
+//! over the grid adds little Monte Carlo selection bias (and that bias is conservative).
+//! Each p(sd_k) is a +1-rule Monte Carlo p-value, itself valid for any number of draws.
+//!
+//! Model assumptions (as the paper's): under H0 the data are normal with mean popmean before
+//! clamping, and the declared bounds contain essentially all of the data; sd > 1 on the
+//! rescaled scale (heavier clamping than the grid covers) is not searched.
+
+use dptest_refdist::{DrawStream, MonteCarlo, NullModel, TStatisticNull, Tail, tags, transforms};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::TTestError;
+use crate::moment_null::statistic_null;
+use crate::private::{NoiseScales, NoisyMoments};
+use crate::variance_set::VarianceTable;
+
+/// Default γ of the Berger–Boos reference.
+pub const DEFAULT_GAMMA: f64 = 0.001;
+/// The paper's reference sd on the [−1, 1] scale.
+pub const PAPER_SD: f64 = 0.3;
+/// Largest sd of the grid (rescaled scale).
+pub const SD_MAX: f64 = 1.0;
+/// Ratio of neighbouring grid points.
+pub const GRID_RATIO: f64 = 1.1;
+/// The grid's smallest sd is this fraction of min(√n·b_mean, √b_variance): below it the data's
+/// contribution to T̃ is negligible next to the noise and p(sd) equals its sd → 0 limit.
+pub const GRID_FLOOR_FRACTION: f64 = 0.01;
+/// Most s² draws per grid sd for the Berger–Boos confidence set (the Laplace part of the
+/// tails is exact, so few draws suffice).
+pub const VARIANCE_DRAWS: u64 = 4000;
+/// Kernel tag of [`NoisyVarianceNull`] (t-test tags: 0x0074_0001 ..= 0x0074_00ff).
+pub const TAG_NOISY_VARIANCE: u32 = 0x0074_0001;
+/// Tag of the simulated datasets of the study API.
+pub const TAG_SIMULATED_DATA: u32 = 0x0074_0002;
+
+const _: () = assert!(TAG_NOISY_VARIANCE >= tags::FIRST_EXTERNAL);
+
+/// How the p-value's reference distribution is built.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ReferenceMethod {
+    /// Supremum over a γ-level confidence set for sd from s̃², plus γ (default, γ = 0.001).
+    BergerBoos {
+        /// Level γ of the confidence set, added to p (0 < γ < 0.5).
+        gamma: f64,
+    },
+    /// Supremum over the whole sd grid of (0, 1].
+    WorstCase,
+    /// The paper's reference, data ~ N(0, sd²) clamped (sd = 0.3 in the paper).
+    Paper {
+        /// sd of the simulated data on the [−1, 1] scale.
+        sd: f64,
+    },
+}
+
+impl Default for ReferenceMethod {
+    fn default() -> Self {
+        ReferenceMethod::BergerBoos { gamma: DEFAULT_GAMMA }
+    }
+}
+
+impl ReferenceMethod {
+    /// The paper's reference (sd = 0.3).
+    pub fn paper() -> Self {
+        ReferenceMethod::Paper { sd: PAPER_SD }
+    }
+
+    pub(crate) fn validated(self) -> Result<Self, TTestError> {
+        match self {
+            ReferenceMethod::BergerBoos { gamma } if !(gamma > 0.0 && gamma < 0.5) => {
+                Err(TTestError::InvalidParameter {
+                    name: "gamma",
+                    value: gamma,
+                    requirement: "strictly between 0 and 0.5",
+                })
+            }
+            ReferenceMethod::Paper { sd } if !(sd.is_finite() && sd > 0.0) => {
+                Err(TTestError::InvalidParameter {
+                    name: "sd",
+                    value: sd,
+                    requirement: "finite and > 0",
+                })
+            }
+            method => Ok(method),
+        }
+    }
+
+    /// The sd values the reference simulates at sample size `n`.
+    pub fn sds(&self, n: usize, scales: &NoiseScales) -> Vec<f64> {
+        match self {
+            ReferenceMethod::Paper { sd } => vec![*sd],
+            _ => sd_grid(n, scales),
+        }
+    }
+}
+
+/// The sd grid (increasing): SD_MAX / GRID_RATIO^k down to the floor
+/// GRID_FLOOR_FRACTION · min(√n·b_mean, √b_variance), which is included.
+pub fn sd_grid(n: usize, scales: &NoiseScales) -> Vec<f64> {
+    let floor = GRID_FLOOR_FRACTION
+        * ((n as f64).sqrt() * scales.mean).min(scales.variance.sqrt()).min(SD_MAX);
+    let mut grid = vec![];
+    let mut sd = SD_MAX;
+    while sd > floor {
+        grid.push(sd);
+        sd /= GRID_RATIO;
+    }
+    grid.push(floor);
+    grid.reverse();
+    grid
+}
+
+/// Null of the noisy variance s̃² = s² + Lap(b) of n clamped N(0, sd²) values (for the
+/// Berger–Boos confidence set). Same word layout as [`TStatisticNull`]; tag
+/// [`TAG_NOISY_VARIANCE`]. CPU only.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct NoisyVarianceNull {
+    n: u32,
+    sd: f64,
+    variance_scale: f64,
+}
+
+impl NoisyVarianceNull {
+    /// n ≥ 2, sd > 0, variance_scale ≥ 0.
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidParameter`].
+    pub fn new(n: u32, sd: f64, variance_scale: f64) -> Result<Self, TTestError> {
+        // Reuse the validation of the t-statistic null.
+        TStatisticNull::new(n, sd, 0.0, variance_scale)?;
+        Ok(NoisyVarianceNull { n, sd, variance_scale })
+    }
+}
+
+impl NullModel for NoisyVarianceNull {
+    fn tag(&self) -> u32 {
+        TAG_NOISY_VARIANCE
+    }
+
+    fn draw(&self, stream: &mut DrawStream) -> f64 {
+        let n = self.n as usize;
+        let (mut sum, mut sum_sq, mut produced) = (0.0f64, 0.0f64, 0usize);
+        while produced < n {
+            let pair = stream.normal_pair();
+            for z in [pair.cos, pair.sin].into_iter().take(n - produced) {
+                let x = (self.sd * f64::from(z)).clamp(-1.0, 1.0);
+                sum += x;
+                sum_sq += x * x;
+            }
+            produced += 2;
+        }
+        let nf = f64::from(self.n);
+        let mean = sum / nf;
+        let variance = ((sum_sq - nf * mean * mean) / (nf - 1.0)).max(0.0);
+        let _mean_noise = stream.laplace(); // keep the layout of TStatisticNull
+        variance + self.variance_scale * f64::from(stream.laplace())
+    }
+}
+
+/// A p-value of the private t-test with what it was maximised over.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TPValue {
+    /// The p-value (γ included for Berger–Boos; never 0).
+    pub p_value: f64,
+    /// The grid sd at which p(sd) was largest.
+    pub worst_sd: f64,
+    /// Berger–Boos confidence set for sd (rescaled scale): smallest and largest grid sd in it.
+    pub sd_interval: Option<SdInterval>,
+    /// Number of sd values simulated.
+    pub grid_points: usize,
+}
+
+/// The range of grid sd values in the Berger–Boos confidence set.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SdInterval {
+    /// Smallest sd in the set.
+    pub low: f64,
+    /// Largest sd in the set.
+    pub high: f64,
+    /// Whether the set was empty and the whole grid was used instead.
+    pub fallback_to_grid: bool,
+}
+
+/// Combines per-grid-point p-values (`p[k]` at `sds[k]`) and, for Berger–Boos, which grid
+/// points are plausible, into the final p-value.
+pub(crate) fn combine(
+    method: ReferenceMethod,
+    sds: &[f64],
+    p: &[f64],
+    plausible: Option<&[bool]>,
+) -> TPValue {
+    let (gamma, mask, interval) = match (method, plausible) {
+        (ReferenceMethod::BergerBoos { gamma }, Some(mask)) => {
+            let kept: Vec<usize> = (0..sds.len()).filter(|&k| mask[k]).collect();
+            match (kept.first(), kept.last()) {
+                (Some(&lo), Some(&hi)) => (
+                    gamma,
+                    mask.to_vec(),
+                    Some(SdInterval { low: sds[lo], high: sds[hi], fallback_to_grid: false }),
+                ),
+                _ => (
+                    gamma,
+                    vec![true; sds.len()],
+                    Some(SdInterval {
+                        low: sds[0],
+                        high: sds[sds.len() - 1],
+                        fallback_to_grid: true,
+                    }),
+                ),
+            }
+        }
+        _ => (0.0, vec![true; sds.len()], None),
+    };
+    let (mut worst, mut worst_sd) = (0.0f64, sds.first().copied().unwrap_or(f64::NAN));
+    for k in (0..sds.len()).filter(|&k| mask[k]) {
+        if p[k] > worst {
+            worst = p[k];
+            worst_sd = sds[k];
+        }
+    }
+    TPValue {
+        p_value: (worst + gamma).min(1.0),
+        worst_sd,
+        sd_interval: interval,
+        grid_points: sds.len(),
+    }
+}
+
+/// s² draws of the Berger–Boos confidence set: min(draws, [`VARIANCE_DRAWS`]), same seed.
+pub(crate) fn variance_monte_carlo(mc: &MonteCarlo) -> MonteCarlo {
+    MonteCarlo { draws: mc.draws.min(VARIANCE_DRAWS), seed: mc.seed }
+}
+
+/// A reference built once for (n, options) and reused for many releases (study API):
+/// sorted simulated keys of T̃ (and of s̃² for Berger–Boos) at every grid sd, on the CPU.
+#[derive(Clone, Debug)]
+pub struct TReference {
+    n: usize,
+    method: ReferenceMethod,
+    tail: Tail,
+    mc: MonteCarlo,
+    scales: NoiseScales,
+    sds: Vec<f64>,
+    keys: Vec<Vec<f64>>,
+    variances: Vec<VarianceTable>,
+}
+
+impl TReference {
+    /// Simulates `mc.draws` null statistics at every sd of the method (common random numbers).
+    ///
+    /// # Errors
+    /// [`TTestError::TooFewObservations`], [`TTestError::Mechanism`], [`TTestError::Reference`].
+    pub fn new(
+        n: usize,
+        options: &crate::PrivateTOptions,
+        mc: &MonteCarlo,
+    ) -> Result<Self, TTestError> {
+        let scales = options.noise_scales(n)?;
+        let sds = options.method().sds(n, &scales);
+        TReference::with_sds(n, options, mc, sds)
+    }
+
+    /// As [`TReference::new`] but simulating at the given sd values instead of the method's
+    /// (for checks of the grid; each sd must be finite and > 0).
+    ///
+    /// # Errors
+    /// As [`TReference::new`]; [`TTestError::InvalidParameter`] for an empty or bad `sds`.
+    pub fn with_sds(
+        n: usize,
+        options: &crate::PrivateTOptions,
+        mc: &MonteCarlo,
+        mut sds: Vec<f64>,
+    ) -> Result<Self, TTestError> {
+        let scales = options.noise_scales(n)?;
+        let method = options.method();
+        let tail = options.alternative().tail();
+        if sds.is_empty() {
+            return Err(TTestError::InvalidParameter {
+                name: "sds",
+                value: 0.0,
+                requirement: "non-empty",
+            });
+        }
+        sds.sort_by(f64::total_cmp);
+        let count = usize::try_from(mc.draws).map_err(|_| TTestError::InvalidParameter {
+            name: "draws",
+            value: mc.draws as f64,
+            requirement: "addressable on this machine",
+        })?;
+        let n32 = u32::try_from(n).map_err(|_| TTestError::InvalidParameter {
+            name: "n",
+            value: n as f64,
+            requirement: "below 2^32",
+        })?;
+        let bb = matches!(method, ReferenceMethod::BergerBoos { .. });
+        let variance_mc = variance_monte_carlo(mc);
+        let per_sd: Vec<(Vec<f64>, Option<VarianceTable>)> = sds
+            .par_iter()
+            .map(|&sd| {
+                let model = statistic_null(n32, sd, scales.mean, scales.variance)?;
+                let mut k: Vec<f64> = dptest_refdist::cpu::sample(&*model, mc.seed, 0, count)
+                    .into_iter()
+                    .map(|t| tail.key(t))
+                    .collect();
+                k.sort_unstable_by(f64::total_cmp);
+                let v = if bb {
+                    Some(VarianceTable::new(n32, sd, scales.variance, &variance_mc)?)
+                } else {
+                    None
+                };
+                Ok((k, v))
+            })
+            .collect::<Result<_, TTestError>>()?;
+        let (keys, variances): (Vec<_>, Vec<_>) = per_sd.into_iter().unzip();
+        let variances: Vec<VarianceTable> = variances.into_iter().flatten().collect();
+        Ok(TReference { n, method, tail, mc: *mc, scales, sds, keys, variances })
+    }
+
+    /// The p-value of a release (same sample size n).
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidParameter`] if the release's n differs or its values are not finite.
+    pub fn p_value(&self, moments: &NoisyMoments) -> Result<TPValue, TTestError> {
+        if moments.n != self.n {
+            return Err(TTestError::InvalidParameter {
+                name: "release n",
+                value: moments.n as f64,
+                requirement: "equal to the reference's n",
+            });
+        }
+        if !(moments.statistic.is_finite() && moments.noisy_variance.is_finite()) {
+            return Err(TTestError::InvalidParameter {
+                name: "released statistic",
+                value: moments.statistic,
+                requirement: "finite",
+            });
+        }
+        let threshold = self.tail.key(moments.statistic);
+        let z = self.mc.draws;
+        let p: Vec<f64> = self
+            .keys
+            .iter()
+            .map(|k| {
+                let exceed = (k.len() - k.partition_point(|&x| x < threshold)) as u64;
+                (1 + exceed) as f64 / (z as f64 + 1.0)
+            })
+            .collect();
+        let mask: Option<Vec<bool>> = match self.method {
+            ReferenceMethod::BergerBoos { gamma } => Some(
+                self.variances
+                    .iter()
+                    .map(|table| table.plausible(moments.noisy_variance, gamma))
+                    .collect(),
+            ),
+            _ => None,
+        };
+        Ok(combine(self.method, &self.sds, &p, mask.as_deref()))
+    }
+
+    /// The simulated sd values.
+    pub fn sds(&self) -> &[f64] {
+        &self.sds
+    }
+
+    /// The effective noise scales the reference (and [`crate::simulate_release`]) use.
+    pub fn noise_scales(&self) -> NoiseScales {
+        self.scales
+    }
+
+    /// Sample size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Monte Carlo settings (draws per grid point, seed).
+    pub fn monte_carlo(&self) -> MonteCarlo {
+        self.mc
+    }
+}
+
+/// Mean and variance of N(0, sd²) clamped to [−1, 1] are what [`TStatisticNull`] simulates;
+/// this helper draws n such values (before clamping) for the study API.
+pub(crate) fn normal_values(stream: &mut DrawStream, n: usize, mean: f64, sd: f64) -> Vec<f64> {
+    let mut out = Vec::with_capacity(n + 1);
+    while out.len() < n {
+        let pair = stream.normal_pair();
+        out.push(mean + sd * f64::from(pair.cos));
+        out.push(mean + sd * f64::from(pair.sin));
+    }
+    out.truncate(n);
+    out
+}
+
+/// Standard Laplace from the stream (simulation only).
+pub(crate) fn laplace(stream: &mut DrawStream) -> f64 {
+    f64::from(transforms::laplace(stream.next_u32()))
+}

@@ -1,0 +1,156 @@
+//! Study API: simulated releases and rejection rates for calibration and power studies.
+//!
+//! Simulation randomness only (Philox streams of `dptest-refdist`): never use these
+//! functions to release real data.
+
+use dptest_refdist::DrawStream;
+use serde::Serialize;
+
+use crate::error::{TTestError, check_n};
+use crate::private::{NoiseScales, NoisyMoments, clamped_moments};
+use crate::reference::{TAG_SIMULATED_DATA, TReference, laplace, normal_values};
+
+/// **Simulation only, not private.** Adds the release's noise distribution (continuous
+/// Laplace at the effective scales) to the moments of `rescaled` (clamped to [−1, 1]),
+/// drawing two words from `stream`.
+///
+/// # Errors
+/// [`TTestError::TooFewObservations`], [`TTestError::NonFinite`].
+pub fn simulate_release(
+    rescaled: &[f64],
+    scales: &NoiseScales,
+    stream: &mut DrawStream,
+) -> Result<NoisyMoments, TTestError> {
+    check_n(rescaled.len())?;
+    crate::error::check_finite("data", rescaled)?;
+    let (mean, variance) = clamped_moments(rescaled);
+    let noisy_mean = mean + scales.mean * laplace(stream);
+    let noisy_variance = variance + scales.variance * laplace(stream);
+    Ok(NoisyMoments::new(noisy_mean, noisy_variance, rescaled.len()))
+}
+
+/// n values of N(mean, sd²) on the [−1, 1] scale (not yet clamped), from `stream`.
+pub fn normal_data(n: usize, mean: f64, sd: f64, stream: &mut DrawStream) -> Vec<f64> {
+    normal_values(stream, n, mean, sd)
+}
+
+/// How often a test rejected in simulated datasets.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RejectionRate {
+    /// Significance level.
+    pub alpha: f64,
+    /// Datasets simulated.
+    pub reps: u64,
+    /// Datasets with p ≤ α.
+    pub rejections: u64,
+    /// rejections / reps.
+    pub rate: f64,
+    /// Binomial standard error √(rate(1 − rate)/reps).
+    pub std_error: f64,
+}
+
+/// p-values of `reps` simulated releases of n = `reference.n()` values N(`mean`, `sd`²) on the
+/// [−1, 1] scale, each released with [`simulate_release`] and scored against `reference`.
+/// Dataset r reads `DrawStream::new(seed, TAG_SIMULATED_DATA, r)`.
+///
+/// # Errors
+/// [`TTestError::InvalidParameter`] for a bad mean or sd.
+pub fn simulated_p_values(
+    reference: &TReference,
+    mean: f64,
+    sd: f64,
+    reps: u64,
+    seed: u64,
+) -> Result<Vec<f64>, TTestError> {
+    if !(sd.is_finite() && sd >= 0.0 && mean.is_finite()) {
+        return Err(TTestError::InvalidParameter {
+            name: "sd",
+            value: sd,
+            requirement: "finite and >= 0, with a finite mean",
+        });
+    }
+    let scales = reference.noise_scales();
+    (0..reps)
+        .map(|r| {
+            let mut stream = DrawStream::new(seed, TAG_SIMULATED_DATA, r);
+            let data = normal_values(&mut stream, reference.n(), mean, sd);
+            let moments = simulate_release(&data, &scales, &mut stream)?;
+            Ok(reference.p_value(&moments)?.p_value)
+        })
+        .collect()
+}
+
+impl RejectionRate {
+    /// The rejection rate of `p_values` at level α.
+    pub fn from_p_values(p_values: &[f64], alpha: f64) -> Self {
+        let reps = p_values.len() as u64;
+        let rejections = p_values.iter().filter(|&&p| p <= alpha).count() as u64;
+        let rate = if reps == 0 { 0.0 } else { rejections as f64 / reps as f64 };
+        let std_error = if reps == 0 { 0.0 } else { (rate * (1.0 - rate) / reps as f64).sqrt() };
+        RejectionRate { alpha, reps, rejections, rate, std_error }
+    }
+}
+
+/// Rejection rate at level α of [`simulated_p_values`] (mean 0 gives the type-I error).
+///
+/// # Errors
+/// [`TTestError::InvalidParameter`] for α outside (0, 1), reps = 0 or a bad sd.
+pub fn rejection_rate(
+    reference: &TReference,
+    mean: f64,
+    sd: f64,
+    reps: u64,
+    alpha: f64,
+    seed: u64,
+) -> Result<RejectionRate, TTestError> {
+    let bad = |name, value, requirement| TTestError::InvalidParameter { name, value, requirement };
+    if !(alpha > 0.0 && alpha < 1.0) {
+        return Err(bad("alpha", alpha, "strictly between 0 and 1"));
+    }
+    if reps == 0 {
+        return Err(bad("reps", 0.0, "at least 1"));
+    }
+    let p = simulated_p_values(reference, mean, sd, reps, seed)?;
+    Ok(RejectionRate::from_p_values(&p, alpha))
+}
+
+/// The sd values (rescaled scale) of the calibration study: {0.02, 0.05, 0.1, 0.3, 0.6}.
+pub const CALIBRATION_SDS: [f64; 5] = [0.02, 0.05, 0.1, 0.3, 0.6];
+
+/// Type-I error at one true sd (for `cargo xtask calibrate --test t-test`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CalibrationRow {
+    /// True sd of the null data on the [−1, 1] scale.
+    pub sd: f64,
+    /// Rejection rates at α = 0.01, 0.05, 0.10.
+    pub rates: Vec<RejectionRate>,
+    /// All simulated p-values (for Q-Q plots).
+    pub p_values: Vec<f64>,
+}
+
+/// Type-I calibration of the private t-test with `options` at sample size n: one reference
+/// (`mc.draws` per grid sd) reused for `reps` null datasets at each sd of `sds`
+/// (e.g. [`CALIBRATION_SDS`]).
+///
+/// # Errors
+/// As [`TReference::new`] and [`simulated_p_values`].
+pub fn calibrate(
+    n: usize,
+    options: &crate::PrivateTOptions,
+    sds: &[f64],
+    reps: u64,
+    mc: &dptest_refdist::MonteCarlo,
+    seed: u64,
+) -> Result<Vec<CalibrationRow>, TTestError> {
+    let reference = TReference::new(n, options, mc)?;
+    sds.iter()
+        .map(|&sd| {
+            let p_values = simulated_p_values(&reference, 0.0, sd, reps, seed)?;
+            let rates = [0.01, 0.05, 0.10]
+                .iter()
+                .map(|&a| RejectionRate::from_p_values(&p_values, a))
+                .collect();
+            Ok(CalibrationRow { sd, rates, p_values })
+        })
+        .collect()
+}

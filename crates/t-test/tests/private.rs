@@ -1,0 +1,102 @@
+//! The complete private t-test: bad input, end to end with OS noise, serialisation.
+
+#![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
+
+use dptest_refdist::{CpuEngine, MonteCarlo};
+use dptest_t_test::{
+    Alternative, Bounds, PrivateTOptions, ReferenceMethod, TTestError, private_ttest_1samp,
+    private_ttest_rel,
+};
+
+fn mc() -> MonteCarlo {
+    MonteCarlo::new(500, 1).unwrap()
+}
+
+#[test]
+fn bad_input_gives_typed_errors() {
+    let o = PrivateTOptions::new(1.0).unwrap();
+    let b = Bounds::new(-1.0, 1.0).unwrap();
+    let one = |d: &[f64], mu: f64| private_ttest_1samp(d, mu, b, &o, &CpuEngine, &mc());
+    assert!(matches!(one(&[0.5], 0.0), Err(TTestError::TooFewObservations { n: 1, .. })));
+    assert!(matches!(one(&[], 0.0), Err(TTestError::TooFewObservations { n: 0, .. })));
+    assert!(matches!(one(&[0.5, f64::NAN], 0.0), Err(TTestError::NonFinite { index: 1, .. })));
+    assert!(matches!(
+        one(&[0.5, f64::NEG_INFINITY, 0.1], 0.0),
+        Err(TTestError::NonFinite { index: 1, .. })
+    ));
+    assert!(matches!(one(&[0.5, 0.1], 3.0), Err(TTestError::InvalidPopmean { .. })));
+    assert!(matches!(
+        private_ttest_rel(&[1.0, 2.0, 3.0], &[1.0, 2.0], b, &o, &CpuEngine, &mc()),
+        Err(TTestError::LengthMismatch { a: 3, b: 2 })
+    ));
+    assert!(matches!(
+        private_ttest_rel(&[1.0, f64::NAN], &[1.0, 2.0], b, &o, &CpuEngine, &mc()),
+        Err(TTestError::NonFinite { sample: "a", index: 1 })
+    ));
+    for (lo, hi) in [(1.0, 1.0), (2.0, -2.0), (f64::NAN, 1.0), (0.0, f64::INFINITY)] {
+        assert!(matches!(Bounds::new(lo, hi), Err(TTestError::InvalidBounds { .. })));
+    }
+    for eps in [0.0, -0.5, f64::NAN, f64::INFINITY] {
+        assert!(matches!(PrivateTOptions::new(eps), Err(TTestError::Mechanism(_))));
+    }
+    for gamma in [0.0, 0.5, -1.0, f64::NAN] {
+        assert!(o.with_method(ReferenceMethod::BergerBoos { gamma }).is_err());
+    }
+    assert!(o.with_method(ReferenceMethod::Paper { sd: 0.0 }).is_err());
+    // Constant data is fine for the private test (s² = 0 plus noise).
+    assert!(one(&[0.2; 10], 0.0).is_ok());
+}
+
+#[test]
+fn strong_effect_is_detected_with_os_noise() {
+    // 400 differences with mean 3 and sd ≈ 1.4 in declared bounds [−10, 10]: on the rescaled
+    // scale the effect is 0.3 and sd 0.14, so T̃ ≈ 40 while the worst-case null rarely
+    // exceeds 10; a failure needs noise beyond ~20 scales (probability < 1e-8).
+    let before: Vec<f64> = (0..400).map(|i| f64::from(i % 17)).collect();
+    let after: Vec<f64> =
+        before.iter().enumerate().map(|(i, b)| b + 1.0 + (i % 5) as f64).collect();
+    let o = PrivateTOptions::new(1.0).unwrap();
+    let b = Bounds::new(-10.0, 10.0).unwrap();
+    let r =
+        private_ttest_rel(&after, &before, b, &o, &CpuEngine, &MonteCarlo::new(2000, 3).unwrap())
+            .unwrap();
+    assert!(r.p_value < 0.01, "{r:?}");
+    assert!((r.mean_estimate - 3.0).abs() < 0.5, "{r:?}");
+    assert_eq!((r.n, r.epsilon, r.delta), (400, 1.0, 0.0));
+    assert_eq!(r.epsilon_mean + r.epsilon_variance, 1.0);
+    // One-sided in the wrong direction: no evidence.
+    let less = o.with_alternative(Alternative::Less);
+    let r = private_ttest_rel(&after, &before, b, &less, &CpuEngine, &mc()).unwrap();
+    assert!(r.p_value > 0.5, "{r:?}");
+}
+
+#[test]
+fn result_serialises_with_the_agreed_keys() {
+    let data: Vec<f64> = (0..50).map(|i| 10.0 + f64::from(i % 7)).collect();
+    let o = PrivateTOptions::new(2.0).unwrap();
+    let r =
+        private_ttest_1samp(&data, 12.0, Bounds::new(0.0, 24.0).unwrap(), &o, &CpuEngine, &mc())
+            .unwrap();
+    let json = serde_json::to_value(&r).unwrap();
+    for key in [
+        "statistic",
+        "p_value",
+        "n",
+        "epsilon",
+        "delta",
+        "reference",
+        "alternative",
+        "method",
+        "noisy_mean",
+        "noisy_variance",
+        "sd_interval",
+        "worst_sd",
+        "mean_release",
+    ] {
+        assert!(json.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(json["alternative"], "two-sided");
+    assert_eq!(json["method"]["kind"], "berger_boos");
+    assert_eq!(json["reference"]["engine"], "cpu");
+    assert_eq!(json["rescaling"]["half_width"], 12.0);
+}

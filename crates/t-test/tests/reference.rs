@@ -1,0 +1,148 @@
+//! The private t-test's references: engine path vs study path, grid resolution, calibration.
+
+#![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
+
+use dptest_refdist::{CpuEngine, MonteCarlo, TStatisticNull, Tail, cpu};
+use dptest_t_test::{
+    Alternative, NoisyMoments, PrivateTOptions, ReferenceMethod, TReference, reference_p_value,
+    rejection_rate, sd_grid,
+};
+
+fn options(method: ReferenceMethod) -> PrivateTOptions {
+    PrivateTOptions::new(1.0).unwrap().with_method(method).unwrap()
+}
+
+#[test]
+fn study_reference_equals_engine_path() {
+    let mc = MonteCarlo::new(1500, 3).unwrap();
+    for method in [ReferenceMethod::default(), ReferenceMethod::WorstCase, ReferenceMethod::paper()]
+    {
+        for alternative in [Alternative::TwoSided, Alternative::Less, Alternative::Greater] {
+            let o = options(method).with_alternative(alternative);
+            let reference = TReference::new(40, &o, &mc).unwrap();
+            for (mean, var) in [(0.1, 0.05), (-0.2, 0.3), (0.05, -0.1), (0.3, 0.01), (0.0, 0.2)] {
+                let m = NoisyMoments::new(mean, var, 40);
+                let study = reference.p_value(&m).unwrap();
+                let engine = reference_p_value(&m, &o, &CpuEngine, &mc).unwrap();
+                assert_eq!(study, engine, "{method:?} {alternative:?} {m:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn paper_method_is_the_single_sd_reference() {
+    let mc = MonteCarlo::new(2000, 9).unwrap();
+    let o = options(ReferenceMethod::paper());
+    let scales = o.noise_scales(100).unwrap();
+    let model = TStatisticNull::new(100, 0.3, scales.mean, scales.variance).unwrap();
+    let m = NoisyMoments::new(0.05, 0.08, 100);
+    let direct = cpu::p_value(&model, m.statistic, Tail::TwoSided, &mc).unwrap().p_value;
+    let ours = reference_p_value(&m, &o, &CpuEngine, &mc).unwrap();
+    assert_eq!(ours.p_value, direct);
+    assert_eq!((ours.grid_points, ours.worst_sd), (1, 0.3));
+}
+
+#[test]
+fn berger_boos_adds_gamma_and_stays_in_range() {
+    let mc = MonteCarlo::new(1000, 5).unwrap();
+    let o = options(ReferenceMethod::BergerBoos { gamma: 0.01 });
+    let reference = TReference::new(200, &o, &mc).unwrap();
+    let worst = TReference::new(200, &options(ReferenceMethod::WorstCase), &mc).unwrap();
+    for (mean, var) in [(0.0, 0.09), (1.0, 0.09), (0.05, 2.0), (0.01, -1.0)] {
+        let m = NoisyMoments::new(mean, var, 200);
+        let p = reference.p_value(&m).unwrap();
+        assert!(p.p_value >= 0.01 + 1.0 / 1001.0 - 1e-15 && p.p_value <= 1.0, "{p:?}");
+        // The confidence set is a subset of the grid, so BB ≤ worst case + γ.
+        assert!(p.p_value <= worst.p_value(&m).unwrap().p_value + 0.01 + 1e-12);
+        assert!(p.sd_interval.is_some());
+    }
+    // s̃² = 2 is implausible for every sd ≤ 1 at n = 200: the set is empty, whole grid used.
+    let far = reference.p_value(&NoisyMoments::new(0.05, 2.0, 200)).unwrap();
+    assert!(far.sd_interval.unwrap().fallback_to_grid);
+    // s̃² = 0.09 at n = 200 excludes nothing above sd = 0.3 but is plausible there.
+    let mid = reference.p_value(&NoisyMoments::new(0.0, 0.09, 200)).unwrap();
+    let interval = mid.sd_interval.unwrap();
+    assert!(interval.low < 0.3 && 0.3 < interval.high, "{interval:?}");
+}
+
+#[test]
+fn grid_is_fine_enough() {
+    // The default grid (ratio GRID_RATIO = 1.1) against a 4× finer one, common random
+    // numbers. In the range that matters (0.005 ≤ p ≤ 0.2) the finer grid may raise the
+    // worst-case p-value by at most two Monte Carlo standard errors of p: the grid error is
+    // below the simulation error. (Most of the measured difference is itself Monte Carlo
+    // selection noise: with 10⁵ draws, `--example t_test_grid_shape -- 50 7.75` shows p(sd) flat at
+    // 0.0242–0.0245 over sd ∈ [0.100, 0.114] around its maximum, so a 1.1 grid loses < 1%.)
+    let mc = MonteCarlo::new(10_000, 21).unwrap();
+    for n in [20usize, 50] {
+        let o = options(ReferenceMethod::WorstCase);
+        let coarse_sds = sd_grid(n, &o.noise_scales(n).unwrap());
+        let mut fine_sds = vec![coarse_sds[0]];
+        for pair in coarse_sds.windows(2) {
+            let step = (pair[1] / pair[0]).powf(0.25);
+            fine_sds.extend((1..=4).map(|i| pair[0] * step.powi(i)));
+        }
+        let coarse = TReference::new(n, &o, &mc).unwrap();
+        let fine = TReference::with_sds(n, &o, &mc, fine_sds).unwrap();
+        let mut largest = 0.0f64;
+        for i in 1..200 {
+            let t = 0.05 * f64::from(i);
+            let m = NoisyMoments::new(t * (0.09 / n as f64).sqrt(), 0.09, n);
+            let (pc, pf) = (coarse.p_value(&m).unwrap().p_value, fine.p_value(&m).unwrap().p_value);
+            assert!(pf >= pc - 1e-12, "finer grid is a superset");
+            if (0.005..=0.2).contains(&pf) {
+                largest = largest.max((pf - pc) / pf);
+                let se = (pf * (1.0 - pf) / 10_000.0).sqrt();
+                assert!(pf - pc <= 2.0 * se, "n = {n}, t = {t}: {pc} vs {pf}");
+            }
+        }
+        eprintln!("n = {n}: largest relative fine − coarse p difference {largest:.4}");
+    }
+}
+
+#[test]
+fn default_reference_is_calibrated_and_paper_reference_is_not() {
+    // Type-I at α = .05 over 1000 null datasets, 1000 draws per grid sd, ε = 1.
+    // Bound α + 3·se(α) = 0.0707: a valid test exceeds it with probability ≈ 0.0013 per
+    // row (fixed seeds make the outcome deterministic).
+    let mc = MonteCarlo::new(1000, 77).unwrap();
+    for n in [50usize, 200] {
+        let reference = TReference::new(n, &options(ReferenceMethod::default()), &mc).unwrap();
+        for sd in [0.02, 0.1, 0.3] {
+            let r = rejection_rate(&reference, 0.0, sd, 1000, 0.05, 1).unwrap();
+            assert!(r.rate <= 0.0707, "n = {n}, sd = {sd}: {r:?}");
+        }
+    }
+    // One-sided alternatives (same argument, upper or lower tail): n = 50, sd = 0.1.
+    for alternative in [Alternative::Less, Alternative::Greater] {
+        let o = options(ReferenceMethod::default()).with_alternative(alternative);
+        let reference = TReference::new(50, &o, &mc).unwrap();
+        let r = rejection_rate(&reference, 0.0, 0.1, 1000, 0.05, 3).unwrap();
+        assert!(r.rate <= 0.0707, "{alternative:?}: {r:?}");
+    }
+    // The paper's reference at n = 1000, true sd = 0.1: type-I ≈ 0.20 (measured), far above α.
+    let paper = TReference::new(1000, &options(ReferenceMethod::paper()), &mc).unwrap();
+    let r = rejection_rate(&paper, 0.0, 0.1, 1000, 0.05, 2).unwrap();
+    assert!(r.rate > 0.12, "{r:?}");
+}
+
+#[test]
+fn calibration_helper_reports_rates_and_p_values() {
+    let mc = MonteCarlo::new(500, 1).unwrap();
+    let rows = dptest_t_test::calibrate(
+        20,
+        &options(ReferenceMethod::WorstCase),
+        &[0.1, 0.5],
+        200,
+        &mc,
+        4,
+    )
+    .unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        assert_eq!(row.p_values.len(), 200);
+        assert_eq!(row.rates.iter().map(|r| r.alpha).collect::<Vec<_>>(), vec![0.01, 0.05, 0.10]);
+        assert!(row.rates.windows(2).all(|w| w[0].rate <= w[1].rate));
+    }
+}
