@@ -20,22 +20,17 @@ pub enum MechanismError {
         value: f64,
     },
     /// The statistic to release was NaN or infinite.
-    NonFiniteStatistic {
-        /// The rejected value.
-        value: f64,
-    },
+    ///
+    /// Errors about the statistic never carry its value: it is private.
+    NonFiniteStatistic,
     /// The statistic is too far from zero, in grid units, for the exact lattice arithmetic.
     StatisticOutOfRange {
-        /// The rejected statistic.
-        statistic: f64,
-        /// The grid spacing γ it would be rounded to.
+        /// The grid spacing γ it would be rounded to (public).
         grid: f64,
     },
     /// The statistic is not a multiple of the lattice declared for it.
     NotOnLattice {
-        /// The rejected statistic.
-        statistic: f64,
-        /// The declared lattice spacing 2^j.
+        /// The declared lattice spacing 2^j (public).
         lattice: f64,
     },
     /// Δ/ε is so small or so large that the grid 2^k would leave the f64 range.
@@ -78,18 +73,17 @@ impl fmt::Display for MechanismError {
                 f,
                 "sensitivity must be finite and > 0 (got {value}); pass the proven L1 bound"
             ),
-            NonFiniteStatistic { value } => write!(
+            NonFiniteStatistic => {
+                write!(f, "the statistic to release is not finite; check the inputs for NaN/inf")
+            }
+            StatisticOutOfRange { grid } => write!(
                 f,
-                "statistic to release is {value}; compute a finite statistic (check inputs for NaN/inf)"
+                "the statistic is more than 2^120 grid steps ({grid}) from zero; \
+                 use a larger epsilon-to-sensitivity ratio or rescale the statistic"
             ),
-            StatisticOutOfRange { statistic, grid } => write!(
+            NotOnLattice { lattice } => write!(
                 f,
-                "statistic {statistic} is more than 2^120 grid steps ({grid}) from zero; \
-                 clamp it to a bounded range or rescale it"
-            ),
-            NotOnLattice { statistic, lattice } => write!(
-                f,
-                "statistic {statistic} is not a multiple of the declared lattice {lattice}; \
+                "the statistic is not a multiple of the declared lattice {lattice}; \
                  declare a finer lattice or use release_laplace, which rounds"
             ),
             GridOutOfRange { sensitivity, epsilon } => write!(

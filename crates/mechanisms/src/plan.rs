@@ -58,12 +58,12 @@ impl LaplacePlan {
             let shift = (t.exponent - k) as u32;
             let bits = 64 - t.mantissa.unsigned_abs().leading_zeros();
             if bits + shift > MAX_LATTICE_BITS {
-                return Err(MechanismError::StatisticOutOfRange { statistic, grid: self.grid });
+                return Err(MechanismError::StatisticOutOfRange { grid: self.grid });
             }
             return Ok(m << shift);
         }
         if !self.rounds {
-            return Err(MechanismError::NotOnLattice { statistic, lattice: self.grid });
+            return Err(MechanismError::NotOnLattice { lattice: self.grid });
         }
         let shift = (k - t.exponent) as u32;
         if shift > 100 {

@@ -32,7 +32,7 @@ fn release_planned<R: TryRng + ?Sized>(
     rng: &mut R,
 ) -> Result<LaplaceRelease, MechanismError> {
     if !statistic.is_finite() {
-        return Err(MechanismError::NonFiniteStatistic { value: statistic });
+        return Err(MechanismError::NonFiniteStatistic);
     }
     let center = plan.lattice_point(statistic)?;
     let z = discrete_laplace(rng, &plan.lattice_numer, &plan.lattice_denom)?;
@@ -40,7 +40,7 @@ fn release_planned<R: TryRng + ?Sized>(
     let z = z
         .to_i128()
         .filter(|z| z.abs() < 1i128 << MAX_LATTICE_BITS)
-        .ok_or(MechanismError::StatisticOutOfRange { statistic, grid: plan.grid })?;
+        .ok_or(MechanismError::StatisticOutOfRange { grid: plan.grid })?;
     let lattice_point = center + z; // both below 2^120 in magnitude: no overflow
     Ok(LaplaceRelease {
         // Exact lattice point times 2^k; the f64 rounding is post-processing.
@@ -160,15 +160,23 @@ mod tests {
     fn release_validates_statistic() {
         let (d, e) = (Sensitivity::new(1.0).unwrap(), Epsilon::new(1.0).unwrap());
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-            assert!(matches!(
-                release_laplace(bad, d, e),
-                Err(MechanismError::NonFiniteStatistic { .. })
-            ));
+            assert!(matches!(release_laplace(bad, d, e), Err(MechanismError::NonFiniteStatistic)));
         }
         assert!(matches!(
             release_laplace(1e30, d, e),
             Err(MechanismError::StatisticOutOfRange { .. })
         ));
+    }
+
+    #[test]
+    fn errors_never_reveal_the_statistic() {
+        let d = Sensitivity::new(1.0).unwrap();
+        let tiny_grid = Epsilon::new(1e300).unwrap();
+        let out_of_range = release_laplace(87.612_345, d, tiny_grid).unwrap_err().to_string();
+        assert!(!out_of_range.contains("87.6"), "{out_of_range}");
+        let e = Epsilon::new(1.0).unwrap();
+        let off_lattice = release_laplace_on_lattice(7.3125, d, e, -1).unwrap_err().to_string();
+        assert!(!off_lattice.contains("7.3"), "{off_lattice}");
     }
 
     #[test]
