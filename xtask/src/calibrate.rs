@@ -1,0 +1,323 @@
+//! `cargo xtask calibrate`: type-I error of a full private test over many null datasets.
+//!
+//! One reference is built per setting (a sorted simulated null, or an exact/closed-form CDF,
+//! through the test crate's study API) and every null dataset is scored against it, so 20,000
+//! datasets take seconds to minutes. Rates at α ∈ {.01, .025, .05, .1} come with the binomial
+//! standard error at the nominal level; a rate above α + 3 standard errors (counting the
+//! reference's own Monte Carlo error) is flagged `exceeds_alpha` — for a valid test that is a
+//! bug, not a feature. `--qq FILE` writes the rates on the Q-Q grid of α (.001 … .99) as CSV.
+//!
+//! Null data: grouped tests N(0, sd²) (ANOVA: N(0.5, sd²) on [0, 1]); paired tests
+//! differences N(0, sd²) with `--zero-fraction` exact zeros (t-test: on the rescaled [−1, 1]
+//! scale, bounds ±1).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+
+use crate::power::{Data, Method, Rate, RefConfig, evaluator, p_values, point_seed, qq_alphas};
+
+/// Options of `cargo xtask calibrate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// kruskal-wallis | kruskal-wallis-abs | mann-whitney | mann-whitney-known-sizes |
+    /// wilcoxon | t-test | anova | task-clifton.
+    #[arg(long)]
+    pub test: String,
+    /// Total sample size (pairs for paired tests).
+    #[arg(long)]
+    pub n: Option<usize>,
+    /// Number of equal groups (grouped tests; default 3, Mann–Whitney 2).
+    #[arg(long)]
+    pub groups: Option<usize>,
+    /// Explicit group sizes a,b,.. (overrides --n/--groups).
+    #[arg(long, value_delimiter = ',')]
+    pub group_sizes: Option<Vec<usize>>,
+    /// Privacy budget ε.
+    #[arg(long, default_value_t = 1.0)]
+    pub epsilon: f64,
+    /// Fraction of exact zero differences (paired tests).
+    #[arg(long, default_value_t = 0.0)]
+    pub zero_fraction: f64,
+    /// sd of the null data (default 1; ANOVA 0.15 on [0, 1]; t-test 0.3 on [−1, 1]).
+    #[arg(long)]
+    pub sd: Option<f64>,
+    /// Null datasets.
+    #[arg(long, default_value_t = 20_000)]
+    pub reps: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Mann–Whitney with public group sizes (same as --test mann-whitney-known-sizes).
+    #[arg(long)]
+    pub known_sizes: bool,
+    /// t-test reference: `default` (valid for every sd) or `paper` (sd = 0.3).
+    #[arg(long, default_value = "default")]
+    pub reference: String,
+    /// Task–Clifton variant: high-utility | high-privacy | high-utility-plus | high-privacy-plus.
+    #[arg(long, default_value = "high-privacy")]
+    pub variant: String,
+    /// Draws of simulated references (t-test: per sd grid point, default a tenth).
+    #[arg(long, default_value_t = 100_000)]
+    pub draws: u64,
+    /// Seed of the null datasets and references.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the rejection rates on the Q-Q α grid to this CSV file.
+    #[arg(long)]
+    pub qq: Option<PathBuf>,
+}
+
+/// The levels reported.
+pub const ALPHAS: [f64; 4] = [0.01, 0.025, 0.05, 0.1];
+
+/// One level's result.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelRate {
+    /// α.
+    pub alpha: f64,
+    /// Fraction of null datasets with p ≤ α.
+    pub rate: f64,
+    /// √(α(1 − α)/reps): the Monte Carlo error of a rate whose true value is α.
+    pub mc_se: f64,
+    /// rate > α + 3·√(α(1 − α)(1/reps + 1/reference draws)).
+    pub exceeds_alpha: bool,
+}
+
+/// The JSON output.
+#[derive(Clone, Debug, Serialize)]
+pub struct Calibration {
+    /// Test name.
+    pub test: String,
+    /// Null datasets.
+    pub reps: u64,
+    /// Rates.
+    pub rejection_rates: Vec<LevelRate>,
+    /// Total n.
+    pub n: usize,
+    /// Group sizes (grouped tests).
+    pub group_sizes: Vec<usize>,
+    /// ε.
+    pub epsilon: f64,
+    /// Fraction of zero differences (paired tests).
+    pub zero_fraction: f64,
+    /// sd of the null data.
+    pub sd: f64,
+    /// Reference draws (0 for exact references).
+    pub reference_draws: u64,
+    /// Variant or reference choice, where relevant.
+    pub variant: Option<String>,
+    /// Seconds spent.
+    pub seconds: f64,
+}
+
+/// Runs the task.
+pub fn run(args: Args) -> Result<()> {
+    let started = Instant::now();
+    let (method, data, sd, variant) = setting(&args)?;
+    let config = RefConfig {
+        draws: args.draws,
+        t_draws: (args.draws / 10).max(1_000),
+        anova_null_draws: dptest_anova::DEFAULT_NULL_DRAWS,
+        seed: args.seed,
+    };
+    let eval = evaluator(method, Some(args.epsilon), &data, &config)?;
+    let point = point_seed(args.seed, 0xCA11_B8A7E);
+    let p = p_values(eval.as_ref(), &data, args.reps, point)?;
+    let reference_draws = match method {
+        Method::Wilcoxon | Method::Mw { .. } | Method::MwKnown => 0,
+        Method::TTest { .. } => config.t_draws,
+        Method::Anova { .. } => config.anova_null_draws,
+        Method::TaskClifton(v) if !v.is_simulated() => 0,
+        _ => config.draws,
+    };
+    let rejection_rates =
+        ALPHAS.iter().map(|&a| level_rate(&p, a, args.reps, reference_draws)).collect();
+    if let Some(path) = &args.qq {
+        write_qq(path, &p)?;
+    }
+    let calibration = Calibration {
+        test: args.test.clone(),
+        reps: args.reps,
+        rejection_rates,
+        n: data.n(),
+        group_sizes: data.sizes(),
+        epsilon: args.epsilon,
+        zero_fraction: args.zero_fraction,
+        sd,
+        reference_draws,
+        variant,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&calibration)?);
+    } else {
+        print_table(&calibration);
+    }
+    Ok(())
+}
+
+fn level_rate(p: &[f64], alpha: f64, reps: u64, reference_draws: u64) -> LevelRate {
+    let rate = Rate::from_p_values(p, alpha).rate;
+    let mc_se = (alpha * (1.0 - alpha) / reps as f64).sqrt();
+    let reference_var =
+        if reference_draws > 0 { alpha * (1.0 - alpha) / reference_draws as f64 } else { 0.0 };
+    let tolerance = 3.0 * (mc_se * mc_se + reference_var).sqrt();
+    LevelRate { alpha, rate, mc_se, exceeds_alpha: rate > alpha + tolerance }
+}
+
+fn write_qq(path: &std::path::Path, p: &[f64]) -> Result<()> {
+    let mut writer =
+        csv::Writer::from_path(path).with_context(|| format!("writing {}", path.display()))?;
+    writer.write_record(["alpha", "rate", "mc_se"])?;
+    for alpha in qq_alphas() {
+        let rate = Rate::from_p_values(p, alpha);
+        let se = (alpha * (1.0 - alpha) / p.len().max(1) as f64).sqrt();
+        writer.write_record([alpha.to_string(), rate.rate.to_string(), se.to_string()])?;
+    }
+    writer.flush()?;
+    Ok(())
+}
+
+fn print_table(c: &Calibration) {
+    println!(
+        "{} n={} sizes={:?} ε={} zeros={} sd={} reps={} reference draws={} ({:.1} s)",
+        c.test,
+        c.n,
+        c.group_sizes,
+        c.epsilon,
+        c.zero_fraction,
+        c.sd,
+        c.reps,
+        c.reference_draws,
+        c.seconds
+    );
+    println!("alpha   rate     mc_se    exceeds");
+    for r in &c.rejection_rates {
+        println!("{:<7} {:<8.5} {:<8.5} {}", r.alpha, r.rate, r.mc_se, r.exceeds_alpha);
+    }
+}
+
+/// The method, null data, sd and variant label of `args`.
+fn setting(args: &Args) -> Result<(Method, Data, f64, Option<String>)> {
+    let test = args.test.as_str();
+    let grouped = |default_groups: usize, mean: f64, sd: f64| -> Result<Data> {
+        let sizes = match (&args.group_sizes, args.n) {
+            (Some(sizes), _) => sizes.clone(),
+            (None, Some(n)) => {
+                dptest_kruskal_wallis::equal_sizes(n, args.groups.unwrap_or(default_groups))
+            }
+            (None, None) => bail!("--n or --group-sizes is required"),
+        };
+        if sizes.len() < 2 || sizes.contains(&0) {
+            bail!("need at least two non-empty groups, got {sizes:?}");
+        }
+        Ok(Data::Groups { means: vec![mean; sizes.len()], sizes, sd, round: None })
+    };
+    let paired = |sd: f64| -> Result<Data> {
+        let n = args.n.context("--n is required")?;
+        if !(0.0..=1.0).contains(&args.zero_fraction) {
+            bail!("--zero-fraction must be in [0, 1]");
+        }
+        Ok(Data::Paired { n, zero_fraction: args.zero_fraction, mean: 0.0, sd })
+    };
+    let sd = |default: f64| args.sd.unwrap_or(default);
+    Ok(match test {
+        "kruskal-wallis" => (Method::Kw, grouped(3, 0.0, sd(1.0))?, sd(1.0), None),
+        "kruskal-wallis-abs" => (Method::KwAbs, grouped(3, 0.0, sd(1.0))?, sd(1.0), None),
+        "mann-whitney" | "mann-whitney-known-sizes" => {
+            let known = args.known_sizes || test == "mann-whitney-known-sizes";
+            let method = if known { Method::MwKnown } else { Method::Mw { fraction: 0.65 } };
+            let data = grouped(2, 0.0, sd(1.0))?;
+            if data.sizes().len() != 2 {
+                bail!("Mann–Whitney needs two groups");
+            }
+            (
+                method,
+                data,
+                sd(1.0),
+                Some(if known { "known-sizes" } else { "estimated-sizes" }.into()),
+            )
+        }
+        "anova" => (Method::Anova { fraction: 0.75 }, grouped(3, 0.5, sd(0.15))?, sd(0.15), None),
+        "wilcoxon" => (Method::Wilcoxon, paired(sd(1.0))?, sd(1.0), None),
+        "t-test" => {
+            let paper_reference = match args.reference.as_str() {
+                "default" => false,
+                "paper" => true,
+                other => bail!("--reference must be default or paper, got {other:?}"),
+            };
+            let method = Method::TTest { bound: 1.0, mean_fraction: 0.5, paper_reference };
+            (method, paired(sd(0.3))?, sd(0.3), Some(args.reference.clone()))
+        }
+        "task-clifton" => {
+            let variant: dptest_wilcoxon::TcVariant =
+                args.variant.parse().map_err(|e| anyhow::anyhow!("--variant: {e}"))?;
+            (Method::TaskClifton(variant), paired(sd(1.0))?, sd(1.0), Some(args.variant.clone()))
+        }
+        other => bail!(
+            "unknown --test {other:?}: kruskal-wallis, kruskal-wallis-abs, mann-whitney, \
+             mann-whitney-known-sizes, wilcoxon, t-test, anova, task-clifton"
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(test: &str, n: usize) -> Args {
+        Args {
+            test: test.into(),
+            n: Some(n),
+            groups: None,
+            group_sizes: None,
+            epsilon: 1.0,
+            zero_fraction: 0.0,
+            sd: None,
+            reps: 50,
+            json: true,
+            known_sizes: false,
+            reference: "default".into(),
+            variant: "high-privacy".into(),
+            draws: 1_000,
+            seed: 3,
+            qq: None,
+        }
+    }
+
+    #[test]
+    fn every_test_name_builds_and_yields_valid_p_values() {
+        for test in [
+            "kruskal-wallis",
+            "kruskal-wallis-abs",
+            "mann-whitney",
+            "mann-whitney-known-sizes",
+            "wilcoxon",
+            "t-test",
+            "anova",
+            "task-clifton",
+        ] {
+            let a = args(test, 30);
+            let (method, data, _, _) = setting(&a).unwrap();
+            let config = RefConfig { draws: 1_000, t_draws: 200, anova_null_draws: 50, seed: 1 };
+            let eval = evaluator(method, Some(a.epsilon), &data, &config).unwrap();
+            let p = p_values(eval.as_ref(), &data, 20, 9).unwrap();
+            assert!(p.iter().all(|p| *p > 0.0 && *p <= 1.0), "{test}: {p:?}");
+        }
+        assert!(setting(&args("nope", 30)).is_err());
+        let mut bad = args("wilcoxon", 30);
+        bad.zero_fraction = 1.5;
+        assert!(setting(&bad).is_err());
+    }
+
+    #[test]
+    fn the_flag_needs_more_than_monte_carlo_error() {
+        let p: Vec<f64> = (0..1000).map(|i| (f64::from(i) + 0.5) / 1000.0).collect();
+        assert!(!level_rate(&p, 0.05, 1000, 0).exceeds_alpha);
+        let high: Vec<f64> = p.iter().map(|x| x * 0.5).collect(); // rate ≈ 2α
+        assert!(level_rate(&high, 0.05, 1000, 0).exceeds_alpha);
+    }
+}
