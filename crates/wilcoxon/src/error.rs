@@ -40,6 +40,26 @@ pub enum WilcoxonError {
         /// Largest n the exact computation accepts.
         max: usize,
     },
+    /// The zero-robust exact reference is not available at this (n, ε): above `max_table_n`
+    /// pairs it is certified only for ε ≤ `max_epsilon`.
+    RobustOutOfRange {
+        /// Pairs given.
+        n: usize,
+        /// ε asked for.
+        epsilon: f64,
+        /// Largest ε accepted above `max_table_n` pairs.
+        max_epsilon: f64,
+        /// Largest n of the zero-robust table (any ε).
+        max_table_n: usize,
+    },
+    /// The zero-robust exact reference has no Monte Carlo form at n ≤ `max_table_n` (it is a
+    /// maximum over zero counts, not one distribution).
+    RobustNeedsExactBackend {
+        /// Pairs given.
+        n: usize,
+        /// Largest n of the zero-robust table.
+        max_table_n: usize,
+    },
     /// A significance level or other numeric parameter is out of range.
     InvalidParameter {
         /// Parameter name.
@@ -87,6 +107,17 @@ impl fmt::Display for WilcoxonError {
                 f,
                 "n = {n} exceeds {max}, the largest n of the exact signed-rank reference; \
                  use the normal reference"
+            ),
+            RobustOutOfRange { n, epsilon, max_epsilon, max_table_n } => write!(
+                f,
+                "the zero-robust exact reference is certified above n = {max_table_n} only for \
+                 ε ≤ {max_epsilon} (got n = {n}, ε = {epsilon}); lower ε, or use the \
+                 exact-untied reference (not valid with zeros at this noise level)"
+            ),
+            RobustNeedsExactBackend { n, max_table_n } => write!(
+                f,
+                "the zero-robust exact reference is computed exactly (no Monte Carlo) at \
+                 n = {n} ≤ {max_table_n}; use the exact backend"
             ),
             InvalidParameter { name, value, requirement } => {
                 write!(f, "{name} = {value} is invalid: it must be {requirement}")

@@ -46,27 +46,83 @@
 //!
 //! # Validity of the exact reference with zeros and ties
 //!
-//! [`Reference::Exact`] is the null of W for n untied non-zero ranks. Under H0 the signs of
-//! the non-zero d are fair and independent given |d|, so for data with n0 zeros and tied |d|,
-//! W = Σ s_i·r_i over the non-zero midranks. Two facts make this null conservative:
-//! dropping a rank (a zero) can only shrink W in convex order (E φ(X + a s) grows with |a|
-//! for convex φ), and replacing the ranks of a tie block by their mean is a conditional
-//! expectation given the block's sign sum, hence also a convex-order decrease (Jensen). So
-//! W_data + L ≤_cx W_ref + L. Convex order bounds stop-loss transforms, not every tail
-//! probability, so the size was also **computed exactly** ([`conditional_size`]: the exact
-//! pmf of the conditional W ⊕ Laplace at the reference's critical value, no Monte Carlo):
+//! The number of zeros n0 and the tie pattern are private, so the reference cannot condition
+//! on them. Under H0 the signs of the non-zero d are fair and independent given |d|; with n0
+//! zeros (Pratt: ranks 1..=n0) and untied non-zero |d|, W = W_{n0} = Σ_{i > n0} s_i·i.
 //!
-//! - for every zero count and a family of tie patterns (untied, blocks of 2/3/5, one block,
-//!   a large block below a single top rank, …), n ≤ 30, ε ∈ {0.1, 1, 3}, α ∈ {.01, .05, .1},
-//!   two-sided and one-sided: never above α (a test asserts it);
-//! - the paper's Fig. 9 setting scaled to n = 200, ε = 1, α = .05: size 0.0500 / 0.0472 /
-//!   0.0018 with 0% / 30% / 90% zeros;
-//! - **limitation:** with very little noise relative to the rank lattice (ε ≥ 3.5 at n ≤ 20;
-//!   e.g. n = 8, ε = 10, 3 zeros: 0.0549 at α = .05; worst seen 0.125 at α = .1, n = 10,
-//!   ε = 100), the coarser lattice of zeros/ties can push the size above α. The paper's Normal
-//!   reference has the same problem and is, besides, not exact without zeros (0.1004 at
-//!   α = .1, n = 10, ε = 1). Use ε ≤ 3 at small n, or check a setting with
-//!   [`conditional_size`] (the ignored test `scan_conditional_sizes` prints a full scan).
+//! **[`Reference::Exact`] (default) is zero-robust:** its one-sided tail is
+//! G(t) = max over n0 ∈ {0, …, n} (n0 = n: W ≡ 0) of P(W_{n0} + bL ≥ t), and the coarsest tie
+//! configurations above each n0 (all non-zero |d| in one block; all but the largest in one
+//! block) are in the maximum too. p-values are G(W̃) (two-sided 2·G(|W̃|), less G(−W̃)) and
+//! critical values the smallest c with G(c) ≤ α (α/2). For the true n0 the conditional tail is
+//! one of the terms, so **for data without ties among the non-zero |d| the test has size ≤ α
+//! for every α and every number of zeros**, by construction — pure post-processing of W̃ and
+//! the public n, ε. Computation (module `robust`): the pmfs of all W_{n0} are built from the
+//! top rank down (O(n³)); G is tabulated exactly on a grid of step min(b/20, σ_n/2000) and
+//! bounded between grid points by the Laplace hazard bound P(X ≥ t + u) ≥ e^{−u/b}·P(X ≥ t)
+//! (true for any lattice ⊕ Laplace(b) law, the Laplace hazard being ≤ 1/b), so the p-value is
+//! ≥ G everywhere and = G on the grid; beyond |W| ≤ n(n+1)/2 it is exact (largest E e^{W/b}
+//! at n0 = 0), and for t ≤ 0 G is the all-zero Laplace tail exactly (Anderson's theorem).
+//!
+//! - **n ≤ [`MAX_ROBUST_TABLE_N`] = 400:** the table above, any ε. Build ≈ 3 ms (n = 10),
+//!   40 ms (n = 30), 0.15–0.6 s (n = 100), 2 s (n = 400, ε ≤ 10; 12 s at ε = 100), release
+//!   build; p-values 15–55 ns.
+//! - **n > 400:** the untied pmf (O(1) per p-value, 19 ns at n = 1000) with one-sided tails
+//!   above 1/4 raised by 10⁻⁶, accepted only for ε ≤ [`ROBUST_FAST_MAX_EPSILON`] = 4
+//!   ([`WilcoxonError::RobustOutOfRange`] otherwise). Measured (`scan_excess` below): the
+//!   maximum over n0 equals the untied tail to ≤ 10⁻¹⁵ relative for every tail in
+//!   [10⁻¹², 1/4] at n = 100–403 and 1000, ε ≤ 10 (tie families included), and exceeds it by
+//!   ≤ 5·10⁻¹⁰ relative above 1/4 at n = 400–403, ε ≤ 4 (zeros; 3.6·10⁻⁸ at n = 100, ε = 3;
+//!   decreasing in n). At ε = 5 that centre excess is 4.5·10⁻⁴, at ε = 10 1.9·10⁻² (coarse
+//!   lattices of the top ranks beat the untied null in the centre), hence the limit. Why it
+//!   extends in n: the lattice step of the top ranks is ≈ 2n and b = 2n/ε, so the lattice
+//!   effects depend on ε only, while the spread σ_n ∝ n^{3/2} grows. Not covered above 400:
+//!   tie configurations in the centre (two-sided p > 1/2; their excess there is up to 3%).
+//!   A Monte Carlo backend is accepted only in this regime (it samples the untied null);
+//!   at n ≤ 400 it is [`WilcoxonError::RobustNeedsExactBackend`].
+//!
+//! Exact sizes ([`conditional_size`]: the exact pmf of the conditional W ⊕ Laplace at the
+//! reference's critical value, no Monte Carlo), worst over every zero count, n ≤ 30,
+//! ε ∈ {0.1, 1, 3, 10, 100}, α ∈ {.01, .05, .1}, two-sided and one-sided:
+//!
+//! | setting | untied reference | zero-robust (default) |
+//! |---|---|---|
+//! | n = 8, ε = 10, 3 zeros, α = .05 two-sided | 0.0549 | 0.04999 |
+//! | n = 10, ε = 100, α = .1 two-sided (worst n0) | 0.1248 | 0.0999 |
+//! | n = 5, ε = 100, α = .05 greater | 0.0625 | 0.0499 |
+//! | worst over the whole grid, untied |d| | 0.125 (α = .1) | ≤ α (a test asserts it) |
+//! | n = 200, ε = 1, 0/30/90% zeros, α = .05 | 0.0500/0.0472/0.0018 | 0.04998/0.0472/0.0018 |
+//!
+//! The price: at ε ≤ 3, or n ≥ 30 with ε ≤ 10, critical values move by < 0.1% (the untied
+//! p-value at the robust critical value is α to 4 digits); at n = 10 and ε = 10 (100) the
+//! untied size at α = .1 falls to 0.0925 (0.0648).
+//!
+//! **Ties** among the non-zero |d| (midranks) are not all in the maximum (only the two
+//! families above). Over the scan's tie patterns (untied; one block; blocks of 2, 3, 5 in both
+//! orders; a block below a single top rank; one tied pair at the top) and every zero count,
+//! the size is ≤ α on the grid above for ε ≤ 10; the
+//! remaining exceedances are at ε = 100 and α = .01 only: 0.01169 (n = 10, one zero, blocks
+//! [5, 4], greater) and 0.01006 (n = 30, one zero, blocks of 3, two-sided). Before the tie
+//! families were added to the maximum, ε = 10 gave up to 0.107 at α = .1 and ε = 100 up to
+//! 0.125. For ε ≤ 3 the untied reference was already conservative under ties (dropping ranks
+//! and averaging tied ranks decrease W in convex order).
+//!
+//! [`Reference::ExactUntied`] (the previous default, kept for comparison and paper tables) is
+//! exact without zeros or ties but exceeds α with zeros at small noise (table above; ε ≥ 3.5
+//! at n ≤ 20). [`Reference::Normal`] (the paper's, an option) is not exact even without
+//! zeros: two-sided/greater sizes at n0 = 0 are 0.1004 (n = 30, ε = 1, greater, α = .1),
+//! 0.1032 (n = 10, ε = 3, greater, α = .1), 0.1046 (n = 10, ε = 10), and with zeros up to
+//! 0.1207 (n = 5, ε = 10, α = .1) and 0.125 (n = 10, ε = 100, α = .1); at ε ≤ 1 and n ≥ 20
+//! it is within 0.0005 of α.
+//!
+//! Commands (release builds, about 1 minute each):
+//! `cargo test -p dptest-wilcoxon --release -- --ignored scan_conditional_sizes --nocapture`
+//! (worst sizes, both references, with and without ties);
+//! `SCAN_N=100,400,1000 SCAN_EPS=1,3,4,5,10 SCAN_TIES=0 cargo test -p dptest-wilcoxon
+//! --release -- --ignored scan_excess --nocapture` (where the maximum over n0 leaves the
+//! untied tail; n = 1000 takes ≈ 10 s per ε);
+//! `cargo test -p dptest-wilcoxon --release -- --ignored robust_cost --nocapture` (critical
+//! values and build times).
 //!
 //! # Task–Clifton baseline (module decisions)
 //!
@@ -106,10 +162,12 @@
 //! # Performance
 //!
 //! The statistic is O(n log n) (41 µs at n = 1000, 0.13 s at n = 10⁶, release build). The
-//! exact reference costs O(n³) once per n (the signed-rank pmf, ≈ 50–85 ms at n = 1000; it is
-//! cached per n, so another ε at the same n costs O(n²), ≈ 2 ms) and then answers each
-//! p-value in O(1): 17 ns at n = 1000 (normal reference: 40 ns). Up to
-//! [`MAX_EXACT_N`] = 2000 pairs; beyond, use [`Reference::Normal`].
+//! untied pmf costs O(n³) once per n (≈ 50–85 ms at n = 1000; it is cached per n, so another ε
+//! at the same n costs O(n²), ≈ 2–15 ms); the zero-robust table (n ≤ 400) costs O(n³ + n²ε)
+//! per (n, ε) (see "Validity": up to 2 s at n = 400, ε ≤ 10). Each p-value is then O(1): 19 ns
+//! at n = 1000 with the default (one-shot `private_wilcoxon` at n = 1000: 2 ms), 15–55 ns
+//! from the table at n = 400, 37 ns for the normal reference. Up to [`MAX_EXACT_N`] = 2000
+//! pairs (default: ε ≤ 4 above 400 pairs); beyond, use [`Reference::Normal`].
 //!
 //! # Studies (calibration, power, tables)
 //!
@@ -141,6 +199,7 @@ pub use crate::{
         private_wilcoxon, release_pratt,
     },
     public::{AUTO_EXACT_MAX_N, PublicMethod, PublicOptions, PublicResult, wilcoxon_pratt},
+    robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON},
     sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, signed_rank_sd},
     study::{
         RateSummary, STUDY_TAG, Scenario, StudyRun, simulate_release, study_stream,
@@ -161,6 +220,7 @@ mod error;
 mod exact;
 mod private;
 mod public;
+mod robust;
 mod sample;
 mod study;
 mod tables;

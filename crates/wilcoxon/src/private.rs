@@ -9,30 +9,41 @@ use serde::Serialize;
 
 use crate::error::{WilcoxonError, check_alpha};
 use crate::exact::{LatticeLaplace, check_exact_n, invert_sf, signed_rank_pmf};
+use crate::robust::{
+    CENTRAL_GUARD, MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, RobustTail, robust_lower_sf,
+};
 use crate::sample::{Alternative, PairedSample, pratt_statistic, signed_rank_sd};
 
 /// The null distribution the released W̃ is compared with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reference {
-    /// The exact signed-rank null of W (n untied, non-zero ranks) ⊕ Laplace (the default).
-    /// Valid, and conservative, with zeros and ties: see the crate docs ("Validity").
+    /// The zero-robust exact reference (the default): the largest tail over every number of
+    /// zeros n0 ∈ {0, …, n} of the exact signed-rank null of the n − n0 untied ranks above
+    /// the zeros, ⊕ Laplace. Valid whatever the (private) number of zeros; see the crate docs
+    /// ("Validity") for ties and for n above [`crate::MAX_ROBUST_TABLE_N`].
     #[default]
     Exact,
-    /// The paper's Normal(0, n(n+1)(2n+1)/6) ⊕ Laplace.
+    /// The exact signed-rank null of W for n untied, non-zero ranks ⊕ Laplace (the reference
+    /// before the zero-robust one). **Warning:** its size exceeds α with zeros when the noise
+    /// is small relative to the rank lattice (e.g. n = 8, ε = 10, 3 zeros: 0.0549 at α = .05;
+    /// n = 10, ε = 100: 0.125 at α = .1). Kept for comparison and paper tables.
+    ExactUntied,
+    /// The paper's Normal(0, n(n+1)(2n+1)/6) ⊕ Laplace (not exact; see the crate docs).
     Normal,
 }
 
 impl std::str::FromStr for Reference {
     type Err = WilcoxonError;
 
-    /// Parses `exact` or `normal`.
+    /// Parses `exact`, `exact-untied` (or `exact_untied`) or `normal`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "exact" => Ok(Reference::Exact),
+            "exact-untied" | "exact_untied" => Ok(Reference::ExactUntied),
             "normal" => Ok(Reference::Normal),
             _ => Err(WilcoxonError::InvalidParameter {
-                name: "reference (exact|normal)",
+                name: "reference (exact|exact-untied|normal)",
                 value: f64::NAN,
                 requirement: "one of the listed names",
             }),
@@ -88,7 +99,13 @@ pub struct WpReference<'a> {
 
 /// The closed-form side of a reference (unused by Monte Carlo backends).
 enum Exact {
+    /// The untied signed-rank null.
     Lattice(LatticeLaplace),
+    /// The zero-robust table (n ≤ MAX_ROBUST_TABLE_N).
+    Robust(RobustTail),
+    /// The zero-robust reference above MAX_ROBUST_TABLE_N: the untied tail, which attains the
+    /// maximum over n0 for one-sided tails ≤ 1/4 there (measured), plus the central guard.
+    Guarded(LatticeLaplace),
     Normal(NormalLaplaceExact),
 }
 
@@ -96,9 +113,16 @@ impl<'a> WpReference<'a> {
     /// The null of W̃ for n pairs at ε. The Laplace scale is the release's effective scale
     /// (2n + γ)/ε, so reference and release match exactly.
     ///
+    /// [`Reference::Exact`] costs O(n³ + n²ε) once (≈ 0.5 s at n = 400, ε = 10, release
+    /// build) for n ≤ [`crate::MAX_ROBUST_TABLE_N`]; above, it is the untied pmf (cached per n).
+    ///
     /// # Errors
     /// [`WilcoxonError::TooFewPairs`] for n = 0, [`WilcoxonError::TooLargeForExact`] for the
-    /// exact pmf above [`crate::MAX_EXACT_N`], or a refused privacy parameter.
+    /// exact pmf above [`crate::MAX_EXACT_N`], [`WilcoxonError::RobustOutOfRange`] for
+    /// [`Reference::Exact`] with n > [`crate::MAX_ROBUST_TABLE_N`] and ε >
+    /// [`crate::ROBUST_FAST_MAX_EPSILON`], [`WilcoxonError::RobustNeedsExactBackend`] for
+    /// [`Reference::Exact`] on a Monte Carlo backend where the robust maximum is not the untied
+    /// null, or a refused privacy parameter.
     pub fn new(
         n: usize,
         epsilon: Epsilon,
@@ -109,11 +133,29 @@ impl<'a> WpReference<'a> {
             return Err(WilcoxonError::TooFewPairs { n, min: 1 });
         }
         let scale = laplace_plan(sensitivity(n)?, epsilon)?.scale;
+        let untied = || -> Result<LatticeLaplace, WilcoxonError> {
+            check_exact_n(n)?;
+            let total = (n * (n + 1) / 2) as f64;
+            Ok(LatticeLaplace::new(&signed_rank_pmf(n)?, -total, 2.0, scale))
+        };
+        let table = n <= MAX_ROBUST_TABLE_N;
+        if reference == Reference::Exact && !table && epsilon.value() > ROBUST_FAST_MAX_EPSILON {
+            return Err(WilcoxonError::RobustOutOfRange {
+                n,
+                epsilon: epsilon.value(),
+                max_epsilon: ROBUST_FAST_MAX_EPSILON,
+                max_table_n: MAX_ROBUST_TABLE_N,
+            });
+        }
         let exact = match (reference, backend) {
-            (Reference::Exact, Backend::Exact) => {
-                check_exact_n(n)?;
-                let total = (n * (n + 1) / 2) as f64;
-                Exact::Lattice(LatticeLaplace::new(&signed_rank_pmf(n)?, -total, 2.0, scale))
+            (Reference::Exact, Backend::Exact) if table => Exact::Robust(RobustTail::new(n, scale)),
+            (Reference::Exact, Backend::Exact) => Exact::Guarded(untied()?),
+            (Reference::ExactUntied, Backend::Exact) => Exact::Lattice(untied()?),
+            (Reference::Exact, Backend::MonteCarlo { .. }) if table => {
+                return Err(WilcoxonError::RobustNeedsExactBackend {
+                    n,
+                    max_table_n: MAX_ROBUST_TABLE_N,
+                });
             }
             _ => Exact::Normal(NormalLaplaceExact::new(signed_rank_sd(n), scale)?),
         };
@@ -147,13 +189,17 @@ impl<'a> WpReference<'a> {
     fn sf(&self, t: f64) -> f64 {
         match &self.exact {
             Exact::Lattice(lattice) => lattice.sf(t),
+            Exact::Robust(table) => table.sf(t),
+            Exact::Guarded(lattice) => guarded_sf(lattice, t, self.scale),
             Exact::Normal(normal) => normal.sf(t),
         }
     }
 
     fn model(&self) -> Result<Box<dyn NullModel>, WilcoxonError> {
         Ok(match self.reference {
-            Reference::Exact => Box::new(SignedRankLaplace::new(self.n as u32, self.scale)?),
+            Reference::Exact | Reference::ExactUntied => {
+                Box::new(SignedRankLaplace::new(self.n as u32, self.scale)?)
+            }
             Reference::Normal => Box::new(NormalLaplace::new(signed_rank_sd(self.n), self.scale)?),
         })
     }
@@ -198,10 +244,8 @@ impl<'a> WpReference<'a> {
             Backend::Exact => {
                 let p = if alternative == Alternative::TwoSided { alpha / 2.0 } else { alpha };
                 let c = match &self.exact {
-                    Exact::Lattice(lattice) => {
-                        invert_sf(|t| lattice.sf(t), p, signed_rank_sd(self.n) + self.scale)
-                    }
                     Exact::Normal(normal) => normal.isf(p)?,
+                    _ => invert_sf(|t| self.sf(t), p, signed_rank_sd(self.n) + self.scale),
                 };
                 Ok(if alternative == Alternative::Less { -c } else { c })
             }
@@ -213,6 +257,17 @@ impl<'a> WpReference<'a> {
             }
         }
     }
+}
+
+/// The zero-robust tail above [`MAX_ROBUST_TABLE_N`]: the untied tail where it is ≤ 1/4,
+/// raised by [`CENTRAL_GUARD`] above (capped at 1/2, which G never exceeds for t ≥ 0), and the
+/// exact all-zero tail for t ≤ 0.
+fn guarded_sf(lattice: &LatticeLaplace, t: f64, scale: f64) -> f64 {
+    if t <= 0.0 {
+        return robust_lower_sf(t, scale);
+    }
+    let p = lattice.sf(t);
+    if p > 0.25 { (p + CENTRAL_GUARD).min(0.5) } else { p }
 }
 
 /// Options of [`private_wilcoxon`].
@@ -354,7 +409,7 @@ mod tests {
         // 200k draws: the Monte Carlo p-value has sd ≤ 0.0011, so 0.006 is > 5 sd (fixed seed).
         let engine = CpuEngine;
         let mc = MonteCarlo::new(200_000, 11).unwrap();
-        for reference in [Reference::Exact, Reference::Normal] {
+        for reference in [Reference::ExactUntied, Reference::Normal] {
             let exact = WpReference::new(40, eps(0.5), reference, Backend::Exact).unwrap();
             let sim = WpReference::new(
                 40,
@@ -381,12 +436,57 @@ mod tests {
     }
 
     #[test]
-    fn critical_values_invert_p_values() {
-        let r = WpReference::new(30, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
-        for alt in [Alternative::TwoSided, Alternative::Less, Alternative::Greater] {
-            let c = r.critical_value(0.05, alt).unwrap();
-            assert!((r.p_value(c, alt).unwrap() - 0.05).abs() < 1e-9, "{alt:?}");
+    fn robust_p_value_dominates_the_untied_one() {
+        // Everywhere (both sides, all alternatives), for the table (n ≤ 400) and the guarded
+        // untied tail above it; equal to it far in the tails.
+        for (n, e) in
+            [(1usize, 1.0), (3, 0.5), (8, 10.0), (10, 100.0), (25, 1.0), (60, 3.0), (450, 2.0)]
+        {
+            let robust = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact).unwrap();
+            let untied =
+                WpReference::new(n, eps(e), Reference::ExactUntied, Backend::Exact).unwrap();
+            let reach = (n * (n + 1) / 2) as f64 + 8.0 * robust.laplace_scale();
+            for i in 0..=2000 {
+                let t = -reach + 2.0 * reach * i as f64 / 2000.0 + 0.013;
+                for alt in [Alternative::TwoSided, Alternative::Less, Alternative::Greater] {
+                    let (p, q) = (robust.p_value(t, alt).unwrap(), untied.p_value(t, alt).unwrap());
+                    assert!(p >= q * (1.0 - 1e-12), "n {n} ε {e} t {t} {alt:?}: {p} < {q}");
+                    assert!(p <= 1.0, "{p}");
+                }
+            }
+            let c = robust.critical_value(0.05, Alternative::TwoSided).unwrap();
+            let c0 = untied.critical_value(0.05, Alternative::TwoSided).unwrap();
+            assert!(c >= c0 - 1e-9, "n {n} ε {e}: {c} < {c0}");
         }
+    }
+
+    #[test]
+    fn robust_reference_refuses_what_it_cannot_certify() {
+        let big = WpReference::new(401, eps(4.5), Reference::Exact, Backend::Exact);
+        assert!(matches!(big, Err(WilcoxonError::RobustOutOfRange { n: 401, .. })));
+        assert!(WpReference::new(401, eps(4.5), Reference::ExactUntied, Backend::Exact).is_ok());
+        assert!(WpReference::new(400, eps(4.5), Reference::Exact, Backend::Exact).is_ok());
+        let engine = CpuEngine;
+        let mc = Backend::MonteCarlo { engine: &engine, mc: MonteCarlo::new(1000, 1).unwrap() };
+        assert!(matches!(
+            WpReference::new(40, eps(1.0), Reference::Exact, mc),
+            Err(WilcoxonError::RobustNeedsExactBackend { n: 40, .. })
+        ));
+        assert!(WpReference::new(401, eps(1.0), Reference::Exact, mc).is_ok());
+        assert_eq!("exact-untied".parse::<Reference>().unwrap(), Reference::ExactUntied);
+        assert_eq!("exact".parse::<Reference>().unwrap(), Reference::Exact);
+    }
+
+    #[test]
+    fn critical_values_invert_p_values() {
+        for reference in [Reference::Exact, Reference::ExactUntied, Reference::Normal] {
+            let r = WpReference::new(30, eps(1.0), reference, Backend::Exact).unwrap();
+            for alt in [Alternative::TwoSided, Alternative::Less, Alternative::Greater] {
+                let c = r.critical_value(0.05, alt).unwrap();
+                assert!((r.p_value(c, alt).unwrap() - 0.05).abs() < 1e-9, "{reference:?} {alt:?}");
+            }
+        }
+        let r = WpReference::new(30, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
         assert!(r.critical_value(1.5, Alternative::TwoSided).is_err());
         assert!(r.p_value(f64::NAN, Alternative::TwoSided).is_err());
     }
@@ -446,6 +546,32 @@ mod tests {
     }
 
     #[test]
+    #[ignore = "report: zero-robust vs untied critical values and build times (release, ~30 s)"]
+    fn robust_cost() {
+        for n in [10usize, 30, 100, 400, 401, 1000] {
+            for e in [0.1, 1.0, 3.0, 10.0, 100.0] {
+                let start = std::time::Instant::now();
+                let Ok(robust) = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact)
+                else {
+                    println!("n {n} ε {e}: refused");
+                    continue;
+                };
+                let built = start.elapsed();
+                let untied =
+                    WpReference::new(n, eps(e), Reference::ExactUntied, Backend::Exact).unwrap();
+                let mut line = format!("n {n} ε {e}: build {built:.2?};");
+                for alpha in [0.01, 0.05, 0.1] {
+                    let c = robust.critical_value(alpha, Alternative::TwoSided).unwrap();
+                    let c0 = untied.critical_value(alpha, Alternative::TwoSided).unwrap();
+                    let p0 = untied.p_value(c, Alternative::TwoSided).unwrap();
+                    line += &format!(" α {alpha}: c {c:.1} vs {c0:.1} (untied p at c {p0:.4});");
+                }
+                println!("{line}");
+            }
+        }
+    }
+
+    #[test]
     #[ignore = "report timings"]
     fn timings() {
         let t = std::time::Instant::now();
@@ -469,7 +595,19 @@ mod tests {
         for i in 0..100_000 {
             acc += reference.p_value(-60_000.0 + 1.2 * i as f64, Alternative::TwoSided).unwrap();
         }
-        println!("exact p-value n=1000: {:?} each ({acc})", t.elapsed() / 100_000);
+        println!(
+            "default (zero-robust, guarded untied) p-value n=1000: {:?} each ({acc})",
+            t.elapsed() / 100_000
+        );
+        for (n, e) in [(400usize, 1.0), (400, 10.0)] {
+            let reference = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact).unwrap();
+            let t = std::time::Instant::now();
+            for i in 0..100_000 {
+                acc +=
+                    reference.p_value(-9_000.0 + 0.18 * i as f64, Alternative::TwoSided).unwrap();
+            }
+            println!("zero-robust table p-value n={n} ε={e}: {:?} each", t.elapsed() / 100_000);
+        }
         let normal = WpReference::new(1000, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
         let t = std::time::Instant::now();
         for i in 0..100_000 {

@@ -244,6 +244,20 @@ mod tests {
     }
 
     #[test]
+    fn zero_robust_reference_is_calibrated_where_the_untied_one_was_not() {
+        // n = 8, ε = 10 with 3 zeros: the untied reference's exact size is 0.0549 at α = .05
+        // (two-sided); the default zero-robust reference's is 0.04999 (crate docs, "Validity").
+        let eps = Epsilon::new(10.0).unwrap();
+        let reference = WpReference::new(8, eps, Reference::Exact, Backend::Exact).unwrap();
+        let scenario = Scenario::null(8, 0.375).unwrap();
+        assert_eq!(scenario.zeros(), 3);
+        for alt in [Alternative::TwoSided, Alternative::Greater] {
+            let run = wilcoxon_study(&reference, &scenario, alt, REPS, 6).unwrap();
+            assert_calibrated(&run, &format!("WP zero-robust n=8 ε=10 3 zeros {alt:?}"));
+        }
+    }
+
+    #[test]
     fn power_matches_the_paper_scale() {
         // Paper Fig. 8/10: at ε = 1, n ≈ 32 gives ≈ 80% power at α = .05 (two-sided).
         let eps = Epsilon::new(1.0).unwrap();

@@ -25,8 +25,8 @@ pub struct ComparisonRow {
     /// Private Pratt test with the paper's Normal ⊕ Laplace(2n/ε) reference (exact quantile):
     /// the "New" column.
     pub wilcoxon: f64,
-    /// Private Pratt test with the exact signed-rank ⊕ Laplace reference (None above
-    /// [`MAX_EXACT_N`]).
+    /// Private Pratt test with the exact untied signed-rank ⊕ Laplace reference
+    /// ([`crate::Reference::ExactUntied`]; None above [`MAX_EXACT_N`]).
     pub wilcoxon_exact: Option<f64>,
     /// Task–Clifton, analytic (N_min = n): z_{1−(α−.01)/.99} + ln(50)·2n/(σ_n ε); None for
     /// α ≤ 0.01, where TC is undefined.
