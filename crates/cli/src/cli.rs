@@ -201,10 +201,25 @@ pub struct MannWhitneyArgs {
 /// Reference of the private Wilcoxon test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum WilcoxonReference {
-    /// Exact signed-rank pmf ⊕ Laplace (valid, conservative with zeros and ties).
+    /// Exact signed-rank pmf ⊕ Laplace, maximised over the (private) number of zeros: valid
+    /// whatever the zeros; computed exactly, so it ignores --backend cpu|gpu.
     Exact,
+    /// Exact pmf for untied data without zeros (the old default; not valid with many zeros at
+    /// very low noise). Can be simulated with --backend cpu|gpu.
+    ExactUntied,
     /// Normal approximation ⊕ Laplace (the paper's reference).
     Normal,
+}
+
+impl WilcoxonReference {
+    /// The library's reference kind.
+    pub fn kind(self) -> dptest_wilcoxon::Reference {
+        match self {
+            WilcoxonReference::Exact => dptest_wilcoxon::Reference::Exact,
+            WilcoxonReference::ExactUntied => dptest_wilcoxon::Reference::ExactUntied,
+            WilcoxonReference::Normal => dptest_wilcoxon::Reference::Normal,
+        }
+    }
 }
 
 /// Zero differences in the public Wilcoxon test (scipy's `zero_method`).

@@ -129,13 +129,10 @@ fn mann_whitney(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Resul
 }
 
 fn wilcoxon(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Report> {
-    let kind = match args.reference {
-        WilcoxonReference::Exact => wx::Reference::Exact,
-        WilcoxonReference::Normal => wx::Reference::Normal,
-    };
-    let sim = match common.backend {
-        Backend::Cpu | Backend::Gpu => Some(simulation(common, 100_000, DEFAULT_SEED)?),
-        Backend::Auto | Backend::Exact => None,
+    let kind = args.reference.kind();
+    let sim = match (common.backend, args.reference) {
+        (_, WilcoxonReference::Exact) | (Backend::Auto | Backend::Exact, _) => None,
+        (Backend::Cpu | Backend::Gpu, _) => Some(simulation(common, 100_000, DEFAULT_SEED)?),
     };
     let backend = match &sim {
         Some(s) => wx::Backend::MonteCarlo { engine: s.engine(), mc: s.mc },

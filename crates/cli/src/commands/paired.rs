@@ -25,18 +25,12 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
         None => public_wilcoxon(&sample, alternative, args.zero_method)?,
         Some(eps) => {
             let epsilon = Epsilon::new(eps)?;
-            let options = wx::PrivateOptions {
-                alternative,
-                reference: match args.reference {
-                    WilcoxonReference::Exact => wx::Reference::Exact,
-                    WilcoxonReference::Normal => wx::Reference::Normal,
-                },
-            };
-            let sim = match common.backend {
-                Backend::Cpu | Backend::Gpu => {
+            let options = wx::PrivateOptions { alternative, reference: args.reference.kind() };
+            let sim = match (common.backend, args.reference) {
+                (_, WilcoxonReference::Exact) | (Backend::Auto | Backend::Exact, _) => None,
+                (Backend::Cpu | Backend::Gpu, _) => {
                     Some(simulation(common, 100_000, super::DEFAULT_SEED)?)
                 }
-                Backend::Auto | Backend::Exact => None,
             };
             let backend = match &sim {
                 Some(s) => wx::Backend::MonteCarlo { engine: s.engine(), mc: s.mc },

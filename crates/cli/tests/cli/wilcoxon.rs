@@ -36,7 +36,11 @@ fn private_exact_and_monte_carlo_references() {
     assert_eq!(v["reference"]["engine"], "exact");
     assert_eq!(v["reference"]["draws"], 0);
     assert_eq!(v["epsilon"], 1.0);
+    // The zero-robust exact reference is always computed exactly, whatever the backend.
     let v = run("wilcoxon", &["--epsilon", "0.5", "--backend", "cpu", "--draws", "1000"]);
+    assert_eq!(v["reference"]["engine"], "exact");
+    let args = ["--epsilon", "0.5", "--reference", "normal", "--backend", "cpu", "--draws", "1000"];
+    let v = run("wilcoxon", &args);
     assert_eq!(v["reference"]["engine"], "cpu");
     assert_eq!(v["reference"]["draws"], 1000);
     let p = v["p_value"].as_f64().unwrap();
