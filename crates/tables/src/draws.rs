@@ -1,0 +1,229 @@
+//! Shared null draws: the noise-free part of each null is drawn once and every ε (and, for
+//! Kruskal–Wallis, both statistics) reuses it.
+//!
+//! Each function reproduces a refdist model's draw bit for bit (same Philox counters, same
+//! word layout, same floating-point operations), so a cell computed here equals
+//! `cpu::critical_values` of that model with the same seed; the unit tests check this.
+
+use dptest_refdist::{
+    DrawStream, RankStatistic, RankSumNull, SignedRankLaplace, kruskal_wallis_abs,
+    kruskal_wallis_h, tags,
+};
+use rayon::prelude::*;
+
+use crate::error::TablesError;
+
+/// Most groups a Kruskal–Wallis table may have.
+pub(crate) const MAX_GROUPS: u32 = 16;
+
+/// Draws per parallel work item (any fixed size: results never depend on it).
+const CHUNK: usize = 1 << 14;
+
+/// A standard normal and a standard Laplace per draw: the words of one Philox block of
+/// `NormalLaplace` / `FoldedNormalLaplace` (Box–Muller cosine of words 0–1, Laplace of word 2).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct NormalPart {
+    pub normal: f32,
+    pub laplace: f32,
+}
+
+/// The signed-rank statistic W and a standard Laplace per draw (`SignedRankLaplace`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SignedRankPart {
+    pub w: f64,
+    pub laplace: f32,
+}
+
+/// Both Kruskal–Wallis statistics of one rank-sum draw and its standard Laplace
+/// (`RankSumNull`: n selection-sampling words, then the Laplace word).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct RankSumPart {
+    pub squared: f64,
+    pub abs: f64,
+    pub laplace: f32,
+}
+
+/// The clamped-data mean and variance of one t null draw and its two standard Laplaces.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct TPart {
+    pub mean: f64,
+    pub variance: f64,
+    pub mean_laplace: f32,
+    pub variance_laplace: f32,
+}
+
+fn fill<T, F>(draws: u64, one: F) -> Result<Vec<T>, TablesError>
+where
+    T: Copy + Default + Send,
+    F: Fn(u64) -> T + Sync,
+{
+    let count = usize::try_from(draws).map_err(|_| TablesError::InvalidParameter {
+        name: "draws",
+        value: draws as f64,
+        requirement: "addressable on this machine",
+    })?;
+    let mut out = vec![T::default(); count];
+    out.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, slots)| {
+        let first = (chunk * CHUNK) as u64;
+        for (offset, slot) in slots.iter_mut().enumerate() {
+            *slot = one(first + offset as u64);
+        }
+    });
+    Ok(out)
+}
+
+/// Like [`fill`], but each work item fills its whole slice at once (`batch(first_draw, out)`).
+fn fill_batched<T, F>(draws: u64, batch: F) -> Result<Vec<T>, TablesError>
+where
+    T: Copy + Default + Send,
+    F: Fn(u64, &mut [T]) + Sync,
+{
+    let count = usize::try_from(draws).map_err(|_| TablesError::InvalidParameter {
+        name: "draws",
+        value: draws as f64,
+        requirement: "addressable on this machine",
+    })?;
+    let mut out = vec![T::default(); count];
+    out.par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(chunk, slots)| batch((chunk * CHUNK) as u64, slots));
+    Ok(out)
+}
+
+/// Normal and Laplace parts of `draws` draws of a model with one-block draws under `tag`.
+pub(crate) fn normal_parts(
+    seed: u64,
+    tag: u32,
+    draws: u64,
+) -> Result<Vec<NormalPart>, TablesError> {
+    fill_batched(draws, |first, out| crate::lanes::normal_parts_batch(seed, tag, first, out))
+}
+
+/// W and Laplace parts of `SignedRankLaplace::new(n, _)`.
+pub(crate) fn signed_rank_parts(
+    n: u32,
+    seed: u64,
+    draws: u64,
+) -> Result<Vec<SignedRankPart>, TablesError> {
+    let model = SignedRankLaplace::new(n, 0.0)?;
+    let half_total = (u64::from(n) * u64::from(n + 1) / 2) as i64;
+    fill(draws, |draw| {
+        let mut stream = DrawStream::new(seed, tags::SIGNED_RANK, draw);
+        let r_plus = model.positive_rank_sum(&mut stream);
+        let w = (2 * r_plus as i64 - half_total) as f64;
+        SignedRankPart { w, laplace: stream.laplace() }
+    })
+}
+
+/// KW and KW-abs parts of `RankSumNull::equal_groups(n, groups, _, _)`.
+pub(crate) fn rank_sum_parts(
+    n: u32,
+    groups: u32,
+    seed: u64,
+    draws: u64,
+) -> Result<Vec<RankSumPart>, TablesError> {
+    if groups > MAX_GROUPS {
+        return Err(TablesError::InvalidParameter {
+            name: "groups",
+            value: f64::from(groups),
+            requirement: "at most 16 for the tables",
+        });
+    }
+    let model = RankSumNull::equal_groups(n, groups, RankStatistic::KruskalWallis, 0.0)?;
+    let sizes = model.sizes().to_vec();
+    let g = sizes.len();
+    if g <= 8 {
+        return fill_batched(draws, |first, out| {
+            crate::lanes::rank_sum_parts_x8(&sizes, seed, first, out);
+        });
+    }
+    fill(draws, |draw| {
+        let mut stream = DrawStream::new(seed, tags::RANK_SUMS, draw);
+        let mut sums = [0u64; MAX_GROUPS as usize];
+        model.rank_sums(&mut stream, &mut sums[..g]);
+        let mut as_f64 = [0.0f64; MAX_GROUPS as usize];
+        for (out, &sum) in as_f64.iter_mut().zip(&sums[..g]) {
+            *out = sum as f64;
+        }
+        RankSumPart {
+            squared: kruskal_wallis_h(&as_f64[..g], &sizes),
+            abs: kruskal_wallis_abs(&as_f64[..g], &sizes),
+            laplace: stream.laplace(),
+        }
+    })
+}
+
+/// Data parts of `TStatisticNull::new(n, sd, _, _)` (its exact word layout and arithmetic).
+pub(crate) fn t_parts(n: u32, sd: f64, seed: u64, draws: u64) -> Result<Vec<TPart>, TablesError> {
+    fill_batched(draws, |first, out| crate::lanes::t_parts_batch(n, sd, seed, first, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dptest_refdist::{
+        FoldedNormalLaplace, NormalLaplace, NullModel, TStatisticNull, cpu, private_t,
+    };
+
+    const SEED: u64 = 99;
+
+    #[test]
+    fn normal_parts_reproduce_the_models() {
+        let parts = normal_parts(SEED, tags::NORMAL_LAPLACE, 3000).unwrap();
+        let model = NormalLaplace::new(17.5, 3.25).unwrap();
+        let expected = cpu::sample(&model, SEED, 0, 3000);
+        for (part, want) in parts.iter().zip(&expected) {
+            let got = 17.5 * f64::from(part.normal) + 3.25 * f64::from(part.laplace);
+            assert_eq!(got, *want);
+        }
+        let folded = FoldedNormalLaplace::new(600.0, 40.0, 2.0).unwrap();
+        let parts = normal_parts(SEED, tags::FOLDED_NORMAL_LAPLACE, 3000).unwrap();
+        let expected = cpu::sample(&folded, SEED, 0, 3000);
+        for (part, want) in parts.iter().zip(&expected) {
+            let v = 0.5 * 600.0 + 40.0 * f64::from(part.normal);
+            assert_eq!(v.min(600.0 - v) + 2.0 * f64::from(part.laplace), *want);
+        }
+    }
+
+    #[test]
+    fn signed_rank_parts_reproduce_the_model() {
+        let model = SignedRankLaplace::new(45, 7.5).unwrap();
+        let parts = signed_rank_parts(45, SEED, 2000).unwrap();
+        let expected = cpu::sample(&model, SEED, 0, 2000);
+        for (part, want) in parts.iter().zip(&expected) {
+            assert_eq!(part.w + 7.5 * f64::from(part.laplace), *want);
+        }
+    }
+
+    #[test]
+    fn rank_sum_parts_reproduce_both_statistics() {
+        let parts = rank_sum_parts(23, 3, SEED, 2000).unwrap();
+        for (statistic, pick) in [
+            (
+                RankStatistic::KruskalWallis,
+                (|p: &RankSumPart| p.squared) as fn(&RankSumPart) -> f64,
+            ),
+            (RankStatistic::KruskalWallisAbs, |p: &RankSumPart| p.abs),
+        ] {
+            let model = RankSumNull::equal_groups(23, 3, statistic, 2.5).unwrap();
+            let expected = cpu::sample(&model, SEED, 0, 2000);
+            for (part, want) in parts.iter().zip(&expected) {
+                assert_eq!(pick(part) + 2.5 * f64::from(part.laplace), *want);
+            }
+        }
+    }
+
+    #[test]
+    fn t_parts_reproduce_the_model() {
+        for n in [2u32, 7, 12, 33, 100] {
+            let model = TStatisticNull::new(n, 0.3, 0.05, 0.2).unwrap();
+            let parts = t_parts(n, 0.3, SEED, 1000).unwrap();
+            for (draw, part) in parts.iter().enumerate() {
+                let want = model.draw(&mut DrawStream::new(SEED, model.tag(), draw as u64));
+                let mean = part.mean + 0.05 * f64::from(part.mean_laplace);
+                let variance = part.variance + 0.2 * f64::from(part.variance_laplace);
+                assert_eq!(private_t(mean, variance, n), want);
+            }
+        }
+    }
+}
