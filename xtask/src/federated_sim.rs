@@ -94,7 +94,8 @@ fn render<T: Serialize>(rows: &[T], json: bool, markdown: fn(&[T]) -> String) ->
 
 /// Deterministic per-replicate RNG: splitmix64 of (seed, setting, replicate).
 fn replicate_rng(seed: u64, setting: usize, replicate: usize) -> ChaCha8Rng {
-    let mut z = seed ^ (setting as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    let mut z = seed
+        ^ (setting as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (replicate as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -103,7 +104,8 @@ fn replicate_rng(seed: u64, setting: usize, replicate: usize) -> ChaCha8Rng {
 
 fn progress(len: usize, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len as u64).with_message(what.to_owned());
-    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} settings {elapsed}") {
+    if let Ok(style) = ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} settings {elapsed}")
+    {
         bar.set_style(style);
     }
     bar
@@ -212,7 +214,8 @@ fn testing_rows(setting: &TestingSetting, replicates: &[Option<[f64; 5]>]) -> Ve
                 .filter(|r| r[m] > 0.0 && r[0] > 0.0)
                 .map(|r| (r[m] / r[0]).ln())
                 .collect();
-            let rate = |alpha: f64| p.iter().filter(|&&x| x < alpha).count() as f64 / p.len() as f64;
+            let rate =
+                |alpha: f64| p.iter().filter(|&&x| x < alpha).count() as f64 / p.len() as f64;
             TestingRow {
                 centres: setting.centres,
                 delta: setting.delta,
@@ -257,10 +260,7 @@ fn testing_markdown(rows: &[TestingRow]) -> String {
 
 fn quantile_settings(quick: bool) -> Vec<(usize, f64)> {
     let centres: &[usize] = if quick { &[3, 10] } else { &fed::SIM_CENTRES };
-    centres
-        .iter()
-        .flat_map(|&c| fed::GAMMA_SHAPES.iter().map(move |&r| (c, r)))
-        .collect()
+    centres.iter().flat_map(|&c| fed::GAMMA_SHAPES.iter().map(move |&r| (c, r))).collect()
 }
 
 /// One output row of the quantile design (errors normalised by √r, as the paper does).
@@ -395,7 +395,8 @@ mod tests {
 
     #[test]
     fn replicates_do_not_depend_on_order() {
-        let settings = [TestingSetting { centres: 3, delta: 0.0, sigma_alpha: 0.1, sigma_beta: 0.0 }];
+        let settings =
+            [TestingSetting { centres: 3, delta: 0.0, sigma_alpha: 0.1, sigma_beta: 0.0 }];
         let a = testing(&settings, 8, 11).unwrap();
         let b = testing(&settings, 8, 11).unwrap();
         assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
@@ -423,8 +424,12 @@ mod tests {
         let design = fed::QuantileDesign::new(3, 4.0, fed::SigmaAlphaRule::Paper).unwrap();
         let reps: Vec<_> = (0..4)
             .map(|rep| {
-                fed::run_quantile_replicate(&design, &fed::QUANTILE_PROBS, &mut replicate_rng(1, 0, rep))
-                    .unwrap()
+                fed::run_quantile_replicate(
+                    &design,
+                    &fed::QUANTILE_PROBS,
+                    &mut replicate_rng(1, 0, rep),
+                )
+                .unwrap()
             })
             .collect();
         let rows = quantile_rows(3, 4.0, 4, &reps);
