@@ -77,7 +77,7 @@ def main():
         "",
     ]
 
-    # --- normal distribution (our Phi goes through statrs' erfc) ------------------------
+    # --- normal distribution (our Phi comes from dptest_refdist::special) ---------------
     z = np.array([-38.0, -20.0, -8.5, -5.0, -3.0, -1.0, -0.1, 0.0, 0.3, 1.5, 2.5, 4.0, 6.0, 9.0, 20.0, 37.0])
     probs = np.array([1e-300, 1e-100, 1e-12, 1e-5, 0.001, 0.02, 0.25, 0.5, 0.75, 0.98, 0.999, 1 - 1e-9])
     block(lines, "normal", z=z, cdf=stats.norm.cdf(z), sf=stats.norm.sf(z), probs=probs,

@@ -64,9 +64,9 @@ mod error;
 mod federation;
 mod merge;
 mod mwu;
+mod numeric;
 mod quantile;
 mod sim;
-mod special;
 mod table;
 mod yeojohnson;
 
@@ -94,6 +94,7 @@ pub use sim::{
     generate_quantile_data, generate_testing_data, mixture_gamma_quantile, run_quantile_replicate,
     run_testing_replicate,
 };
-pub use special::{chi2_sf_even, normal_cdf, normal_quantile, normal_sf};
+// The standard normal distribution lives in dptest-refdist; re-exported for this crate's callers.
+pub use dptest_refdist::special::{normal_cdf, normal_quantile, normal_sf};
 pub use table::{ExtremeLimit, ExtremeLimits, SummaryTable, TABLE_FORMAT};
 pub use yeojohnson::{YjCentreSums, yeo_johnson, yeo_johnson_inverse, yj_centre_sums};

@@ -3,9 +3,9 @@
 //! combined-data baseline.
 
 use crate::error::{FederatedError, check_finite};
-use crate::special::{chi2_sf_even, normal_cdf, normal_sf};
 use crate::table::SummaryTable;
 use dptest_ranking::{mid_ranks, tie_block_sizes};
+use dptest_refdist::special::{chi_squared_sf, normal_cdf, normal_sf};
 use serde::{Deserialize, Serialize};
 
 /// The format tag of a centre summary's JSON form.
@@ -207,7 +207,7 @@ pub fn fisher_test(
         method: TestMethod::Fisher,
         alternative,
         statistic: t,
-        p_value: chi2_sf_even(t, used.len()),
+        p_value: chi_squared_sf(t, 2 * used.len()),
         centres_used: used.len(),
         df: Some(2 * used.len()),
     })

@@ -3,9 +3,10 @@
 //! by federated bisection on counts.
 
 use crate::error::{FederatedError, check_finite, check_probability};
-use crate::special::{minimize_bounded, normal_quantile, pearson};
+use crate::numeric::{minimize_bounded, pearson};
 use crate::table::SummaryTable;
 use crate::yeojohnson::{YjCentreSums, psi, yeo_johnson_inverse, yj_centre_sums};
+use dptest_refdist::special::normal_quantile;
 use serde::Serialize;
 
 /// Cumulative fractions F̂_i at the upper limits of one group's counts.
@@ -301,7 +302,7 @@ mod tests {
     fn yj_table_recovers_normal_quantiles() {
         // Table from exact N(10, 2²) probabilities at limits 6..14: the fit is exact (λ = 1).
         let limits: Vec<f64> = (6..=14).map(f64::from).chain([f64::INFINITY]).collect();
-        let cdf = |x: f64| crate::special::normal_cdf((x - 10.0) / 2.0);
+        let cdf = |x: f64| dptest_refdist::special::normal_cdf((x - 10.0) / 2.0);
         let mut prev = 0.0;
         let counts: Vec<f64> = limits
             .iter()

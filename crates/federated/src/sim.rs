@@ -443,22 +443,24 @@ mod stability {
     use rand_chacha::ChaCha8Rng;
 
     /// Value stability of both designs for a fixed seed (ChaCha8 + rand_distr 0.6 samplers).
+    /// (Snapshot re-taken when Φ, Φ⁻¹ and the χ² tail moved from statrs' erfc, ~1e-10 relative,
+    /// to `dptest_refdist::special`, ~1e-15: the p-values moved by 4e-11 to 2e-10 relative.)
     #[test]
     fn seeded_replicates_are_stable() {
         let d = TestingDesign::new(5, 0.1, 0.05, 0.05).unwrap();
         let r = run_testing_replicate(&d, &mut ChaCha8Rng::seed_from_u64(99)).unwrap();
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
-        assert!(close(r.combined, 0.003569706414996616));
-        assert!(close(r.weighted, 0.0035955735851813213));
-        assert!(close(r.table, 0.0038260480653513423));
-        assert!(close(r.sum, 0.011630788601504795));
-        assert!(close(r.fisher, 0.0076181369824522074));
+        assert!(close(r.combined, 0.0035697064151463615));
+        assert!(close(r.weighted, 0.0035955735853321737));
+        assert!(close(r.table, 0.0038260480655120865));
+        assert!(close(r.sum, 0.011630788602009284));
+        assert!(close(r.fisher, 0.007618136980897176));
         assert_eq!(r.bins, 42);
         let q = QuantileDesign::new(3, 4.0, SigmaAlphaRule::Paper).unwrap();
         let r = run_quantile_replicate(&q, &[0.5], &mut ChaCha8Rng::seed_from_u64(99)).unwrap();
         assert!(close(r.truth[0], 3.570542854578269));
         assert!(close(r.loss[0], 3.562664932608768));
-        assert!(close(r.yj_table[0], 3.5473256237011856));
+        assert!(close(r.yj_table[0], 3.5473256237040833));
         assert!(close(r.yj_data[0], 3.539659262029514));
         assert_eq!(r.bins, 69);
     }

@@ -59,7 +59,6 @@ mod error;
 mod private;
 mod public;
 mod sample;
-mod special;
 mod study;
 
 #[cfg(test)]

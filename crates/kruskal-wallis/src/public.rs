@@ -56,7 +56,7 @@ pub fn kruskal(sample: &GroupedSample) -> Result<KruskalResult, KruskalWallisErr
     Ok(KruskalResult {
         test: "kruskal-wallis",
         statistic: h,
-        p_value: crate::special::chi_squared_sf(h.max(0.0), df),
+        p_value: dptest_refdist::special::chi_squared_sf(h.max(0.0), df),
         df,
         n: n_obs,
         groups: sample.groups(),

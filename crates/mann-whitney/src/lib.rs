@@ -73,7 +73,6 @@ mod private;
 mod public;
 mod reference;
 mod sample;
-mod special;
 mod study;
 
 #[cfg(test)]

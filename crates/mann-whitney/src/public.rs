@@ -110,7 +110,7 @@ pub fn mann_whitney_u(
         if z.is_nan() {
             return Err(MannWhitneyError::AllValuesTied);
         }
-        (crate::special::normal_sf(z), Some(z))
+        (dptest_refdist::special::normal_sf(z), Some(z))
     };
     Ok(MannWhitneyResult {
         test: "mann-whitney",

@@ -1,7 +1,7 @@
 //! Order-statistic critical values and their distribution-free confidence intervals.
 
 use serde::Serialize;
-use statrs::distribution::{Binomial, DiscreteCDF, Normal, ContinuousCDF};
+use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal};
 
 use crate::error::RefdistError;
 use crate::model::Tail;
@@ -74,13 +74,94 @@ pub fn critical_values_from_sorted_keys(
     alphas: &[f64],
     tail: Tail,
 ) -> Result<Vec<CriticalValue>, RefdistError> {
-    let draws = sorted_keys.len() as u64;
+    critical_values_from_sorted_top(sorted_keys, sorted_keys.len() as u64, alphas, tail)
+}
+
+/// The smallest 1-based ascending rank any of `alphas` needs (its critical rank or the lower
+/// end of its confidence interval) among `draws` keys; the top `draws − rank + 1` keys suffice.
+pub fn lowest_needed_rank(draws: u64, alphas: &[f64]) -> Result<u64, RefdistError> {
+    let mut lowest = draws.max(1);
+    for &alpha in alphas {
+        let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
+        lowest = lowest.min(critical_rank(draws, alpha)?).min(interval.low).min(interval.high);
+    }
+    Ok(lowest)
+}
+
+/// Puts the order statistics that [`critical_values_from_sorted_top`] reads into their sorted
+/// positions of `top` (the top `top.len()` of `draws` keys, in any order) by repeated selection,
+/// O(len) per needed rank instead of a full sort. Afterwards `top` reads like a sorted slice at
+/// every position that function uses.
+pub fn select_needed_order_statistics(
+    top: &mut [f64],
+    draws: u64,
+    alphas: &[f64],
+) -> Result<(), RefdistError> {
+    let dropped = draws.saturating_sub(top.len() as u64);
+    let mut positions = Vec::with_capacity(3 * alphas.len());
+    for &alpha in alphas {
+        let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
+        for rank in [critical_rank(draws, alpha)?, interval.low, interval.high] {
+            if rank > dropped {
+                positions.push((rank - 1 - dropped) as usize);
+            }
+        }
+    }
+    positions.sort_unstable();
+    positions.dedup();
+    select_positions(top, &positions);
+    Ok(())
+}
+
+/// Multi-quickselect: puts every 0-based `positions` (sorted, distinct, in range) of `values`
+/// where a sort would, selecting the middle position first and recursing on either side
+/// (O(len·log k) for k positions).
+fn select_positions(values: &mut [f64], positions: &[usize]) {
+    if positions.is_empty() || values.is_empty() {
+        return;
+    }
+    let middle = positions.len() / 2;
+    let at = positions[middle];
+    if at >= values.len() {
+        return select_positions(values, &positions[..middle]);
+    }
+    values.select_nth_unstable_by(at, f64::total_cmp);
+    let (left, right) = values.split_at_mut(at);
+    select_positions(left, &positions[..middle]);
+    let shifted: Vec<usize> = positions[middle + 1..].iter().map(|p| p - at - 1).collect();
+    select_positions(&mut right[1..], &shifted);
+}
+
+/// Critical values from only the largest keys: `sorted_top` holds, ascending, the top
+/// `sorted_top.len()` of `draws` keys (ascending ranks `draws − len + 1 ..= draws`), which must
+/// include [`lowest_needed_rank`]. Identical to [`critical_values_from_sorted_keys`] on the
+/// full sorted sample.
+pub fn critical_values_from_sorted_top(
+    sorted_top: &[f64],
+    draws: u64,
+    alphas: &[f64],
+    tail: Tail,
+) -> Result<Vec<CriticalValue>, RefdistError> {
+    let dropped =
+        draws.checked_sub(sorted_top.len() as u64).ok_or(RefdistError::InvalidParameter {
+            name: "draws",
+            value: draws as f64,
+            requirement: "at least the number of kept keys",
+        })?;
+    let lowest = lowest_needed_rank(draws, alphas)?;
+    if lowest <= dropped {
+        return Err(RefdistError::InvalidParameter {
+            name: "kept keys",
+            value: sorted_top.len() as f64,
+            requirement: "enough to contain every needed order statistic",
+        });
+    }
     alphas
         .iter()
         .map(|&alpha| {
             let rank = critical_rank(draws, alpha)?;
             let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
-            let at = |rank: u64| tail.unkey(sorted_keys[(rank - 1) as usize]);
+            let at = |rank: u64| tail.unkey(sorted_top[(rank - 1 - dropped) as usize]);
             let (a, b) = (at(interval.low), at(interval.high));
             Ok(CriticalValue {
                 alpha,

@@ -66,7 +66,7 @@ pub fn kruskal_wallis_abs(rank_sums: &[f64], sizes: &[u32]) -> f64 {
 /// c_n of KW-abs: 4(n−1)/n² for even n, 4/(n+1) for odd n (paper §3.3 and App. A.3).
 pub fn kruskal_wallis_abs_constant(n: u32) -> f64 {
     let n = f64::from(n);
-    if n as u64 % 2 == 0 { 4.0 * (n - 1.0) / (n * n) } else { 4.0 / (n + 1.0) }
+    if (n as u64).is_multiple_of(2) { 4.0 * (n - 1.0) / (n * n) } else { 4.0 / (n + 1.0) }
 }
 
 /// Mann–Whitney U1 = R1 − n1(n1+1)/2.
@@ -195,6 +195,10 @@ impl NullModel for RankSumNull {
     fn draw(&self, stream: &mut DrawStream) -> f64 {
         let parts = self.draw_parts(stream);
         parts.statistic + self.laplace_scale * parts.noise
+    }
+
+    fn fill(&self, seed: u64, first_draw: u64, out: &mut [f64]) {
+        crate::rank_select::fill(self, seed, self.tag(), first_draw, out);
     }
 
     fn spec(&self) -> Option<crate::NullSpec> {

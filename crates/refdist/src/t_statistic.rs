@@ -24,7 +24,12 @@ pub struct TStatisticNull {
 
 impl TStatisticNull {
     /// n ≥ 2 observations of sd > 0; Laplace scales of the mean and variance releases.
-    pub fn new(n: u32, sd: f64, mean_scale: f64, variance_scale: f64) -> Result<Self, RefdistError> {
+    pub fn new(
+        n: u32,
+        sd: f64,
+        mean_scale: f64,
+        variance_scale: f64,
+    ) -> Result<Self, RefdistError> {
         if n < 2 {
             return Err(RefdistError::InvalidParameter {
                 name: "n",

@@ -3,8 +3,6 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use statrs::function::erf::erfc;
-
 use crate::error::WilcoxonError;
 
 /// Largest n for which the exact signed-rank ⊕ Laplace reference is built (the pmf has
@@ -122,11 +120,6 @@ impl LatticeLaplace {
     }
 }
 
-/// Φ̄(x) = P(Z ≥ x), accurate in both tails.
-pub(crate) fn normal_sf(x: f64) -> f64 {
-    0.5 * erfc(x / std::f64::consts::SQRT_2)
-}
-
 /// Solves `sf(x) = p` for a decreasing `sf` by bisection on [lo, hi] (expanded as needed).
 pub(crate) fn invert_sf(sf: impl Fn(f64) -> f64, p: f64, scale_hint: f64) -> f64 {
     let (mut lo, mut hi) = (-scale_hint, scale_hint);
@@ -159,6 +152,7 @@ pub(crate) fn check_exact_n(n: usize) -> Result<(), WilcoxonError> {
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+    use dptest_refdist::special::normal_sf;
 
     #[test]
     fn signed_rank_pmf_matches_counts() {

@@ -376,26 +376,24 @@ mod tests {
     }
 
     /// Paper Table 3 (ε = 1, two-sided α = .05/.025/.01/.005; 1e7 draws of the Normal ⊕
-    /// Laplace reference, |W| quantiles rounded to integers).
-    const TABLE_3: [(usize, [f64; 4]); 12] = [
-        (10, [70.0, 83.0, 102.0, 116.0]),
-        (20, [155.0, 183.0, 220.0, 248.0]),
-        (30, [256.0, 299.0, 355.0, 397.0]),
-        (40, [369.0, 429.0, 506.0, 562.0]),
-        (50, [494.0, 572.0, 670.0, 742.0]),
-        (75, [854.0, 984.0, 1143.0, 1257.0]),
-        (100, [1271.0, 1460.0, 1690.0, 1853.0]),
-        (200, [3402.0, 3895.0, 4486.0, 4900.0]),
-        (300, [6127.0, 7012.0, 8069.0, 8798.0]),
-        (400, [9335.0, 10679.0, 12276.0, 13382.0]),
-        (500, [12978.0, 14845.0, 17061.0, 18592.0]),
-        (1000, [36235.0, 41443.0, 47637.0, 51906.0]),
-    ];
+    /// Laplace reference, |W| quantiles rounded to integers), from the shared golden file.
+    fn table_3() -> Vec<(usize, Vec<f64>)> {
+        include_str!("../../../testdata/paper_table3.csv")
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.starts_with('n'))
+            .map(|line| {
+                let cells: Vec<f64> = line.split(',').map(|c| c.parse().unwrap()).collect();
+                (cells[0] as usize, cells[1..].to_vec())
+            })
+            .collect()
+    }
 
     #[test]
     fn normal_reference_reproduces_paper_table_3() {
         // The table is simulated: at α = .005 its Monte Carlo error is ≈ 0.2%.
-        for (n, row) in TABLE_3 {
+        let table = table_3();
+        assert_eq!(table.len(), 12);
+        for (n, row) in table {
             let r = WpReference::new(n, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
             for (alpha, want) in [0.05, 0.025, 0.01, 0.005].into_iter().zip(row) {
                 let c = r.critical_value(alpha, Alternative::TwoSided).unwrap();

@@ -4,8 +4,9 @@
 use serde::Serialize;
 
 use crate::error::WilcoxonError;
-use crate::exact::{check_exact_n, normal_sf, signed_rank_pmf};
+use crate::exact::{check_exact_n, signed_rank_pmf};
 use crate::sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic};
+use dptest_refdist::special::normal_sf;
 
 /// How the public p-value is computed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

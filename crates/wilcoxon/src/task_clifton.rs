@@ -10,8 +10,8 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::error::{WilcoxonError, check_alpha};
-use crate::exact::normal_sf;
 use crate::sample::{Alternative, PairedSample};
+use dptest_refdist::special::normal_sf;
 
 /// Default number of dummy pairs at each of ±∞ for High Privacy (Task & Clifton's k = 15).
 pub const DEFAULT_DUMMIES: usize = 15;

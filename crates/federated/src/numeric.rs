@@ -1,49 +1,5 @@
-//! Normal distribution, closed-form χ² tail for even degrees of freedom, and a bounded
-//! Brent minimiser.
-
-use statrs::function::erf::{erfc, erfc_inv};
-use std::f64::consts::SQRT_2;
-
-/// Φ(z), the standard normal CDF.
-pub fn normal_cdf(z: f64) -> f64 {
-    0.5 * erfc(-z / SQRT_2)
-}
-
-/// 1 − Φ(z), computed without cancellation.
-pub fn normal_sf(z: f64) -> f64 {
-    0.5 * erfc(z / SQRT_2)
-}
-
-/// Φ⁻¹(p) for 0 < p < 1.
-pub fn normal_quantile(p: f64) -> f64 {
-    -SQRT_2 * erfc_inv(2.0 * p)
-}
-
-/// P(χ²_{2L} > t) = e^{−t/2} Σ_{k<L} (t/2)^k / k!, the closed form for even degrees of freedom
-/// (`half_df` = L ≥ 1), summed in log space so large t cannot overflow.
-pub fn chi2_sf_even(t: f64, half_df: usize) -> f64 {
-    if t.is_nan() {
-        return f64::NAN;
-    }
-    if t <= 0.0 {
-        return 1.0;
-    }
-    if t == f64::INFINITY {
-        return 0.0;
-    }
-    let x = t / 2.0;
-    let ln_x = x.ln();
-    let mut ln_term = 0.0_f64; // ln(x^k / k!)
-    let mut ln_terms = Vec::with_capacity(half_df.max(1));
-    ln_terms.push(0.0);
-    for k in 1..half_df {
-        ln_term += ln_x - (k as f64).ln();
-        ln_terms.push(ln_term);
-    }
-    let top = ln_terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let sum: f64 = ln_terms.iter().map(|l| (l - top).exp()).sum();
-    (top + sum.ln() - x).exp().min(1.0)
-}
+//! Small numeric helpers of the quantile estimators: a bounded Brent minimiser and the
+//! Pearson correlation.
 
 /// Minimises `f` on [a, b] with Brent's method (golden section + parabolic steps), absolute
 /// tolerance `xatol` on the argument (scipy's `fminbound` scheme).
@@ -138,35 +94,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn normal_values() {
-        // exact: Φ(0) = ½; Φ(1.959963984540054) = 0.975 (scipy.stats.norm).
-        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-16);
-        // statrs 0.19's erfc is accurate to ~1e-10 relative (measured against scipy), so the
-        // tolerances here and in the golden tests are 1e-9 relative.
-        let c = normal_cdf(1.959963984540054);
-        assert!((c - 0.975).abs() < 1e-9, "{c}");
-        assert!((normal_sf(1.959963984540054) / 0.025 - 1.0).abs() < 1e-9);
-        assert!((normal_quantile(0.975) - 1.959963984540054).abs() < 1e-9);
-        assert!((normal_quantile(0.02) + 2.053748910631823).abs() < 1e-9);
-    }
-
-    #[test]
-    fn chi2_even_closed_form() {
-        // df = 2: P = e^{-t/2} exactly.
-        assert!((chi2_sf_even(3.0, 1) - (-1.5f64).exp()).abs() < 1e-16);
-        // scipy.stats.chi2.sf(10.0, 6) = 0.12465201948308113
-        assert!((chi2_sf_even(10.0, 3) - 0.124_652_019_483_081_13).abs() < 1e-15);
-        assert_eq!(chi2_sf_even(0.0, 4), 1.0);
-        assert_eq!(chi2_sf_even(f64::INFINITY, 4), 0.0);
-        // scipy.stats.chi2.sf(5000.0, 200) = 0.0 (underflow), ours must not be NaN.
-        assert!(chi2_sf_even(5000.0, 100) < 1e-300);
-    }
-
-    #[test]
     fn brent_finds_parabola_minimum() {
         let x = minimize_bounded(|x| (x - 0.7) * (x - 0.7), 0.0, 2.0, 1e-9);
         assert!((x - 0.7).abs() < 1e-7);
         let edge = minimize_bounded(|x| x, 0.0, 2.0, 1e-5);
         assert!(edge < 1e-4);
+    }
+
+    #[test]
+    fn pearson_values() {
+        let r = pearson(&[1.0, 2.0, 3.0], &[2.0, 4.0, 7.0]).unwrap_or(f64::NAN);
+        // numpy.corrcoef([1, 2, 3], [2, 4, 7])[0, 1] = 0.9933992677987828
+        assert!((r - 0.993_399_267_798_782_8).abs() < 1e-15, "{r}");
+        assert_eq!(pearson(&[1.0, 1.0], &[1.0, 2.0]), None);
     }
 }
