@@ -168,6 +168,10 @@ fn gpu_backend_agrees_with_cpu_or_is_refused_cleanly() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains("--backend gpu"), "{stderr}");
+        assert!(
+            std::env::var("DPTEST_REQUIRE_GPU").as_deref() != Ok("1"),
+            "DPTEST_REQUIRE_GPU=1 but: {stderr}"
+        );
         eprintln!("skipping the GPU comparison: {stderr}");
         return;
     }
