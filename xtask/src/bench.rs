@@ -2,7 +2,7 @@
 //! with 1 and 2 threads and the GPU engine, one row per (kernel, engine), with the device in
 //! every row. Uses `dptest_refdist_gpu::bench` (one p-value count over `--draws` draws per
 //! kernel at n = 100). A CPU adapter (lavapipe/llvmpipe) is never reported as GPU speed: its
-//! rows read "gpu-api on CPU adapter (<name>)".
+//! rows read `gpu-api on CPU adapter (<name>)`.
 
 use std::path::PathBuf;
 

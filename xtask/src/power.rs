@@ -45,7 +45,7 @@ pub struct Args {
     /// Reduced reps and reference draws (smoke test: every figure in a few minutes).
     #[arg(long)]
     pub quick: bool,
-    /// Output folder for fig<ID>.csv / fig<ID>.svg / summary.json.
+    /// Output folder for `fig<ID>.csv` / `fig<ID>.svg` / `summary.json`.
     #[arg(long, default_value = "docs/power")]
     pub out: PathBuf,
     /// Compute the n for 80% power (bisection) of the headline figures instead.
@@ -308,7 +308,7 @@ fn qq_rows(figure: u32, series: &Series, budget: &Budget) -> Result<Vec<Row>> {
     Ok(rows)
 }
 
-/// Writes fig<ID>.csv and fig<ID>.svg.
+/// Writes `fig<ID>.csv` and `fig<ID>.svg`.
 pub fn write_figure(figure: &Figure, rows: &[Row], out: &std::path::Path) -> Result<()> {
     let stem = format!("fig{:02}", figure.id);
     let mut writer = csv::Writer::from_path(out.join(format!("{stem}.csv")))?;

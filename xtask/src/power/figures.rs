@@ -27,7 +27,7 @@ pub enum Kind {
 /// Data as a function of the total sample size n (for grids and bisection).
 #[derive(Clone, Debug)]
 pub enum Design {
-    /// g near-equal groups N(means[i], sd²) (n any integer ≥ g).
+    /// g near-equal groups N(means\[i\], sd²) (n any integer ≥ g).
     EqualGroups {
         /// Group means.
         means: Vec<f64>,
