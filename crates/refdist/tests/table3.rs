@@ -7,23 +7,14 @@ use dptest_refdist::{CpuEngine, Engine, MonteCarlo, NormalLaplace, Tail, exact::
 /// Two-sided levels of Table 3's columns.
 const ALPHAS: [f64; 4] = [0.05, 0.025, 0.01, 0.005];
 
-/// Paper Table 3 ("New Critical Value Table for ε = 1.0", papers/dp-nonparametric-tests.txt),
-/// as printed: n, then the critical values for α = .05, .025, .01, .005 (two-sided; the
-/// 1 − α percentile of |T| over 10 million simulations). External golden values.
-const TABLE_3: [(u32, [f64; 4]); 12] = [
-    (10, [70.0, 83.0, 102.0, 116.0]),
-    (20, [155.0, 183.0, 220.0, 248.0]),
-    (30, [256.0, 299.0, 355.0, 397.0]),
-    (40, [369.0, 429.0, 506.0, 562.0]),
-    (50, [494.0, 572.0, 670.0, 742.0]),
-    (75, [854.0, 984.0, 1143.0, 1257.0]),
-    (100, [1271.0, 1460.0, 1690.0, 1853.0]),
-    (200, [3402.0, 3895.0, 4486.0, 4900.0]),
-    (300, [6127.0, 7012.0, 8069.0, 8798.0]),
-    (400, [9335.0, 10679.0, 12276.0, 13382.0]),
-    (500, [12978.0, 14845.0, 17061.0, 18592.0]),
-    (1000, [36235.0, 41443.0, 47637.0, 51906.0]),
-];
+/// Paper Table 3 as printed (n, then α = .05, .025, .01, .005), from the shared golden file
+/// `testdata/paper_table3.csv` (its header cites the paper).
+fn table_3() -> Vec<(u32, Vec<f64>)> {
+    let text = include_str!("../../../testdata/paper_table3.csv");
+    let rows = text.lines().filter(|line| line.starts_with(|c: char| c.is_ascii_digit()));
+    let parse = |line: &str| -> Vec<f64> { line.split(',').map(|c| c.parse().unwrap()).collect() };
+    rows.map(parse).map(|cells| (cells[0] as u32, cells[1..].to_vec())).collect()
+}
 
 fn wilcoxon_null(n: u32) -> (f64, f64) {
     let n = f64::from(n);
@@ -38,7 +29,9 @@ fn matches_paper(value: f64, paper: f64) -> bool {
 
 #[test]
 fn exact_engine_reproduces_table_3() {
-    for (n, row) in TABLE_3 {
+    let table = table_3();
+    assert_eq!(table.len(), 12);
+    for (n, row) in table {
         let (sd, b) = wilcoxon_null(n);
         let reference = ExactReference::normal_laplace(sd, b, Tail::TwoSided).unwrap();
         for (alpha, paper) in ALPHAS.into_iter().zip(row) {
@@ -62,7 +55,7 @@ fn cpu_engine_at_ten_million_draws_agrees_with_the_exact_engine_and_table_3() {
     let engine = CpuEngine;
     let draws = 10_000_000u64;
     let mut inside = 0;
-    for (index, (n, row)) in TABLE_3.into_iter().enumerate() {
+    for (index, (n, row)) in table_3().into_iter().enumerate() {
         let (sd, b) = wilcoxon_null(n);
         let model = NormalLaplace::new(sd, b).unwrap();
         let mc = MonteCarlo::new(draws, 2026 + index as u64).unwrap();

@@ -13,25 +13,19 @@ use dptest_tables::{
     read_rows, shipped_text,
 };
 
-/// Paper Table 3 as printed: n, then α = .05, .025, .01, .005.
-const TABLE_3: [(u32, [f64; 4]); 12] = [
-    (10, [70.0, 83.0, 102.0, 116.0]),
-    (20, [155.0, 183.0, 220.0, 248.0]),
-    (30, [256.0, 299.0, 355.0, 397.0]),
-    (40, [369.0, 429.0, 506.0, 562.0]),
-    (50, [494.0, 572.0, 670.0, 742.0]),
-    (75, [854.0, 984.0, 1143.0, 1257.0]),
-    (100, [1271.0, 1460.0, 1690.0, 1853.0]),
-    (200, [3402.0, 3895.0, 4486.0, 4900.0]),
-    (300, [6127.0, 7012.0, 8069.0, 8798.0]),
-    (400, [9335.0, 10679.0, 12276.0, 13382.0]),
-    (500, [12978.0, 14845.0, 17061.0, 18592.0]),
-    (1000, [36235.0, 41443.0, 47637.0, 51906.0]),
-];
+/// Paper Table 3 as printed (n, then α = .05, .025, .01, .005), from the shared golden file
+/// `testdata/paper_table3.csv` (its header cites the paper).
+fn table_3() -> Vec<(u32, Vec<f64>)> {
+    let text = include_str!("../../../testdata/paper_table3.csv");
+    let rows = text.lines().filter(|line| line.starts_with(|c: char| c.is_ascii_digit()));
+    let parse = |line: &str| -> Vec<f64> { line.split(',').map(|c| c.parse().unwrap()).collect() };
+    rows.map(parse).map(|cells| (cells[0] as u32, cells[1..].to_vec())).collect()
+}
 const ALPHAS: [f64; 4] = [0.05, 0.025, 0.01, 0.005];
 
 fn printed(n: u32, alpha: f64) -> f64 {
-    let (_, values) = TABLE_3.iter().find(|(m, _)| *m == n).expect("n in Table 3");
+    let table = table_3();
+    let (_, values) = table.iter().find(|(m, _)| *m == n).expect("n in Table 3");
     values[ALPHAS.iter().position(|a| *a == alpha).expect("alpha in Table 3")]
 }
 
