@@ -12,7 +12,9 @@ const ALPHAS: [f64; 4] = [0.05, 0.025, 0.01, 0.005];
 fn table_3() -> Vec<(u32, Vec<f64>)> {
     let text = include_str!("../../../testdata/paper_table3.csv");
     let rows = text.lines().filter(|line| line.starts_with(|c: char| c.is_ascii_digit()));
-    let parse = |line: &str| -> Vec<f64> { line.split(',').map(|c| c.parse().unwrap()).collect() };
+    let parse = |line: &str| -> Vec<f64> {
+        line.split(',').map(|c| c.parse().expect("a number")).collect()
+    };
     rows.map(parse).map(|cells| (cells[0] as u32, cells[1..].to_vec())).collect()
 }
 

@@ -382,7 +382,8 @@ mod tests {
             .lines()
             .filter(|line| !line.starts_with('#') && !line.starts_with('n'))
             .map(|line| {
-                let cells: Vec<f64> = line.split(',').map(|c| c.parse().unwrap()).collect();
+                let cells: Vec<f64> =
+                    line.split(',').map(|c| c.parse().expect("a number")).collect();
                 (cells[0] as usize, cells[1..].to_vec())
             })
             .collect()
