@@ -68,7 +68,7 @@ pub use crate::{
     },
     signed_rank::SignedRankLaplace,
     stream::{DrawStream, tags},
-    t_statistic::{TStatisticNull, private_t},
+    t_statistic::{SampleMoments, TStatisticNull, private_t},
 };
 
 pub mod cpu;

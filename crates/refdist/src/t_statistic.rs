@@ -66,21 +66,21 @@ impl TStatisticNull {
     }
 }
 
-/// T̃ from a noisy mean and a noisy variance: x̄̃ / √(s̃²/n), defined as 0 when s̃² ≤ 0.
-pub fn private_t(noisy_mean: f64, noisy_variance: f64, n: u32) -> f64 {
-    if noisy_variance > 0.0 { noisy_mean / (noisy_variance / f64::from(n)).sqrt() } else { 0.0 }
+/// The noise-free mean and sample variance of one simulated dataset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleMoments {
+    /// x̄.
+    pub mean: f64,
+    /// s² (n − 1 denominator), never negative.
+    pub variance: f64,
 }
 
-impl NullModel for TStatisticNull {
-    fn tag(&self) -> u32 {
-        tags::T_STATISTIC
-    }
-
-    fn draw(&self, stream: &mut DrawStream) -> f64 {
+impl TStatisticNull {
+    /// The n clamped normal observations of one draw, reduced to their mean and variance
+    /// (consumes the normal words of the layout; the two Laplace words follow).
+    pub fn sample_moments(&self, stream: &mut DrawStream) -> SampleMoments {
         let n = self.n as usize;
-        let mut sum = 0.0f64;
-        let mut sum_sq = 0.0f64;
-        let mut produced = 0usize;
+        let (mut sum, mut sum_sq, mut produced) = (0.0f64, 0.0f64, 0usize);
         while produced < n {
             let pair = stream.normal_pair();
             for z in [pair.cos, pair.sin].into_iter().take(n - produced) {
@@ -92,9 +92,24 @@ impl NullModel for TStatisticNull {
         }
         let nf = f64::from(self.n);
         let mean = sum / nf;
-        let variance = ((sum_sq - nf * mean * mean) / (nf - 1.0)).max(0.0);
-        let noisy_mean = mean + self.mean_scale * f64::from(stream.laplace());
-        let noisy_variance = variance + self.variance_scale * f64::from(stream.laplace());
+        SampleMoments { mean, variance: ((sum_sq - nf * mean * mean) / (nf - 1.0)).max(0.0) }
+    }
+}
+
+/// T̃ from a noisy mean and a noisy variance: x̄̃ / √(s̃²/n), defined as 0 when s̃² ≤ 0.
+pub fn private_t(noisy_mean: f64, noisy_variance: f64, n: u32) -> f64 {
+    if noisy_variance > 0.0 { noisy_mean / (noisy_variance / f64::from(n)).sqrt() } else { 0.0 }
+}
+
+impl NullModel for TStatisticNull {
+    fn tag(&self) -> u32 {
+        tags::T_STATISTIC
+    }
+
+    fn draw(&self, stream: &mut DrawStream) -> f64 {
+        let moments = self.sample_moments(stream);
+        let noisy_mean = moments.mean + self.mean_scale * f64::from(stream.laplace());
+        let noisy_variance = moments.variance + self.variance_scale * f64::from(stream.laplace());
         private_t(noisy_mean, noisy_variance, self.n)
     }
 

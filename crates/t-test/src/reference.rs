@@ -141,8 +141,8 @@ pub fn sd_grid(n: usize, scales: &NoiseScales) -> Vec<f64> {
 /// [`TAG_NOISY_VARIANCE`]. CPU only.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct NoisyVarianceNull {
-    n: u32,
-    sd: f64,
+    /// The data part (n clamped normals of sd); its Laplace scales are unused here.
+    data: TStatisticNull,
     variance_scale: f64,
 }
 
@@ -152,9 +152,8 @@ impl NoisyVarianceNull {
     /// # Errors
     /// [`TTestError::InvalidParameter`].
     pub fn new(n: u32, sd: f64, variance_scale: f64) -> Result<Self, TTestError> {
-        // Reuse the validation of the t-statistic null.
-        TStatisticNull::new(n, sd, 0.0, variance_scale)?;
-        Ok(NoisyVarianceNull { n, sd, variance_scale })
+        let data = TStatisticNull::new(n, sd, 0.0, variance_scale)?;
+        Ok(NoisyVarianceNull { data, variance_scale })
     }
 }
 
@@ -164,22 +163,9 @@ impl NullModel for NoisyVarianceNull {
     }
 
     fn draw(&self, stream: &mut DrawStream) -> f64 {
-        let n = self.n as usize;
-        let (mut sum, mut sum_sq, mut produced) = (0.0f64, 0.0f64, 0usize);
-        while produced < n {
-            let pair = stream.normal_pair();
-            for z in [pair.cos, pair.sin].into_iter().take(n - produced) {
-                let x = (self.sd * f64::from(z)).clamp(-1.0, 1.0);
-                sum += x;
-                sum_sq += x * x;
-            }
-            produced += 2;
-        }
-        let nf = f64::from(self.n);
-        let mean = sum / nf;
-        let variance = ((sum_sq - nf * mean * mean) / (nf - 1.0)).max(0.0);
+        let moments = self.data.sample_moments(stream);
         let _mean_noise = stream.laplace(); // keep the layout of TStatisticNull
-        variance + self.variance_scale * f64::from(stream.laplace())
+        moments.variance + self.variance_scale * f64::from(stream.laplace())
     }
 }
 
