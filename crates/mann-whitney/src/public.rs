@@ -4,18 +4,7 @@ use serde::Serialize;
 
 use crate::{MannWhitneyError, TwoSample};
 
-/// The alternative hypothesis (scipy's `alternative`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Alternative {
-    /// The distributions differ.
-    #[default]
-    TwoSided,
-    /// x is stochastically less than y.
-    Less,
-    /// x is stochastically greater than y.
-    Greater,
-}
+pub use dptest_refdist::Alternative;
 
 /// How the p-value is computed (scipy's `method`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

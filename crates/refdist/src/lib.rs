@@ -47,6 +47,7 @@
 #![deny(missing_docs)]
 
 pub use crate::{
+    alternative::Alternative,
     cpu::{MonteCarlo, MonteCarloPValue},
     engine::{CpuEngine, Engine, ReferenceInfo},
     error::RefdistError,
@@ -76,6 +77,7 @@ pub mod exact;
 pub mod special;
 pub mod transforms;
 
+mod alternative;
 mod batch;
 mod engine;
 mod error;

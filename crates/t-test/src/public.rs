@@ -7,29 +7,7 @@ use statrs::function::beta::beta_reg;
 
 use crate::error::{TTestError, check_finite, check_n};
 
-/// The alternative hypothesis, as scipy's `alternative` argument.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Alternative {
-    /// The mean differs from the hypothesised mean (scipy `'two-sided'`).
-    #[default]
-    TwoSided,
-    /// The mean is less than the hypothesised mean.
-    Less,
-    /// The mean is greater than the hypothesised mean.
-    Greater,
-}
-
-impl Alternative {
-    /// The reference-distribution tail that counts as extreme.
-    pub fn tail(self) -> dptest_refdist::Tail {
-        match self {
-            Alternative::TwoSided => dptest_refdist::Tail::TwoSided,
-            Alternative::Less => dptest_refdist::Tail::Lower,
-            Alternative::Greater => dptest_refdist::Tail::Upper,
-        }
-    }
-}
+pub use dptest_refdist::Alternative;
 
 /// Result of the public t-test (scipy's `TtestResult`).
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -64,47 +64,7 @@ impl PairedSample {
     }
 }
 
-/// The alternative hypothesis, in scipy's terms for `d = after − before`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Alternative {
-    /// The differences are not symmetric about 0 (reject for large |W|).
-    #[default]
-    TwoSided,
-    /// The differences tend to be negative (reject for small W).
-    Less,
-    /// The differences tend to be positive (reject for large W).
-    Greater,
-}
-
-impl Alternative {
-    /// The refdist tail that counts as extreme.
-    pub fn tail(self) -> dptest_refdist::Tail {
-        match self {
-            Alternative::TwoSided => dptest_refdist::Tail::TwoSided,
-            Alternative::Less => dptest_refdist::Tail::Lower,
-            Alternative::Greater => dptest_refdist::Tail::Upper,
-        }
-    }
-}
-
-impl std::str::FromStr for Alternative {
-    type Err = WilcoxonError;
-
-    /// Parses `two-sided`, `less` or `greater` (scipy's spellings).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "two-sided" => Ok(Alternative::TwoSided),
-            "less" => Ok(Alternative::Less),
-            "greater" => Ok(Alternative::Greater),
-            _ => Err(WilcoxonError::InvalidParameter {
-                name: "alternative (two-sided|less|greater)",
-                value: f64::NAN,
-                requirement: "one of the listed names",
-            }),
-        }
-    }
-}
+pub use dptest_refdist::Alternative;
 
 /// The Pratt signed-rank statistic of a sample (zeros ranked, then given sign 0).
 #[derive(Clone, Debug, PartialEq, Serialize)]
