@@ -52,6 +52,13 @@ pub enum WilcoxonError {
         /// Largest n of the zero-robust table (any ε).
         max_table_n: usize,
     },
+    /// The zero-robust exact reference is validated (ties included) only up to `max_epsilon`.
+    EpsilonAboveValidated {
+        /// ε asked for.
+        epsilon: f64,
+        /// Largest validated ε.
+        max_epsilon: f64,
+    },
     /// The zero-robust exact reference has no Monte Carlo form at n ≤ `max_table_n` (it is a
     /// maximum over zero counts, not one distribution).
     RobustNeedsExactBackend {
@@ -113,6 +120,11 @@ impl fmt::Display for WilcoxonError {
                 "the zero-robust exact reference is certified above n = {max_table_n} only for \
                  ε ≤ {max_epsilon} (got n = {n}, ε = {epsilon}); lower ε, or use the \
                  exact-untied reference (not valid with zeros at this noise level)"
+            ),
+            EpsilonAboveValidated { epsilon, max_epsilon } => write!(
+                f,
+                "the exact reference is validated with ties only for ε ≤ {max_epsilon} (got \
+                 ε = {epsilon}, which protects little anyway); use a smaller ε"
             ),
             RobustNeedsExactBackend { n, max_table_n } => write!(
                 f,

@@ -64,7 +64,11 @@
 //! ≥ G everywhere and = G on the grid; beyond |W| ≤ n(n+1)/2 it is exact (largest E e^{W/b}
 //! at n0 = 0), and for t ≤ 0 G is the all-zero Laplace tail exactly (Anderson's theorem).
 //!
-//! - **n ≤ [`MAX_ROBUST_TABLE_N`] = 400:** the table above, any ε. Build ≈ 3 ms (n = 10),
+//! - **ε ≤ [`ROBUST_MAX_EPSILON`] = 10 only:** above it the reference is refused
+//!   ([`WilcoxonError::EpsilonAboveValidated`]) because the tie scans below find exceedances at
+//!   ε = 100. (ε > 10 protects little; [`Reference::Normal`] remains available there, with its
+//!   own measured sizes.)
+//! - **n ≤ [`MAX_ROBUST_TABLE_N`] = 400:** the table above, any ε ≤ 10. Build ≈ 3 ms (n = 10),
 //!   40 ms (n = 30), 0.15–0.6 s (n = 100), 2 s (n = 400, ε ≤ 10; 12 s at ε = 100), release
 //!   build; p-values 15–55 ns.
 //! - **n > 400:** the untied pmf (O(1) per p-value, 19 ns at n = 1000) with one-sided tails
@@ -101,8 +105,10 @@
 //! families above). Over the scan's tie patterns (untied; one block; blocks of 2, 3, 5 in both
 //! orders; a block below a single top rank; one tied pair at the top) and every zero count,
 //! the size is ≤ α on the grid above for ε ≤ 10; the
-//! remaining exceedances are at ε = 100 and α = .01 only: 0.01169 (n = 10, one zero, blocks
-//! [5, 4], greater) and 0.01006 (n = 30, one zero, blocks of 3, two-sided). Before the tie
+//! remaining exceedances were at ε = 100 and α = .01 only: 0.01169 (n = 10, one zero, blocks
+//! [5, 4], greater) and 0.01006 (n = 30, one zero, blocks of 3, two-sided) — which is why the
+//! reference is now refused above ε = 10 (the table's ε = 100 rows were computed before that
+//! cap, with the same code). Before the tie
 //! families were added to the maximum, ε = 10 gave up to 0.107 at α = .1 and ε = 100 up to
 //! 0.125. For ε ≤ 3 the untied reference was already conservative under ties (dropping ranks
 //! and averaging tied ranks decrease W in convex order).
@@ -199,7 +205,7 @@ pub use crate::{
         private_wilcoxon, release_pratt,
     },
     public::{AUTO_EXACT_MAX_N, PublicMethod, PublicOptions, PublicResult, wilcoxon_pratt},
-    robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON},
+    robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON},
     sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, signed_rank_sd},
     study::{
         RateSummary, STUDY_TAG, Scenario, StudyRun, simulate_release, study_stream,

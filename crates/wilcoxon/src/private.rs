@@ -10,7 +10,8 @@ use serde::Serialize;
 use crate::error::{WilcoxonError, check_alpha};
 use crate::exact::{LatticeLaplace, check_exact_n, invert_sf, signed_rank_pmf};
 use crate::robust::{
-    CENTRAL_GUARD, MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, RobustTail, robust_lower_sf,
+    CENTRAL_GUARD, MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON, RobustTail,
+    robust_lower_sf,
 };
 use crate::sample::{Alternative, PairedSample, pratt_statistic, signed_rank_sd};
 
@@ -138,6 +139,12 @@ impl<'a> WpReference<'a> {
             let total = (n * (n + 1) / 2) as f64;
             Ok(LatticeLaplace::new(&signed_rank_pmf(n)?, -total, 2.0, scale))
         };
+        if reference == Reference::Exact && epsilon.value() > ROBUST_MAX_EPSILON {
+            return Err(WilcoxonError::EpsilonAboveValidated {
+                epsilon: epsilon.value(),
+                max_epsilon: ROBUST_MAX_EPSILON,
+            });
+        }
         let table = n <= MAX_ROBUST_TABLE_N;
         if reference == Reference::Exact && !table && epsilon.value() > ROBUST_FAST_MAX_EPSILON {
             return Err(WilcoxonError::RobustOutOfRange {
@@ -435,11 +442,19 @@ mod tests {
     }
 
     #[test]
+    fn exact_reference_refuses_epsilon_beyond_its_validation() {
+        let refused = WpReference::new(10, eps(100.0), Reference::Exact, Backend::Exact);
+        assert!(matches!(refused, Err(WilcoxonError::EpsilonAboveValidated { .. })));
+        assert!(WpReference::new(10, eps(10.0), Reference::Exact, Backend::Exact).is_ok());
+        assert!(WpReference::new(10, eps(100.0), Reference::Normal, Backend::Exact).is_ok());
+    }
+
+    #[test]
     fn robust_p_value_dominates_the_untied_one() {
         // Everywhere (both sides, all alternatives), for the table (n ≤ 400) and the guarded
         // untied tail above it; equal to it far in the tails.
         for (n, e) in
-            [(1usize, 1.0), (3, 0.5), (8, 10.0), (10, 100.0), (25, 1.0), (60, 3.0), (450, 2.0)]
+            [(1usize, 1.0), (3, 0.5), (8, 10.0), (10, 10.0), (25, 1.0), (60, 3.0), (450, 2.0)]
         {
             let robust = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact).unwrap();
             let untied =

@@ -22,6 +22,13 @@ pub const MAX_ROBUST_TABLE_N: usize = 400;
 /// 1000; see the crate docs, "Validity"). At ε = 5 the centre excess is 4.5·10⁻⁴.
 pub const ROBUST_FAST_MAX_EPSILON: f64 = 4.0;
 
+/// Largest ε for which the zero-robust exact reference is offered at all: its supremum covers
+/// every zero count exactly, but tied non-zero |d| only through the two tie families it
+/// includes, and exact size scans over tie patterns hold α up to ε = 10 while two patterns
+/// exceed it at ε = 100 (0.0117 and 0.0101 at α = .01). Above this ε the reference is refused
+/// ([`crate::WilcoxonError::EpsilonAboveValidated`]) rather than risk an invalid p-value.
+pub const ROBUST_MAX_EPSILON: f64 = 10.0;
+
 /// One-sided untied tails above 1/4 (two-sided p > 1/2) are raised by this much above
 /// [`MAX_ROBUST_TABLE_N`], covering the centre's lattice effects (measured ≤ 5·10⁻¹⁰
 /// relative for ε ≤ [`ROBUST_FAST_MAX_EPSILON`]).
