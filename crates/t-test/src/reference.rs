@@ -167,6 +167,13 @@ impl NullModel for NoisyVarianceNull {
         let _mean_noise = stream.laplace(); // keep the layout of TStatisticNull
         moments.variance + self.variance_scale * f64::from(stream.laplace())
     }
+
+    /// Batched through [`TStatisticNull::fill_with`] (bit-identical to `draw`).
+    fn fill(&self, seed: u64, first_draw: u64, out: &mut [f64]) {
+        self.data.fill_with(seed, self.tag(), first_draw, out, |moments, _mean_noise, noise| {
+            moments.variance + self.variance_scale * f64::from(noise)
+        });
+    }
 }
 
 /// A p-value of the private t-test with what it was maximised over.
@@ -406,4 +413,47 @@ pub(crate) fn normal_values(stream: &mut DrawStream, n: usize, mean: f64, sd: f6
 /// Standard Laplace from the stream (simulation only).
 pub(crate) fn laplace(stream: &mut DrawStream) -> f64 {
     f64::from(transforms::laplace(stream.next_u32()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PrivateTOptions;
+
+    #[test]
+    fn noisy_variance_fill_matches_draw_bit_for_bit() {
+        for (n, sd) in [(2u32, 0.5), (7, 0.3), (1000, 0.6), (999, 1.0)] {
+            let model = NoisyVarianceNull::new(n, sd, 0.02).unwrap();
+            let mut out = vec![0.0; 300];
+            model.fill(3, 5, &mut out);
+            for (i, &value) in out.iter().enumerate() {
+                let expected = model.draw(&mut DrawStream::new(3, model.tag(), 5 + i as u64));
+                assert_eq!(value.to_bits(), expected.to_bits(), "n {n} sd {sd} draw {i}");
+            }
+        }
+    }
+
+    /// Pinned p-values of the default reference, computed with the per-draw simulation before
+    /// the batched fills were added: the fills must not change a single bit.
+    #[test]
+    fn default_reference_p_values_are_pinned() {
+        let mc = MonteCarlo::new(3000, 7).unwrap();
+        let options = PrivateTOptions::new(1.0).unwrap();
+        let cases: [(usize, f64, f64, f64, f64); 6] = [
+            (50, 0.01, 0.09, 8.353885371542819e-1, 1.0),
+            (50, 0.003, 0.2, 9.373545484838387e-1, 1.0),
+            (50, -0.02, 0.05, 6.284575141619461e-1, 1.0),
+            (1000, 0.01, 0.09, 4.5584838387204263e-1, 1.4864362802414344e-1),
+            (1000, 0.003, 0.2, 8.447187604131956e-1, 3.855432894295314e-1),
+            (1000, -0.02, 0.05, 1.439523492169277e-1, 6.934334949441322e-2),
+        ];
+        for n in [50usize, 1000] {
+            let reference = TReference::new(n, &options, &mc).unwrap();
+            for &(_, mean, variance, p, worst) in cases.iter().filter(|c| c.0 == n) {
+                let got = reference.p_value(&NoisyMoments::new(mean, variance, n)).unwrap();
+                assert_eq!(got.p_value.to_bits(), p.to_bits(), "n {n} ({mean}, {variance})");
+                assert_eq!(got.worst_sd.to_bits(), worst.to_bits(), "n {n} ({mean}, {variance})");
+            }
+        }
+    }
 }
