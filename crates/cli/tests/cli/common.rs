@@ -84,3 +84,10 @@ pub fn assert_standard_keys(v: &serde_json::Value) {
     }
     assert!(v["reference"].get("engine").is_some() && v["reference"].get("draws").is_some());
 }
+
+/// `dptest kruskal-wallis --input FILE --group group --value value` followed by `extra`.
+pub fn kw_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["kruskal-wallis", "--input", file, "--group", "group", "--value", "value"];
+    args.extend_from_slice(extra);
+    args
+}

@@ -2,19 +2,8 @@
 
 use super::common::*;
 
-const KW: [&str; 5] = ["kruskal-wallis", "--group", "group", "--value", "value"];
-
-fn kw(file: &str, extra: &[&str]) -> Vec<String> {
-    let mut args: Vec<String> = KW.iter().map(|s| s.to_string()).collect();
-    args.extend(["--input".to_owned(), file.to_owned()]);
-    args.extend(extra.iter().map(|s| s.to_string()));
-    args
-}
-
 fn run_kw(file: &str, extra: &[&str]) -> String {
-    let args = kw(file, extra);
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    data_error(&refs)
+    data_error(&kw_args(file, extra))
 }
 
 #[test]
@@ -66,9 +55,8 @@ fn missing_cells_name_their_lines() {
 
 #[test]
 fn drop_missing_reports_the_count() {
-    let args = kw("crates/cli/tests/data/missing.csv", &["--public", "--drop-missing", "--json"]);
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = dptest(&refs);
+    let flags = ["--public", "--drop-missing", "--json"];
+    let out = dptest(&kw_args("crates/cli/tests/data/missing.csv", &flags));
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("left out 3 of 8 rows"), "{stderr}");
@@ -104,29 +92,8 @@ fn two_group_commands_name_the_labels_found() {
 fn usage_errors_exit_2() {
     // clap's own messages (several lines) but the same status.
     fails(&["kruskal-wallis", "--input", "examples/methylation.csv"]);
-    fails(&[
-        "kruskal-wallis",
-        "--input",
-        "examples/methylation.csv",
-        "--group",
-        "group",
-        "--value",
-        "value",
-        "--epsilon",
-        "-1",
-    ]);
-    fails(&[
-        "kruskal-wallis",
-        "--input",
-        "examples/methylation.csv",
-        "--group",
-        "group",
-        "--value",
-        "value",
-        "--epsilon",
-        "1",
-        "--public",
-    ]);
+    fails(&kw_args("examples/methylation.csv", &["--epsilon", "-1"]));
+    fails(&kw_args("examples/methylation.csv", &["--epsilon", "1", "--public"]));
     fails(&["no-such-command"]);
 }
 

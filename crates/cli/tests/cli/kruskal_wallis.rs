@@ -2,18 +2,12 @@
 
 use super::common::*;
 
-fn args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut a = vec!["kruskal-wallis", "--input", file, "--group", "group", "--value", "value"];
-    a.extend_from_slice(extra);
-    a
-}
-
 #[test]
 fn public_matches_scipy() {
     for section in ["kruskal_methylation", "kruskal_two_groups"] {
         let gold = golden(section);
         let file = gold["file"].as_str().unwrap();
-        let v = json(&args(file, &["--public"]));
+        let v = json(&kw_args(file, &["--public"]));
         assert_standard_keys(&v);
         assert_eq!(v["test"], "kruskal-wallis");
         close(v["statistic"].as_f64().unwrap(), g(&gold, "statistic"), 1e-10);
@@ -24,7 +18,7 @@ fn public_matches_scipy() {
 
 #[test]
 fn private_release_has_the_stable_keys() {
-    let v = json(&args(
+    let v = json(&kw_args(
         "examples/methylation.csv",
         &["--epsilon", "1", "--draws", "500", "--seed", "5"],
     ));
@@ -43,7 +37,7 @@ fn private_release_has_the_stable_keys() {
 
 #[test]
 fn squared_statistic_and_human_output() {
-    let out = ok(&args(
+    let out = ok(&kw_args(
         "examples/methylation.csv",
         &["--epsilon", "0.5", "--statistic", "squared", "--draws", "300", "--backend", "cpu"],
     ));

@@ -4,22 +4,8 @@
 use super::common::*;
 
 fn kw_release(ledger: &str, epsilon: &str, budget: Option<&str>) -> std::process::Output {
-    let mut args = vec![
-        "kruskal-wallis",
-        "--input",
-        "examples/methylation.csv",
-        "--group",
-        "group",
-        "--value",
-        "value",
-        "--epsilon",
-        epsilon,
-        "--draws",
-        "200",
-        "--ledger",
-        ledger,
-        "--json",
-    ];
+    let flags = ["--epsilon", epsilon, "--draws", "200", "--ledger", ledger, "--json"];
+    let mut args = kw_args("examples/methylation.csv", &flags);
     if let Some(b) = budget {
         args.extend(["--budget", b]);
     }
@@ -70,18 +56,7 @@ fn budget_cannot_be_changed_and_public_is_refused() {
     let out = kw_release(ledger, "0.2", Some("5"));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot change"));
-    let e = data_error(&[
-        "kruskal-wallis",
-        "--input",
-        "examples/methylation.csv",
-        "--group",
-        "group",
-        "--value",
-        "value",
-        "--public",
-        "--ledger",
-        ledger,
-    ]);
+    let e = data_error(&kw_args("examples/methylation.csv", &["--public", "--ledger", ledger]));
     assert!(e.contains("--public"), "{e}");
 }
 
