@@ -116,9 +116,10 @@ pub(crate) type NoiseFn<'a> =
 
 /// Releases H (or H_abs) with Laplace(Δ/ε) noise, Δ = 87 (or 8): ε-DP (paper Thms 3.2, 3.5).
 ///
-/// Ties are broken by a uniformly random order drawn from `tie_rng`; privacy holds for any
-/// tie-breaking randomness independent of the data (the proof of Thm 3.2 conditions on it),
-/// so a seeded `tie_rng` is fine. The noise itself always comes from the OS CSPRNG through
+/// Ties are broken by a uniformly random order drawn from `tie_rng` through per-row keys
+/// ([`dptest_ranking::ranks_random_ties`]): a neighbouring dataset ranked with the same
+/// `tie_rng` state keeps every other row's key, so the bound holds conditionally on the keys
+/// and a seeded `tie_rng` is fine (tested in `tests/seeded_ties.rs`). The noise itself always comes from the OS CSPRNG through
 /// [`dptest_mechanisms::release_laplace`]. Neighbouring datasets: same n and the same
 /// declared groups; one row's value and/or group changed.
 ///

@@ -50,6 +50,27 @@ proptest! {
         }
     }
 
+    /// The coupling behind the seeded privacy argument: with the same RNG state, changing
+    /// one row leaves the relative order of every other pair of rows unchanged.
+    #[test]
+    fn one_changed_row_keeps_the_order_of_the_others(
+        values in tied_values(),
+        row in any::<prop::sample::Index>(),
+        new_value in prop_oneof![(-6i32..=6).prop_map(|k| f64::from(k) / 2.0), -1e6f64..1e6],
+        seed in any::<u64>(),
+    ) {
+        let j = row.index(values.len());
+        let mut neighbour = values.clone();
+        neighbour[j] = new_value;
+        let a = ranks_random_ties(&values, &mut Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
+        let b = ranks_random_ties(&neighbour, &mut Xoshiro256PlusPlus::seed_from_u64(seed)).unwrap();
+        for i in (0..values.len()).filter(|&i| i != j) {
+            for k in (0..values.len()).filter(|&k| k != j) {
+                prop_assert_eq!(a[i] < a[k], b[i] < b[k], "rows {} and {}", i, k);
+            }
+        }
+    }
+
     #[test]
     fn tie_blocks_partition_the_sample(values in tied_values()) {
         let blocks = tie_block_sizes(&values).unwrap();
