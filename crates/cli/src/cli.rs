@@ -106,16 +106,37 @@ pub enum Command {
     Ledger(LedgerCommand),
 }
 
-/// `--input FILE [--drop-missing]`.
+/// `--input FILE [--delimiter C] [--drop-missing]`.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// CSV file with a header row.
+    /// CSV file with a header row (`-` reads standard input).
     #[arg(long, short = 'i', value_name = "FILE")]
     pub input: PathBuf,
-    /// Leave out rows with missing (empty, NA, NaN) or unparsable cells in the used columns,
-    /// and report how many; without it such rows are an error naming them.
+    /// Field separator of the file (one character, e.g. ';', or 'tab').
+    #[arg(long, value_name = "C", default_value = ",", value_parser = delimiter)]
+    pub delimiter: u8,
+    /// Public tests only: leave out rows with missing (empty, NA, NaN) or unparsable cells in
+    /// the used columns, and report how many; without it such rows are an error naming them.
+    /// Private tests refuse it (n is public: clean the file first).
     #[arg(long)]
     pub drop_missing: bool,
+}
+
+/// `--group COL --value COL [--groups A,B,...]` of the grouped tests.
+#[derive(Args, Debug, Clone)]
+pub struct GroupColumns {
+    /// Column holding the group labels.
+    #[arg(long, value_name = "COL")]
+    pub group: String,
+    /// Column holding the values.
+    #[arg(long, value_name = "COL")]
+    pub value: String,
+    /// The groups, in order (group 1 first). Required with --epsilon: the groups are public
+    /// parameters, never read off the data. A row with another label is an input error; a
+    /// declared group with no rows is valid data. Public tests default to the labels present,
+    /// in natural order (9 before 10).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub groups: Option<Vec<String>>,
 }
 
 /// `--epsilon E | --public`.
@@ -144,12 +165,8 @@ pub enum KwStatistic {
 pub struct KruskalArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Column holding the group labels.
-    #[arg(long, value_name = "COL")]
-    pub group: String,
-    /// Column holding the values.
-    #[arg(long, value_name = "COL")]
-    pub value: String,
+    #[command(flatten)]
+    pub columns: GroupColumns,
     #[command(flatten)]
     pub privacy: Privacy,
     /// Private statistic (the public test is scipy's kruskal, the squared H with tie
@@ -176,12 +193,8 @@ pub enum Alternative {
 pub struct MannWhitneyArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Column holding the two group labels.
-    #[arg(long, value_name = "COL")]
-    pub group: String,
-    /// Column holding the values.
-    #[arg(long, value_name = "COL")]
-    pub value: String,
+    #[command(flatten)]
+    pub columns: GroupColumns,
     #[command(flatten)]
     pub privacy: Privacy,
     /// δ of the private group-size estimate ((ε, δ)-DP; 0 < δ < 0.5).
@@ -300,12 +313,8 @@ pub struct TTestArgs {
 pub struct AnovaArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Column holding the group labels.
-    #[arg(long, value_name = "COL")]
-    pub group: String,
-    /// Column holding the values.
-    #[arg(long, value_name = "COL")]
-    pub value: String,
+    #[command(flatten)]
+    pub columns: GroupColumns,
     /// Privacy budget ε.
     #[arg(long, value_name = "E", value_parser = positive)]
     pub epsilon: f64,
@@ -463,6 +472,14 @@ fn bounds(s: &str) -> Result<Bounds, String> {
         return Err(format!("need finite LO < HI, got {lo},{hi}"));
     }
     Ok(Bounds { lo, hi })
+}
+
+fn delimiter(s: &str) -> Result<u8, String> {
+    match s {
+        "tab" => Ok(b'\t'),
+        _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
+        _ => Err(format!("'{s}' is not a single ASCII character (use 'tab' for a tab)")),
+    }
 }
 
 fn positive(s: &str) -> Result<f64, String> {

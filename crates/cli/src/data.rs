@@ -1,7 +1,10 @@
-//! CSV loading: columns by header name, missing/unparsable cells, group labels, paired columns.
+//! CSV loading: columns by header name, missing/unparsable cells, group labels (declared or
+//! in natural order), paired columns; files or standard input, any one-byte delimiter.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -11,30 +14,33 @@ use sha2::{Digest, Sha256};
 /// How many offending rows an error message names before it summarises the rest.
 const ROWS_NAMED: usize = 8;
 
-/// A CSV file read into memory, with the SHA-256 of its bytes (the ledger's dataset id).
+/// A CSV file read into memory.
 pub struct Table {
     path: PathBuf,
     headers: Vec<String>,
     rows: Vec<csv::StringRecord>,
-    sha256: String,
 }
 
-/// Where the analysed rows came from, for the JSON output.
+/// Where the analysed rows came from: printed by public tests only (a private release
+/// carries none of it; see docs/privacy.md).
 #[derive(Clone, Debug, Serialize)]
 pub struct InputInfo {
     /// The path as given.
     pub path: String,
-    /// SHA-256 of the file's bytes (hex).
-    pub sha256: String,
     /// Data rows in the file (header excluded).
     pub rows: usize,
     /// Rows left out by `--drop-missing`.
     pub dropped_rows: usize,
+    /// SHA-256 of the analysed cells, rows sorted (the ledger's fallback dataset key; never
+    /// printed).
+    #[serde(skip)]
+    pub cells_sha256: String,
 }
 
-/// Values split by group label (labels sorted; group index = position in `labels`).
+/// Values split by group label (group index = position in `labels`).
 pub struct Grouped {
-    /// Sorted distinct labels.
+    /// The labels: the declared groups in their order, else the labels present in natural
+    /// order.
     pub labels: Vec<String>,
     /// Group index of each observation.
     pub groups: Vec<usize>,
@@ -83,6 +89,35 @@ impl Grouped {
     }
 }
 
+impl Grouped {
+    /// The same rows with the groups `declared`, in that order.
+    fn declared(self, declared: &[String], group: &str) -> Result<Grouped> {
+        for (i, d) in declared.iter().enumerate() {
+            if declared[..i].contains(d) {
+                bail!("--groups names '{d}' twice");
+            }
+        }
+        if declared.len() < 2 {
+            bail!("--groups must name at least two groups");
+        }
+        if let Some(extra) = self.labels.iter().find(|l| !declared.contains(l)) {
+            bail!(
+                "{}: group label '{extra}' in column '{group}' is not one of the declared groups ({}); \
+                 fix the file or declare it",
+                self.input.path,
+                declared.join(", ")
+            );
+        }
+        let position: Vec<usize> = self
+            .labels
+            .iter()
+            .map(|l| declared.iter().position(|d| d == l).unwrap_or_default())
+            .collect();
+        let groups = self.groups.iter().map(|&g| position[g]).collect();
+        Ok(Grouped { labels: declared.to_vec(), groups, values: self.values, input: self.input })
+    }
+}
+
 /// Paired observations (one row = one subject).
 pub struct Paired {
     /// First measurement.
@@ -91,13 +126,6 @@ pub struct Paired {
     pub after: Vec<f64>,
     /// Where they came from.
     pub input: InputInfo,
-}
-
-impl Paired {
-    /// d = after − before (the convention of every paired command).
-    pub fn differences(&self) -> Vec<f64> {
-        self.after.iter().zip(&self.before).map(|(a, b)| a - b).collect()
-    }
 }
 
 /// One numeric column.
@@ -121,24 +149,31 @@ enum Cell {
 }
 
 impl Table {
-    /// Reads `path`: a header row, then data rows; fields are trimmed.
+    /// Reads the comma-separated file `path`; see [`Table::read_with`].
     pub fn read(path: &Path) -> Result<Table> {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let sha256 = hex(&Sha256::digest(&bytes));
-        let mut reader =
-            csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(bytes.as_slice());
+        Table::read_with(path, b',')
+    }
+
+    /// Reads `path` (`-`: standard input): a header row of distinct names, then data rows;
+    /// fields are trimmed.
+    pub fn read_with(path: &Path, delimiter: u8) -> Result<Table> {
+        let bytes = read_bytes(path)?;
+        let mut reader = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .delimiter(delimiter)
+            .from_reader(bytes.as_slice());
         let headers: Vec<String> =
             reader.headers().map_err(|e| csv_error(path, &e))?.iter().map(str::to_owned).collect();
         if headers.iter().all(String::is_empty) {
             bail!("{} is empty: expected a header row naming the columns", path.display());
         }
+        check_distinct_headers(path, &headers, delimiter)?;
         let rows =
             reader.records().collect::<Result<Vec<_>, _>>().map_err(|e| csv_error(path, &e))?;
         if rows.is_empty() {
             bail!("{} has a header but no data rows", path.display());
         }
-        Ok(Table { path: path.to_owned(), headers, rows, sha256 })
+        Ok(Table { path: path.to_owned(), headers, rows })
     }
 
     fn column(&self, name: &str) -> Result<usize> {
@@ -156,9 +191,20 @@ impl Table {
         Err(anyhow!(msg))
     }
 
-    /// Group labels and numeric values (at least two labels).
-    pub fn grouped(&self, group: &str, value: &str, drop_missing: bool) -> Result<Grouped> {
+    /// Group labels and numeric values. With `declared` groups, the groups are exactly those,
+    /// in that order (a row with another label is an error; a declared group may be empty);
+    /// without, the labels present in natural order, at least two.
+    pub fn grouped(
+        &self,
+        group: &str,
+        value: &str,
+        drop_missing: bool,
+        declared: Option<&[String]>,
+    ) -> Result<Grouped> {
         let data = self.labelled(group, value, drop_missing)?;
+        if let Some(declared) = declared {
+            return data.declared(declared, group);
+        }
         if data.labels.len() < 2 {
             bail!(
                 "column '{group}' of {} has a single group ({}); a comparison needs at least two",
@@ -179,8 +225,10 @@ impl Table {
                 index.entry(l.clone()).or_insert(0);
             }
         }
-        for (i, slot) in index.values_mut().enumerate() {
-            *slot = i;
+        let mut natural: Vec<String> = index.keys().cloned().collect();
+        natural.sort_by(|a, b| natural_cmp(a, b));
+        for (i, label) in natural.iter().enumerate() {
+            index.insert(label.clone(), i);
         }
         let mut groups = Vec::with_capacity(rows.len());
         let mut values = Vec::with_capacity(rows.len());
@@ -190,8 +238,7 @@ impl Table {
                 values.push(*v);
             }
         }
-        let labels: Vec<String> = index.into_keys().collect();
-        Ok(Grouped { labels, groups, values, input })
+        Ok(Grouped { labels: natural, groups, values, input })
     }
 
     /// Two numeric columns of the same rows.
@@ -270,12 +317,97 @@ impl Table {
         }
         let input = InputInfo {
             path: self.path.display().to_string(),
-            sha256: self.sha256.clone(),
             rows: self.rows.len(),
             dropped_rows: problems.len(),
+            cells_sha256: cells_sha256(&out),
         };
         Ok((out, input))
     }
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+        return Ok(bytes);
+    }
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn check_distinct_headers(path: &Path, headers: &[String], delimiter: u8) -> Result<()> {
+    for (i, h) in headers.iter().enumerate() {
+        if headers[..i].contains(h) {
+            bail!(
+                "{}: the header names column '{h}' twice; rename one so columns are unambiguous",
+                path.display()
+            );
+        }
+    }
+    if headers.len() == 1 && delimiter == b',' && headers[0].contains(';') {
+        bail!(
+            "{}: the header '{}' has one column; if the file is ';'-separated pass --delimiter ';'",
+            path.display(),
+            headers[0]
+        );
+    }
+    Ok(())
+}
+
+/// SHA-256 over the analysed cells, rows in sorted order (so reordering rows or adding blank
+/// or unused lines keeps the key; changing a used cell changes it).
+fn cells_sha256(rows: &[Vec<Cell>]) -> String {
+    let mut lines: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| match c {
+                    Cell::Number(v) => format!("{v:e}"),
+                    Cell::Label(l) => l.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join("\u{1f}")
+        })
+        .collect();
+    lines.sort_unstable();
+    let mut hasher = Sha256::new();
+    for line in &lines {
+        hasher.update(line.as_bytes());
+        hasher.update(b"\n");
+    }
+    hex(&hasher.finalize())
+}
+
+/// Natural order of labels: digit runs compare as numbers ("9" < "10" < "a").
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a, b);
+    loop {
+        match (x.chars().next(), y.chars().next()) {
+            (None, None) => return a.cmp(b),
+            (None, _) => return Ordering::Less,
+            (_, None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let (nx, rx) = split_digits(x);
+                let (ny, ry) = split_digits(y);
+                let (tx, ty) = (nx.trim_start_matches('0'), ny.trim_start_matches('0'));
+                let order = tx.len().cmp(&ty.len()).then_with(|| tx.cmp(ty));
+                if order != Ordering::Equal {
+                    return order;
+                }
+                (x, y) = (rx, ry);
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(&d);
+                }
+                (x, y) = (&x[c.len_utf8()..], &y[d.len_utf8()..]);
+            }
+        }
+    }
+}
+
+fn split_digits(s: &str) -> (&str, &str) {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    s.split_at(end)
 }
 
 fn is_missing(raw: &str) -> bool {
@@ -321,11 +453,11 @@ pub fn hex(bytes: &[u8]) -> String {
     })
 }
 
-/// Refuses a grouped sample that does not have exactly two labels.
+/// Refuses a grouped sample that does not have exactly two groups (declared or present).
 pub fn require_two_groups(data: &Grouped, group: &str) -> Result<()> {
     if data.labels.len() != 2 {
         bail!(
-            "column '{group}' must hold exactly two group labels for this test, found {}: {}",
+            "this test compares exactly two groups; column '{group}' gives {}: {} (declare two with --groups A,B)",
             data.labels.len(),
             data.labels.join(", ")
         );
@@ -359,7 +491,7 @@ mod tests {
     #[test]
     fn groups_are_sorted_labels_and_trimmed() {
         let t = table("g, v\n b ,1\na,2\nb,3\n");
-        let g = t.grouped("g", "v", false).unwrap();
+        let g = t.grouped("g", "v", false, None).unwrap();
         assert_eq!(g.labels, ["a", "b"]);
         assert_eq!(g.groups, [1, 0, 1]);
         assert_eq!(g.sizes(), [1, 2]);
@@ -370,9 +502,45 @@ mod tests {
     }
 
     #[test]
-    fn paired_differences_are_after_minus_before() {
-        let t = table("before,after\n1,4\n2,2\n");
-        assert_eq!(t.paired("before", "after", false).unwrap().differences(), [3.0, 0.0]);
+    fn declared_groups_set_the_order_and_may_be_empty() {
+        let t = table("g,v\n10,1\n9,2\n10,3\n");
+        assert_eq!(t.grouped("g", "v", false, None).unwrap().labels, ["9", "10"]);
+        let declared: Vec<String> = ["10", "9", "8"].map(String::from).to_vec();
+        let g = t.grouped("g", "v", false, Some(&declared)).unwrap();
+        assert_eq!(g.labels, declared);
+        assert_eq!(g.sizes(), [2, 1, 0]);
+        assert!(t.grouped("g", "v", false, Some(&declared[..1])).is_err());
+    }
+
+    #[test]
+    fn natural_order_compares_digit_runs_as_numbers() {
+        let mut labels = ["b", "a10", "a9", "10", "9", "a", "007", "x2y10", "x2y9"];
+        labels.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(labels, ["007", "9", "10", "a", "a9", "a10", "b", "x2y9", "x2y10"]);
+    }
+
+    #[test]
+    fn duplicated_headers_and_wrong_delimiters_are_errors() {
+        let dir = std::env::temp_dir().join(format!("dptest-cli-hdr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let dup = dir.join("dup.csv");
+        std::fs::write(&dup, "group,value,value\na,1,2\n").unwrap();
+        let e = Table::read(&dup).err().unwrap().to_string();
+        assert!(e.contains("twice"), "{e}");
+        let semi = dir.join("semi.csv");
+        std::fs::write(&semi, "group;value\na;1\n").unwrap();
+        assert!(Table::read(&semi).err().unwrap().to_string().contains("--delimiter"));
+        let t = Table::read_with(&semi, b';').unwrap();
+        assert_eq!(t.numbers("value", false).unwrap().values, [1.0]);
+    }
+
+    #[test]
+    fn the_cells_hash_ignores_row_order_and_unused_columns() {
+        let a = table("g,v,x\na,1,7\nb,2,8\n").labelled("g", "v", false).unwrap();
+        let b = table("g,v,x\nb,2,0\na,1.0,9\n").labelled("g", "v", false).unwrap();
+        let c = table("g,v,x\nb,2,0\na,1.5,9\n").labelled("g", "v", false).unwrap();
+        assert_eq!(a.input.cells_sha256, b.input.cells_sha256);
+        assert_ne!(a.input.cells_sha256, c.input.cells_sha256);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! what privacy cost.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -19,6 +20,9 @@ pub struct Report {
     pub lines: Vec<(String, String)>,
     /// Replaces the standard "privacy" line of results without ε.
     pub privacy: Option<String>,
+    /// A private release: built only from the library's release and declared parameters,
+    /// so [`Report::input`] records nothing about the input file.
+    private: bool,
 }
 
 impl Report {
@@ -45,14 +49,23 @@ impl Report {
         for key in ["statistic", "p_value", "n", "epsilon", "delta", "reference"] {
             fields.entry(key.to_owned()).or_insert(Value::Null);
         }
-        Ok(Report { title, fields, lines: Vec::new(), privacy: None })
+        Ok(Report { title, fields, lines: Vec::new(), privacy: None, private: false })
+    }
+
+    /// A report of a private release: the library's release struct (declared parameters and
+    /// noised values only) plus what the command adds from declared parameters. Everything
+    /// about the input file stays out of it (see [`Report::input`]).
+    pub fn from_release(test: &str, title: String, release: &impl Serialize) -> Result<Report> {
+        let mut report = Report::from_result(test, title, release)?;
+        report.private = true;
+        Ok(report)
     }
 
     /// A report with no standard keys (ledger, federated tables, plans, critical values).
     pub fn plain(test: &str, title: String) -> Report {
         let mut fields = Map::new();
         fields.insert("test".to_owned(), Value::String(test.to_owned()));
-        Report { title, fields, lines: Vec::new(), privacy: None }
+        Report { title, fields, lines: Vec::new(), privacy: None, private: false }
     }
 
     /// Sets a JSON field.
@@ -61,20 +74,34 @@ impl Report {
         self.fields.insert(key.to_owned(), v);
     }
 
+    /// Adds a warning: a human "warning" line and an entry of the JSON `warnings` list.
+    pub fn warn(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        let list = self.fields.entry("warnings").or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(items) = list {
+            items.push(Value::String(text.clone()));
+        }
+        self.lines.push(("warning".to_owned(), text));
+    }
+
     /// Adds a human line.
     pub fn line(&mut self, label: &str, text: impl Into<String>) {
         self.lines.push((label.to_owned(), text.into()));
     }
 
-    /// Records the input file and (for grouped data) the group labels in label order.
+    /// Records the input file (public tests only: a private report never carries the path,
+    /// row counts or anything else about the file) and, for grouped data, the group labels
+    /// in group order (declared groups for private tests).
     pub fn input(&mut self, input: &InputInfo, labels: Option<&[String]>) {
-        self.set("input", input);
+        if !self.private {
+            self.set("input", input);
+        }
         if let Some(labels) = labels {
             self.set("group_labels", labels);
         }
     }
 
-    /// Prints the report to stdout.
+    /// Prints the report to stdout. A closed stdout (`dptest … | head -1`) is not an error.
     pub fn print(&self, json_output: bool) -> Result<()> {
         let text = if json_output {
             serde_json::to_string_pretty(&Value::Object(self.fields.clone()))
@@ -82,8 +109,13 @@ impl Report {
         } else {
             self.human()
         };
-        println!("{text}");
-        Ok(())
+        let mut stdout = std::io::stdout().lock();
+        match writeln!(stdout, "{text}").and_then(|()| stdout.flush()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(e).context("cannot write the result to standard output")
+            }
+            _ => Ok(()),
+        }
     }
 
     fn get_f64(&self, key: &str) -> Option<f64> {
@@ -93,16 +125,7 @@ impl Report {
     /// The readable summary.
     pub fn human(&self) -> String {
         let mut rows: Vec<(String, String)> = Vec::new();
-        if let Some(input) = self.fields.get("input") {
-            let path = input.get("path").and_then(Value::as_str).unwrap_or("?");
-            let mut text = path.to_owned();
-            if let Some(n) = self.fields.get("n").and_then(Value::as_u64) {
-                let _ = write!(text, ", n = {n}");
-            }
-            if let Some(Value::Array(groups)) = self.fields.get("group_labels") {
-                let names: Vec<&str> = groups.iter().filter_map(Value::as_str).collect();
-                let _ = write!(text, ", groups (in this order): {}", names.join(", "));
-            }
+        if let Some(text) = self.data_line() {
             rows.push(("data".to_owned(), text));
         }
         let private = self.get_f64("epsilon").is_some();
@@ -146,12 +169,33 @@ impl Report {
         out
     }
 
+    /// "FILE, n = 40, groups (in this order): A, B" (public) or "n = 40, groups (declared,
+    /// in this order): A, B" (private: the file stays out of the release).
+    fn data_line(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(input) = self.fields.get("input") {
+            parts.push(input.get("path").and_then(Value::as_str).unwrap_or("?").to_owned());
+        }
+        if let Some(n) = self.fields.get("n").and_then(Value::as_u64) {
+            parts.push(format!("n = {n}"));
+        }
+        if let Some(Value::Array(groups)) = self.fields.get("group_labels") {
+            let names: Vec<&str> = groups.iter().filter_map(Value::as_str).collect();
+            let how = if self.private { "declared, in this order" } else { "in this order" };
+            parts.push(format!("groups ({how}): {}", names.join(", ")));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
     fn reference_text(&self) -> String {
         let Some(reference) = self.fields.get("reference") else {
             return "reference unknown".to_owned();
         };
         let engine = reference.get("engine").and_then(Value::as_str).unwrap_or("?");
         let draws = reference.get("draws").and_then(Value::as_u64).unwrap_or(0);
+        if engine == "none" {
+            return "no reference: the test cannot reject".to_owned();
+        }
         if draws == 0 {
             return match reference.get("distribution").and_then(Value::as_str) {
                 Some(d) => format!("{engine} {d} reference"),
@@ -160,8 +204,15 @@ impl Report {
         }
         let seed = reference.get("seed").and_then(Value::as_u64);
         let seed = seed.map(|s| format!(", seed {s}")).unwrap_or_default();
-        format!("Monte Carlo reference on {engine}, {draws} draws{seed}")
+        let se =
+            self.get_f64("p_value_se").map(|se| format!(", s.e. {}", fmt(se))).unwrap_or_default();
+        format!("Monte Carlo reference on {engine}, {}{seed}{se}", plural(draws, "draw"))
     }
+}
+
+/// "1 draw", "2 draws".
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
 /// A number for people: integers plainly, others with 6 significant digits.

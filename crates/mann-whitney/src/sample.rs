@@ -21,6 +21,22 @@ impl TwoSample {
             if sample.is_empty() {
                 return Err(MannWhitneyError::EmptySample { sample: name });
             }
+        }
+        TwoSample::declared(x, y)
+    }
+
+    /// `x` and `y` of two declared groups, either of which may be empty (the private tests'
+    /// input: group membership is private, so a group with no rows is valid data and the
+    /// release must still happen). At least one observation in all.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::EmptySample`] when both are empty, [`MannWhitneyError::NonFinite`],
+    /// [`MannWhitneyError::TooLarge`].
+    pub fn declared(x: Vec<f64>, y: Vec<f64>) -> Result<Self, MannWhitneyError> {
+        if x.is_empty() && y.is_empty() {
+            return Err(MannWhitneyError::EmptySample { sample: "x and y" });
+        }
+        for (name, sample) in [("x", &x), ("y", &y)] {
             if let Some(index) = sample.iter().position(|v| !v.is_finite()) {
                 return Err(MannWhitneyError::NonFinite { sample: name, index });
             }

@@ -6,8 +6,9 @@ use crate::error::WilcoxonError;
 
 /// Paired observations, stored as the differences `d_i = after_i − before_i`.
 ///
-/// Construction refuses empty input, unequal lengths and NaN/±∞ values (including
-/// differences that overflow to ±∞).
+/// Construction refuses empty input, unequal lengths and NaN/±∞ values. A difference of
+/// finite values that overflows saturates at ±`f64::MAX` (it ranks above every other |d|),
+/// so every finite input has a sample and a private test always releases.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairedSample {
     differences: Vec<f64>,
@@ -23,12 +24,13 @@ impl PairedSample {
         if before.len() != after.len() {
             return Err(WilcoxonError::UnequalLengths { before: before.len(), after: after.len() });
         }
-        let differences: Vec<f64> = before.iter().zip(after).map(|(b, a)| a - b).collect();
         for (index, (b, a)) in before.iter().zip(after).enumerate() {
             if !b.is_finite() || !a.is_finite() {
                 return Err(WilcoxonError::NonFinite { index });
             }
         }
+        let differences: Vec<f64> =
+            before.iter().zip(after).map(|(b, a)| (a - b).clamp(-f64::MAX, f64::MAX)).collect();
         Self::from_differences(&differences)
     }
 
@@ -120,10 +122,9 @@ mod tests {
             PairedSample::new(&[1.0, f64::NAN], &[1.0, 2.0]),
             Err(WilcoxonError::NonFinite { index: 1 })
         );
-        assert_eq!(
-            PairedSample::new(&[-1e308, 0.0], &[1e308, 1.0]),
-            Err(WilcoxonError::NonFinite { index: 0 })
-        );
+        // Overflowing differences saturate (a private test must release on every finite input).
+        let s = PairedSample::new(&[1e308, -1e308, 0.0], &[-1e308, 1e308, 1.0]).unwrap();
+        assert_eq!(s.differences(), [-f64::MAX, f64::MAX, 1.0]);
         assert_eq!(
             PairedSample::from_differences(&[1.0, f64::INFINITY]),
             Err(WilcoxonError::NonFinite { index: 1 })
@@ -139,7 +140,7 @@ mod tests {
 
     #[test]
     fn statistic_of_the_reference_vector() {
-        // ecosystem-notes §3.5 (scipy 1.17.1): pratt R+ = 85, two-sided T = 29.
+        // scipy 1.17.1: wilcoxon(d, zero_method="pratt") gives R+ = 85, two-sided T = 29.
         let d = [0.0, 0.0, 1.5, -2.0, 3.0, -0.5, 4.0, 2.5, -1.0, 3.5, 1.5, 0.0, 2.0, -3.0, 5.0];
         let s = pratt_statistic(&PairedSample::from_differences(&d).unwrap()).unwrap();
         assert_eq!((s.r_plus, s.r_minus, s.w, s.n_zero), (85.0, 29.0, 56.0, 3));

@@ -6,20 +6,42 @@ use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::{Delta, Epsilon};
 
-use super::{add_decision, add_engine, add_ledger, release, simulation, simulation_on};
-use crate::cli::{Alternative, AnovaArgs, Common, KruskalArgs, KwStatistic, MannWhitneyArgs};
-use crate::data::{Grouped, Table, require_two_groups};
+use super::{
+    add_decision, add_engine, add_ledger, release, simulation, simulation_on, warn_if_all_noise,
+};
+use crate::cli::{
+    Alternative, AnovaArgs, Common, GroupColumns, InputArgs, KruskalArgs, KwStatistic,
+    MannWhitneyArgs,
+};
+use crate::data::{Grouped, require_two_groups};
 use crate::engine::{Backend, with_spinner};
 use crate::output::{Report, asymptotic_reference, fmt};
 
+/// The privacy mode and the grouped data of a grouped test: private tests need declared
+/// groups (checked before the file is read); public ones default to the labels present.
+fn grouped_input(
+    privacy: &crate::cli::Privacy,
+    ledger: &crate::ledger::LedgerArgs,
+    input: &InputArgs,
+    columns: &GroupColumns,
+) -> Result<(Option<f64>, Grouped)> {
+    let mode = super::mode(privacy, ledger, input)?;
+    let declared = match mode {
+        Some(_) => Some(super::declared_groups(columns)?),
+        None => columns.groups.as_deref(),
+    };
+    let table = super::read_table(input)?;
+    let data = table.grouped(&columns.group, &columns.value, input.drop_missing, declared)?;
+    Ok((mode, data))
+}
+
 /// `dptest kruskal-wallis`.
 pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
-    let table = Table::read(&args.input.input)?;
-    let data = table.grouped(&args.group, &args.value, args.input.drop_missing)?;
+    let (mode, data) = grouped_input(&args.privacy, &args.ledger, &args.input, &args.columns)?;
     let sample =
         kw::GroupedSample::from_indices(data.values.clone(), &data.groups, data.labels.len())
             .map_err(|e| anyhow!("{e}"))?;
-    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+    let mut report = match mode {
         None => {
             let result = kw::kruskal(&sample).map_err(|e| anyhow!("{e}"))?;
             let mut r = Report::from_result(
@@ -55,7 +77,7 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
                 KwStatistic::Abs => "Kruskal–Wallis test, absolute-value statistic (ε-DP)",
                 KwStatistic::Squared => "Kruskal–Wallis test, squared statistic H (ε-DP)",
             };
-            let mut r = Report::from_result("kruskal-wallis", title.to_owned(), &result)?;
+            let mut r = Report::from_release("kruskal-wallis", title.to_owned(), &result)?;
             r.line(
                 "noise",
                 format!(
@@ -65,6 +87,8 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
                     result.groups
                 ),
             );
+            // H ≤ n − 1 and H_abs ≤ 2n (crude ranges, for the all-noise warning only).
+            warn_if_all_noise(&mut r, result.noise_scale, 2.0 * result.n as f64);
             add_engine(&mut r, &sim);
             add_ledger(&mut r, status);
             r
@@ -86,18 +110,27 @@ fn group_sizes(report: &mut Report, data: &Grouped) {
 
 /// `dptest mann-whitney`.
 pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
-    let table = Table::read(&args.input.input)?;
-    let data = table.grouped(&args.group, &args.value, args.input.drop_missing)?;
-    require_two_groups(&data, &args.group)?;
+    if let Some(groups) = &args.columns.groups
+        && groups.len() != 2
+    {
+        bail!("mann-whitney compares two groups: --groups must name exactly two (group 1 first)");
+    }
+    let (mode, data) = grouped_input(&args.privacy, &args.ledger, &args.input, &args.columns)?;
+    require_two_groups(&data, &args.columns.group)?;
     let mut split = data.split().into_iter();
     let (x, y) = (split.next().unwrap_or_default(), split.next().unwrap_or_default());
-    let sample = mw::TwoSample::new(x, y).map_err(|e| anyhow!("{e}"))?;
+    // Private: a declared group may be empty (the release must not depend on that).
+    let sample = match mode {
+        Some(_) => mw::TwoSample::declared(x, y),
+        None => mw::TwoSample::new(x, y),
+    }
+    .map_err(|e| anyhow!("{e}"))?;
     let alternative = match args.alternative {
         Alternative::TwoSided => mw::Alternative::TwoSided,
         Alternative::Less => mw::Alternative::Less,
         Alternative::Greater => mw::Alternative::Greater,
     };
-    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+    let mut report = match mode {
         None => {
             let options = mw::MannWhitneyOptions { alternative, ..Default::default() };
             let result = mw::mann_whitney_u(&sample, &options).map_err(|e| anyhow!("{e}"))?;
@@ -151,7 +184,7 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
             } else {
                 "Mann–Whitney U test, private group sizes ((ε, δ)-DP)"
             };
-            let mut r = Report::from_result("mann-whitney", title.to_owned(), &result)?;
+            let mut r = Report::from_release("mann-whitney", title.to_owned(), &result)?;
             r.line(
                 "noise",
                 format!(
@@ -162,11 +195,13 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
                 ),
             );
             if result.no_power {
-                r.line(
-                    "warning",
-                    "the private smaller-group size m* is 0: the test cannot reject (p = 1);                      use more data or a larger ε",
+                r.warn(
+                    "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
+                     more data or a larger ε",
                 );
             }
+            let n = result.n as f64;
+            warn_if_all_noise(&mut r, result.noise_scale, n * n / 4.0);
             add_engine(&mut r, &sim);
             add_ledger(&mut r, status);
             r
@@ -179,8 +214,12 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
 
 /// `dptest anova`.
 pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
-    let table = Table::read(&args.input.input)?;
-    let data = table.grouped(&args.group, &args.value, args.input.drop_missing)?;
+    if args.input.drop_missing {
+        bail!("--drop-missing is for public tests only: clean the file before a private run");
+    }
+    let declared = super::declared_groups(&args.columns)?;
+    let table = super::read_table(&args.input)?;
+    let data = table.grouped(&args.columns.group, &args.columns.value, false, Some(declared))?;
     let groups = data.split();
     let bounds =
         av::Bounds::new(args.bounds.lo, args.bounds.hi).map_err(|e| anyhow!("--bounds: {e}"))?;
@@ -194,7 +233,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
         })
         .map_err(|e| anyhow!("{e}"))
     })?;
-    let mut r = Report::from_result(
+    let mut r = Report::from_release(
         "anova",
         "One-way ANOVA of Swanberg et al., F₁ with absolute deviations (ε-DP baseline)".to_owned(),
         &result,
@@ -215,7 +254,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
          the reference is a parametric bootstrap (approximate)",
     );
     if result.noisy_se_nonpositive {
-        r.line("warning", "the noisy SE is ≤ 0: the statistic is undefined and p = 1 (no power)");
+        r.warn("the noisy SE is ≤ 0: the statistic is undefined and p = 1 (no power)");
     }
     add_engine(&mut r, &sim);
     add_ledger(&mut r, status);

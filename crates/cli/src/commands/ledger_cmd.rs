@@ -1,10 +1,11 @@
-//! `dptest ledger show`.
+//! `dptest ledger show`: the data holder's view of the ledger (dataset keys, budgets and
+//! releases; never part of a release).
 
 use anyhow::{Result, bail};
 
 use crate::cli::LedgerCommand;
 use crate::ledger::Ledger;
-use crate::output::{Report, fmt};
+use crate::output::{Report, fmt, plural};
 
 /// Runs a ledger subcommand.
 pub fn run(command: &LedgerCommand) -> Result<Report> {
@@ -23,26 +24,27 @@ fn show(file: &std::path::Path) -> Result<Report> {
     let ledger = Ledger::load(file)?;
     let mut report = Report::plain("ledger", format!("Privacy ledger {}", file.display()));
     let mut datasets = Vec::new();
-    for (sha, d) in &ledger.datasets {
+    for (key, d) in &ledger.datasets {
         let acc = d.accountant()?;
         report.line(
-            &d.path,
+            key,
             format!(
-                "ε spent {} of {} ({} left) in {} release(s); sha256 {}",
+                "ε spent {} of {} ({} left), δ spent {} of {}, in {}",
                 fmt(acc.spent()),
                 fmt(acc.total()),
                 fmt(acc.remaining()),
-                d.releases.len(),
-                &sha[..12.min(sha.len())]
+                fmt(d.delta_spent()),
+                fmt(d.delta_budget),
+                plural(d.releases.len() as u64, "release")
             ),
         );
         datasets.push(serde_json::json!({
-            "sha256": sha,
-            "path": d.path,
+            "key": key,
             "budget": acc.total(),
             "spent": acc.spent(),
             "remaining": acc.remaining(),
-            "delta_spent": d.releases.iter().map(|r| r.delta).sum::<f64>(),
+            "delta_budget": d.delta_budget,
+            "delta_spent": d.delta_spent(),
             "releases": d.releases,
         }));
     }

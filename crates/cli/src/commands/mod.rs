@@ -10,16 +10,18 @@ mod plan;
 
 use anyhow::{Result, bail};
 
-use crate::cli::{Cli, Command, Privacy};
-use crate::data::InputInfo;
+use serde_json::Value;
+
+use crate::cli::{Cli, Command, GroupColumns, InputArgs, Privacy};
+use crate::data::{InputInfo, Table};
 use crate::engine::Simulation;
 use crate::ledger::{self, LedgerArgs, LedgerStatus};
-use crate::output::Report;
+use crate::output::{Report, fmt, plural};
 
 /// Runs the parsed command line.
 pub fn run(cli: &Cli) -> Result<()> {
     let common = &cli.common;
-    let report = match &cli.command {
+    let mut report = match &cli.command {
         Command::KruskalWallis(a) => groups::kruskal_wallis(a, common)?,
         Command::MannWhitney(a) => groups::mann_whitney(a, common)?,
         Command::Anova(a) => groups::anova(a, common)?,
@@ -31,6 +33,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Federated(c) => federated::run(c, common)?,
         Command::Ledger(c) => ledger_cmd::run(c)?,
     };
+    add_monte_carlo_precision(&mut report);
     report.print(common.json)
 }
 
@@ -52,8 +55,8 @@ pub fn simulation_on(
     Simulation::new(backend, common.draws.unwrap_or(draws), common.seed.unwrap_or(seed))
 }
 
-/// Runs a private release under the ledger: the budget is checked first, the release made,
-/// the ledger written, and only then is the result returned for printing.
+/// Runs a private release under the ledger: the ledger is locked, the budget checked, the
+/// release made and recorded, and only then is the result returned for printing.
 pub fn release<T>(
     ledger_args: &LedgerArgs,
     input: &InputInfo,
@@ -62,30 +65,76 @@ pub fn release<T>(
     delta: f64,
     make: impl FnOnce() -> Result<T>,
 ) -> Result<(T, Option<LedgerStatus>)> {
-    let pending = ledger::precheck(ledger_args, &input.path, &input.sha256, test, epsilon, delta)?;
-    let result = make()?;
-    let status = match pending {
-        Some(p) => Some(p.commit()?),
-        None => None,
-    };
-    Ok((result, status))
+    if ledger_args.ledger.is_some() && ledger_args.dataset.is_none() {
+        eprintln!(
+            "note (data holder only, not part of the release): without --dataset NAME the \
+             ledger keys this dataset by a hash of its cells, which any edit changes"
+        );
+    }
+    let charge = ledger::Charge { test, epsilon, delta, cells_sha256: &input.cells_sha256 };
+    ledger::charged(ledger_args, &charge, make)
 }
 
-/// Adds the ledger state to a report.
+/// Adds the ledger state to a report (public: it depends on the declared ε and δ of past
+/// queries only).
 pub fn add_ledger(report: &mut Report, status: Option<LedgerStatus>) {
     if let Some(s) = status {
+        let name = s.dataset.as_deref().map_or("this dataset".to_owned(), |d| format!("'{d}'"));
         report.line(
             "ledger",
             format!(
-                "{}: ε spent {} of {} on this dataset ({} left, {} release(s))",
-                s.file,
-                crate::output::fmt(s.spent),
-                crate::output::fmt(s.budget),
-                crate::output::fmt(s.remaining),
-                s.releases
+                "ε spent {} of {} on {name} ({} left, {}); δ spent {} of {}",
+                fmt(s.spent),
+                fmt(s.budget),
+                fmt(s.remaining),
+                plural(s.releases as u64, "release"),
+                fmt(s.delta_spent),
+                fmt(s.delta_budget)
             ),
         );
         report.set("ledger", s);
+    }
+}
+
+/// The Monte Carlo standard error of the p-value, and a warning at the resolution floor
+/// 1/(draws + 1) or for very few draws (post-processing of the release: public).
+pub fn add_monte_carlo_precision(report: &mut Report) {
+    let draws = report.fields.get("reference").and_then(|r| r.get("draws")).and_then(Value::as_u64);
+    let (Some(draws), Some(p)) =
+        (draws.filter(|&d| d > 0), report.fields.get("p_value").and_then(Value::as_f64))
+    else {
+        return;
+    };
+    let se = (p * (1.0 - p) / draws as f64).sqrt();
+    report.set("p_value_se", se);
+    let floor = 1.0 / (draws as f64 + 1.0);
+    if p <= floor * (1.0 + 1e-9) {
+        report.warn(format!(
+            "p = 1/(draws + 1) = {}, the smallest this reference can give: the true p may be \
+             smaller; pass more --draws for resolution",
+            fmt(floor)
+        ));
+    } else if draws < MIN_USEFUL_DRAWS {
+        report.warn(format!(
+            "only {}: the p-value resolves no better than 1/{}; use --draws {MIN_USEFUL_DRAWS} or more",
+            plural(draws, "draw"),
+            draws + 1
+        ));
+    }
+}
+
+/// Fewer Monte Carlo draws than this get a resolution warning.
+pub const MIN_USEFUL_DRAWS: u64 = 1000;
+
+/// Warns when the noise scale dwarfs the statistic's whole range (the release is all noise).
+pub fn warn_if_all_noise(report: &mut Report, noise_scale: f64, statistic_range: f64) {
+    if noise_scale > 1e3 * statistic_range {
+        report.warn(format!(
+            "the noise scale {} is over 1000 times the statistic's range {}: the release is \
+             essentially pure noise and the test has no power; use a larger ε or more data",
+            fmt(noise_scale),
+            fmt(statistic_range)
+        ));
     }
 }
 
@@ -104,15 +153,21 @@ pub fn add_engine(report: &mut Report, sim: &Simulation) {
 pub fn add_decision(report: &mut Report, alpha: f64) {
     if let Some(p) = report.fields.get("p_value").and_then(serde_json::Value::as_f64) {
         let verdict = if p <= alpha { "reject" } else { "do not reject" };
-        report.line("decision", format!("{verdict} H0 at α = {}", crate::output::fmt(alpha)));
+        report.line("decision", format!("{verdict} H0 at α = {}", fmt(alpha)));
         report.set("alpha", alpha);
         report.set("reject", p <= alpha);
     }
 }
 
 /// The privacy mode of a test command: `Some(ε)` or public (then the ledger is refused).
-pub fn mode(privacy: &Privacy, ledger_args: &LedgerArgs) -> Result<Option<f64>> {
+/// Private mode refuses `--drop-missing` (n is public; the dropped count would be a release)
+/// before any data is read.
+pub fn mode(privacy: &Privacy, ledger_args: &LedgerArgs, input: &InputArgs) -> Result<Option<f64>> {
     match (privacy.epsilon, privacy.public) {
+        (Some(_), false) if input.drop_missing => bail!(
+            "--drop-missing is for public tests only: a private test treats n as public, so clean \
+             the file (drop or impute incomplete rows) before the private run"
+        ),
         (Some(e), false) => Ok(Some(e)),
         (None, true) => {
             ledger::refuse_public(ledger_args)?;
@@ -120,4 +175,20 @@ pub fn mode(privacy: &Privacy, ledger_args: &LedgerArgs) -> Result<Option<f64>> 
         }
         _ => bail!("pass exactly one of --epsilon E and --public"),
     }
+}
+
+/// The declared groups of a private grouped test (refused without them, before any data is
+/// read: the groups are public parameters).
+pub fn declared_groups(columns: &GroupColumns) -> Result<&[String]> {
+    columns.groups.as_deref().ok_or_else(|| {
+        anyhow::anyhow!(
+            "a private test needs its groups declared, in order: --groups A,B,... (the groups are \
+             public parameters and are never read off the data)"
+        )
+    })
+}
+
+/// Reads the input file of a test command.
+pub fn read_table(input: &InputArgs) -> Result<Table> {
+    Table::read_with(&input.input, input.delimiter)
 }

@@ -6,22 +6,22 @@ use dptest_t_test as tt;
 use dptest_mechanisms::Epsilon;
 use dptest_wilcoxon as wx;
 
-use super::{add_decision, add_engine, add_ledger, release, simulation};
+use super::{add_decision, add_engine, add_ledger, release, simulation, warn_if_all_noise};
 use crate::cli::{
     Alternative, Common, TTestArgs, TaskCliftonArgs, TcVariant, WilcoxonArgs, WilcoxonReference,
     ZeroMethod,
 };
-use crate::data::Table;
 use crate::engine::{Backend, with_spinner};
 use crate::output::{Report, asymptotic_reference, fmt};
 
 /// `dptest wilcoxon`.
 pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
-    let table = Table::read(&args.input.input)?;
+    let mode = super::mode(&args.privacy, &args.ledger, &args.input)?;
+    let table = super::read_table(&args.input)?;
     let data = table.paired(&args.columns.before, &args.columns.after, args.input.drop_missing)?;
     let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
     let alternative = wilcoxon_alternative(args.alternative);
-    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+    let mut report = match mode {
         None => public_wilcoxon(&sample, alternative, args.zero_method)?,
         Some(eps) => {
             let epsilon = Epsilon::new(eps)?;
@@ -46,9 +46,12 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                     })
                     .map_err(|e| anyhow!("{e}"))
                 })?;
-            let mut r = Report::from_result(
+            let mut r = Report::from_release(
                 "wilcoxon",
-                "Wilcoxon signed-rank test, Pratt ranks (ε-DP)".to_owned(),
+                format!(
+                    "Wilcoxon signed-rank test, Pratt ranks (ε-DP, {} reference)",
+                    reference_name(result.null)
+                ),
                 &result,
             )?;
             r.line(
@@ -59,6 +62,8 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                     fmt(result.normalized)
                 ),
             );
+            let n = result.n as f64;
+            warn_if_all_noise(&mut r, result.release.scale, n * (n + 1.0));
             if let Some(s) = &sim {
                 add_engine(&mut r, s);
             }
@@ -70,6 +75,14 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     report.input(&data.input, None);
     add_decision(&mut report, common.alpha);
     Ok(report)
+}
+
+fn reference_name(reference: wx::Reference) -> &'static str {
+    match reference {
+        wx::Reference::Exact => "exact zero-robust",
+        wx::Reference::ExactUntied => "exact untied",
+        wx::Reference::Normal => "normal",
+    }
 }
 
 fn wilcoxon_alternative(a: Alternative) -> wx::Alternative {
@@ -125,7 +138,8 @@ fn public_wilcoxon(
 
 /// `dptest t-test`.
 pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
-    let table = Table::read(&args.input.input)?;
+    let mode = super::mode(&args.privacy, &args.ledger, &args.input)?;
+    let table = super::read_table(&args.input)?;
     let (values, input, kind) = match (&args.value, &args.before, &args.after) {
         (Some(v), _, _) => {
             let c = table.numbers(v, args.input.drop_missing)?;
@@ -133,7 +147,10 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
         }
         (None, Some(b), Some(a)) => {
             let p = table.paired(b, a, args.input.drop_missing)?;
-            (p.differences(), p.input, "paired")
+            // Saturating differences: a pair like (−1e308, 1e308) gives f64::MAX, which the
+            // private test clamps to the bounds like any other value.
+            let d = wx::PairedSample::new(&p.before, &p.after).map_err(|e| anyhow!("{e}"))?;
+            (d.differences().to_vec(), p.input, "paired")
         }
         _ => bail!("pass --value COL, or --before COL --after COL"),
     };
@@ -146,7 +163,7 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
         Alternative::Less => tt::Alternative::Less,
         Alternative::Greater => tt::Alternative::Greater,
     };
-    let mut report = match super::mode(&args.privacy, &args.ledger)? {
+    let mut report = match mode {
         None => {
             let result =
                 tt::ttest_1samp(&values, popmean, alternative).map_err(|e| anyhow!("{e}"))?;
@@ -187,7 +204,7 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                 })
                 .map_err(|e| anyhow!("{e}"))
             })?;
-            let mut r = Report::from_result(
+            let mut r = Report::from_release(
                 "t-test",
                 format!("{} t-test (ε-DP)", capitalised(kind)),
                 &result,
@@ -205,13 +222,15 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                 ),
             );
             r.line("mean", format!("private estimate {} (data scale)", fmt(result.mean_estimate)));
-            if result.noisy_variance <= 0.0 {
-                r.line(
-                    "warning",
+            let no_power = result.noisy_variance <= 0.0;
+            r.set("no_power", no_power);
+            if no_power {
+                r.warn(
                     "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
                      more data, a larger ε or tighter --bounds",
                 );
             }
+            warn_if_all_noise(&mut r, result.noise.mean, 2.0);
             add_engine(&mut r, &sim);
             add_ledger(&mut r, status);
             r
@@ -233,8 +252,15 @@ fn exact_t_reference() -> serde_json::Value {
 
 /// `dptest task-clifton`.
 pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
-    let table = Table::read(&args.input.input)?;
-    let data = table.paired(&args.columns.before, &args.columns.after, args.input.drop_missing)?;
+    let private = matches!(args.variant, TcVariant::HighPrivacy | TcVariant::HighPrivacyPlus);
+    if !private {
+        crate::ledger::refuse_uncovered(&args.ledger, "--variant high-utility (not DP)")?;
+    }
+    if args.input.drop_missing {
+        bail!("--drop-missing is for public tests only: clean the file before a private run");
+    }
+    let table = super::read_table(&args.input)?;
+    let data = table.paired(&args.columns.before, &args.columns.after, false)?;
     let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
     let k = args.k;
     let variant = match args.variant {
@@ -263,23 +289,31 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
             })
             .map_err(|e| anyhow!("{e}"))
         })?;
-    let title = format!("Task–Clifton private Wilcoxon test, {} (baseline)", result.variant);
-    let mut r = Report::from_result("task-clifton", title, &result)?;
+    let title = if result.differentially_private {
+        format!("Task–Clifton private Wilcoxon test, {} (ε-DP baseline)", result.variant)
+    } else {
+        format!(
+            "Task–Clifton Wilcoxon test, {} (baseline, NOT differentially private)",
+            result.variant
+        )
+    };
+    let mut r = Report::from_release("task-clifton", title, &result)?;
     r.line(
         "noise",
         format!(
-            "Laplace on z = W/σ(N), scale {} (N_min = {}, {} dummy pair(s) per sign); critical value {}",
+            "Laplace on z = W/σ(N), scale {} (N_min = {}, {} per sign); critical value {}",
             fmt(result.release.scale),
             result.n_min,
-            result.dummies,
+            crate::output::plural(result.dummies as u64, "dummy pair"),
             fmt(result.critical_value)
         ),
     );
     if !result.differentially_private {
-        r.line(
-            "WARNING",
-            "High Utility is NOT differentially private when more than 70% of the differences \
-             are zero (its noise assumes N_min = 0.3n); use --variant high-privacy for a DP release",
+        r.privacy = Some(
+            "NOT differentially private: High Utility's noise assumes at least 30% non-zero \
+             differences (N_min = 0.3n), so it leaks when more are zero; not charged to any \
+             ledger; use --variant high-privacy for an ε-DP release"
+                .to_owned(),
         );
     }
     add_ledger(&mut r, status);

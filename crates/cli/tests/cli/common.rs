@@ -85,9 +85,16 @@ pub fn assert_standard_keys(v: &serde_json::Value) {
     assert!(v["reference"].get("engine").is_some() && v["reference"].get("draws").is_some());
 }
 
-/// `dptest kruskal-wallis --input FILE --group group --value value` followed by `extra`.
+/// The declared groups of examples/methylation.csv.
+pub const METHYLATION_GROUPS: &str = "bipolar,control,schizophrenia";
+
+/// `dptest kruskal-wallis --input FILE --group group --value value` followed by `extra`
+/// (for examples/methylation.csv, with its declared groups).
 pub fn kw_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["kruskal-wallis", "--input", file, "--group", "group", "--value", "value"];
+    if file == "examples/methylation.csv" {
+        args.extend(["--groups", METHYLATION_GROUPS]);
+    }
     args.extend_from_slice(extra);
     args
 }

@@ -39,8 +39,10 @@ fn missing_column_lists_the_columns() {
 
 #[test]
 fn single_group_is_refused() {
-    let e = run_kw("crates/cli/tests/data/one_group.csv", &["--epsilon", "1"]);
+    let e = run_kw("crates/cli/tests/data/one_group.csv", &["--public"]);
     assert!(e.contains("single group (a)"), "{e}");
+    let e = run_kw("crates/cli/tests/data/one_group.csv", &["--epsilon", "1", "--groups", "a"]);
+    assert!(e.contains("at least two groups"), "{e}");
 }
 
 #[test]
@@ -84,8 +86,8 @@ fn two_group_commands_name_the_labels_found() {
         "value",
         "--public",
     ]);
-    assert!(e.contains("exactly two group labels"), "{e}");
-    assert!(e.contains("found 3: a, b, c"), "{e}");
+    assert!(e.contains("exactly two groups"), "{e}");
+    assert!(e.contains("gives 3: a, b, c"), "{e}");
 }
 
 #[test]

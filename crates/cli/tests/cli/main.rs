@@ -9,5 +9,6 @@ mod kruskal_wallis;
 mod ledger;
 mod mann_whitney;
 mod other_commands;
+mod privacy_boundary;
 mod t_test;
 mod wilcoxon;

@@ -12,6 +12,8 @@ fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
         "group",
         "--value",
         "value",
+        "--groups",
+        "bipolar,control",
     ];
     a.extend_from_slice(extra);
     a

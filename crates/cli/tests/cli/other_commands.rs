@@ -39,6 +39,8 @@ fn anova_releases_with_bounds() {
         "group",
         "--value",
         "value",
+        "--groups",
+        METHYLATION_GROUPS,
         "--epsilon",
         "1",
         "--bounds",
