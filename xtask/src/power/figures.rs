@@ -1,6 +1,6 @@
 //! The catalogue of the paper's synthetic-data figures: every series (method, ε, data) and
 //! its grid, with the caption's parameters. Settings follow the authors' code where the
-//! paper is silent (reference/prior-work-notes.md), minus its flaws (see docs/power.md).
+//! paper is silent, minus its flaws (see docs/power.md).
 
 use dptest_wilcoxon::TcVariant;
 
