@@ -22,7 +22,7 @@ prepare() {
   # shellcheck disable=SC2086
   (cd .gl && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
   cargo build --release -p xtask -p dptest-refdist-gpu --examples
-  cp target/release/xtask target/release/examples/bench_table target/release/examples/measure_epsilon .device-bin/
+  cp target/release/xtask target/release/examples/measure_epsilon .device-bin/
   cargo test --release -p dptest-refdist-gpu --no-run --message-format=json 2>/dev/null \
     | python3 -c 'import json,sys
 for line in sys.stdin:

@@ -4,7 +4,7 @@
 // crates/refdist-gpu/src/cpu_twin/philox.rs, i.e. dptest_refdist::{philox4x32_10, DrawStream,
 // transforms} (whose ln/sin/cos are crates/refdist/src/fastmath.rs, mirrored below).
 //
-// Counter layout (DESIGN.md "Randomness"): key = (seed_lo, seed_hi),
+// Counter layout (ARCHITECTURE.md, "Two kinds of randomness"): key = (seed_lo, seed_hi),
 // counter = (draw_lo, draw_hi, block, kernel_tag). WGSL has no u64: the draw index's high word
 // is carried explicitly.
 

@@ -229,7 +229,11 @@ fn setting(args: &Args) -> Result<(Method, Data, f64, Option<String>)> {
         "kruskal-wallis-abs" => (Method::KwAbs, grouped(3, 0.0, sd(1.0))?, sd(1.0), None),
         "mann-whitney" | "mann-whitney-known-sizes" => {
             let known = args.known_sizes || test == "mann-whitney-known-sizes";
-            let method = if known { Method::MwKnown } else { Method::Mw { fraction: 0.65 } };
+            let method = if known {
+                Method::MwKnown
+            } else {
+                Method::Mw { fraction: dptest_mann_whitney::DEFAULT_SIZE_FRACTION }
+            };
             let data = grouped(2, 0.0, sd(1.0))?;
             if data.sizes().len() != 2 {
                 bail!("Mann–Whitney needs two groups");

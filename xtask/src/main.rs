@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod calibrate;
+mod destination;
 mod federated_sim;
 mod power;
 mod tables;
@@ -53,7 +54,6 @@ fn main() {
 }
 
 /// The workspace root (xtask lives one level below it).
-#[allow(dead_code)]
 fn project_root() -> std::path::PathBuf {
     let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().unwrap_or(manifest).to_path_buf()

@@ -8,14 +8,19 @@
 //! the same point (common random numbers). Power is reported with its binomial Monte Carlo
 //! standard error.
 //!
+//! Output goes to `--out DIR`, else to a fresh temporary folder (printed); only
+//! `--regenerate-docs` writes the committed `docs/power/` (or `--out` inside it).
+//!
 //! References run on the CPU engine: the crates' study references (`KwReference`,
 //! `TcReference`, `TReference`, `MwStudy`) simulate with `dptest_refdist::cpu` and take no
 //! engine; WP and MW use exact closed forms.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+
+use crate::destination::output_dir;
 
 mod data;
 mod estimate;
@@ -45,9 +50,13 @@ pub struct Args {
     /// Reduced reps and reference draws (smoke test: every figure in a few minutes).
     #[arg(long)]
     pub quick: bool,
-    /// Output folder for `fig<ID>.csv` / `fig<ID>.svg` / `summary.json`.
-    #[arg(long, default_value = "docs/power")]
-    pub out: PathBuf,
+    /// Output folder for `fig<ID>.csv` / `fig<ID>.svg` / `summary.json` (default: a fresh
+    /// temporary folder, printed; inside docs/power only with --regenerate-docs).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Rewrite the committed results in docs/power (or in --out, a folder inside it).
+    #[arg(long)]
+    pub regenerate_docs: bool,
     /// Compute the n for 80% power (bisection) of the headline figures instead.
     #[arg(long)]
     pub summary: bool,
@@ -152,23 +161,49 @@ pub struct Row {
     pub reference_draws: u64,
 }
 
+/// The committed results folder.
+const SHIPPED: &str = "docs/power";
+
 /// Runs the task.
 pub fn run(args: Args) -> Result<()> {
-    let budget = Budget::of(&args);
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
-    let started = Instant::now();
+    run_into(&args).map(drop)
+}
+
+/// Runs the task; returns the folder it wrote to.
+fn run_into(args: &Args) -> Result<PathBuf> {
+    let out = output_dir(
+        args.out.as_deref(),
+        args.regenerate_docs,
+        SHIPPED,
+        "power",
+        "--regenerate-docs",
+    )?;
     if args.summary {
-        let ids = parse_ids(&args.summary_figures)?;
-        let rows = summary::run(&ids, &budget, &args.out)?;
-        let json = serde_json::to_string_pretty(&rows)? + "\n";
-        std::fs::write(args.out.join("summary.json"), &json)?;
-        if args.json {
-            print!("{json}");
-        }
-        eprintln!("power --summary: {:.1} s", started.elapsed().as_secs_f64());
-        return Ok(());
+        run_summary(args, &out)?;
+    } else {
+        run_figures(args, &out)?;
     }
+    Ok(out)
+}
+
+/// `--summary`: the headline figures and `summary.json`.
+fn run_summary(args: &Args, out: &Path) -> Result<()> {
+    let started = Instant::now();
+    let ids = parse_ids(&args.summary_figures)?;
+    let rows = summary::run(&ids, &Budget::of(args), out)?;
+    let json = serde_json::to_string_pretty(&rows)? + "\n";
+    std::fs::write(out.join("summary.json"), &json)?;
+    if args.json {
+        print!("{json}");
+    }
+    eprintln!("power --summary: {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The figures of `--figure`.
+fn run_figures(args: &Args, out: &Path) -> Result<()> {
+    let started = Instant::now();
+    let budget = Budget::of(args);
     let ids = if args.figure == "all" { figures::ALL.to_vec() } else { parse_ids(&args.figure)? };
     for id in ids {
         let figure_started = Instant::now();
@@ -184,7 +219,7 @@ pub fn run(args: Args) -> Result<()> {
             }
         };
         let rows = run_figure(&figure, &budget)?;
-        write_figure(&figure, &rows, &args.out)?;
+        write_figure(&figure, &rows, out)?;
         eprintln!(
             "figure {id}: {} rows in {:.1} s",
             rows.len(),
@@ -352,7 +387,8 @@ mod tests {
             figure: "1".into(),
             reps: Some(60),
             quick: true,
-            out: std::env::temp_dir(),
+            out: None,
+            regenerate_docs: false,
             summary: false,
             json: false,
             summary_figures: "10".into(),
@@ -382,6 +418,27 @@ mod tests {
             assert!(public.last().unwrap().rate > 0.5, "public power at n = 60 is high");
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// `--summary` used to rewrite the committed docs/power files.
+    #[test]
+    fn a_summary_run_leaves_docs_power_untouched() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Command {
+            #[command(flatten)]
+            args: Args,
+        }
+        let line = "power --summary --summary-figures 10 --reps 40 --draws 500 --max-n 40 --quick";
+        let args = Command::parse_from(line.split(' ')).args;
+        let shipped = crate::destination::tests::snapshot(SHIPPED);
+        let dir = run_into(&args).unwrap();
+        assert_eq!(crate::destination::tests::snapshot(SHIPPED), shipped, "docs/power changed");
+        assert!(!dir.starts_with(crate::project_root()), "{}", dir.display());
+        for file in ["summary.json", "fig10.csv", "fig10.svg"] {
+            assert!(dir.join(file).exists(), "{file} not written to {}", dir.display());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! simulations across cells, skipping of cells already present, and `--check`.
 //!
 //! Files: `<out>/<family>.csv` (always; the source of truth, also used to skip cells) and
-//! `<out>/<family>.md` with `--format md`. Default `<out>` is the repository's `tables/`.
+//! `<out>/<family>.md` with `--format md`. `<out>` is `--out DIR`, else a fresh temporary
+//! folder (printed); only `--regenerate` writes the shipped `tables/`. `--check` reads `--out`
+//! or, without it, the shipped `tables/`, and writes nothing.
 
 mod check;
 
@@ -20,6 +22,8 @@ use dptest_tables::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+
+use crate::destination::output_dir;
 
 /// Options of `cargo xtask tables`.
 #[derive(clap::Args)]
@@ -57,9 +61,13 @@ pub struct Args {
     /// Output format: csv only, or csv plus Markdown in the paper's layout.
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     format: FormatArg,
-    /// Output folder (default: the repository's tables/).
+    /// Output folder (default: a fresh temporary folder, printed). With --check: the folder
+    /// to check (default: the shipped tables/).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Rewrite the shipped tables in the repository's tables/ (cells merged into them).
+    #[arg(long, conflicts_with = "check")]
+    regenerate: bool,
     /// Recompute cells already present in the output folder.
     #[arg(long)]
     force: bool,
@@ -125,11 +133,15 @@ pub fn run(args: Args) -> Result<()> {
     }
     pool.build()
         .context("building the thread pool")?
-        .install(|| if args.check { check::run(&args) } else { generate(&args) })
+        .install(|| if args.check { check::run(&args) } else { generate(&args).map(drop) })
 }
 
-fn out_dir(args: &Args) -> PathBuf {
-    args.out.clone().unwrap_or_else(|| crate::project_root().join("tables"))
+/// The repository folder of the shipped tables.
+const SHIPPED: &str = "tables";
+
+/// The folder `--check` reads: `--out`, else the shipped tables.
+fn checked_dir(args: &Args) -> PathBuf {
+    args.out.clone().unwrap_or_else(|| crate::project_root().join(SHIPPED))
 }
 
 fn grid(args: &Args, family: Family) -> Grid {
@@ -198,9 +210,9 @@ fn read_existing(path: &Path) -> Result<Vec<TableRow>> {
     read_rows(&text).with_context(|| format!("parsing {}", path.display()))
 }
 
-fn generate(args: &Args) -> Result<()> {
-    let dir = out_dir(args);
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+/// Computes the missing cells into the output folder, which it returns.
+fn generate(args: &Args) -> Result<PathBuf> {
+    let dir = output_dir(args.out.as_deref(), args.regenerate, SHIPPED, "tables", "--regenerate")?;
     let (holder, reason) = EngineHolder::new(args.backend)?;
     eprintln!("engine: {reason}");
     let cache = DrawCache::new();
@@ -252,7 +264,7 @@ fn generate(args: &Args) -> Result<()> {
             println!("{}", render_markdown(&[], &rows));
         }
     }
-    Ok(())
+    Ok(dir)
 }
 
 /// Draws a cell is stored with: 0 for exact or analytic values.
@@ -320,4 +332,43 @@ fn ensure(condition: bool, message: impl FnOnce() -> String) -> Result<()> {
         bail!(message());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::destination::tests::snapshot;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn args(line: &[&str]) -> Args {
+        Command::parse_from(std::iter::once("tables").chain(line.iter().copied())).args
+    }
+
+    /// A custom grid without `--out` used to merge its cells into the shipped tables.
+    #[test]
+    fn a_custom_grid_run_leaves_the_shipped_tables_untouched() {
+        let shipped = snapshot(SHIPPED);
+        let grid = ["--test", "wilcoxon", "--n", "12", "--epsilon", "0.7", "--alpha", "0.05"];
+        let dir = generate(&args(&[&grid[..], &["--draws", "2000", "--quiet"]].concat())).unwrap();
+        assert_eq!(snapshot(SHIPPED), shipped, "the run rewrote tables/");
+        assert!(!dir.starts_with(crate::project_root()), "{}", dir.display());
+        let written: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(written, vec![dir.join("wilcoxon.csv")]);
+        let rows = read_existing(&dir.join("wilcoxon.csv")).unwrap();
+        assert_eq!(rows.len(), 1, "only the custom cell: {rows:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn regenerate_and_check_are_exclusive() {
+        let line = ["tables", "--check", "--regenerate"];
+        assert!(Command::try_parse_from(line).is_err());
+    }
 }

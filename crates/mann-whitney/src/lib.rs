@@ -5,8 +5,9 @@
 //!   asymptotic with tie and continuity corrections otherwise).
 //! - [`release_mann_whitney`]: the private statistic. With private group sizes (default):
 //!   m̃ = min(n1, n2) + Lap(1/ε_m), c = −ln(2δ)/ε_m, m* = max(⌈m̃ − c⌉, 0),
-//!   Ũ = min(U1, U2) + Lap((n − m*)/ε_U), ε_m = 0.65 ε, δ = 10⁻⁶: (ε, δ)-DP. With public
-//!   sizes: all of ε on U with sensitivity max(n1, n2), and one-sided alternatives on U1.
+//!   Ũ = min(U1, U2) + Lap((n − m*)/ε_U), ε_m = [`DEFAULT_SIZE_FRACTION`]·ε (0.65),
+//!   δ = 10⁻⁶: (ε, δ)-DP. With public sizes: all of ε on U with sensitivity max(n1, n2),
+//!   and one-sided alternatives on U1.
 //!   Noise only through `dptest-mechanisms` (OS CSPRNG, exact sampler).
 //! - [`private_mann_whitney`]: the full test against the folded normal reference (default, in
 //!   closed form: `dptest_refdist::exact`) or the exact-U reference on sizes (m*, n − m*)
@@ -16,15 +17,7 @@
 //! - Study API: [`MwStudy`] (references cached per m*, simulated releases) and the paper's
 //!   data generator [`normal_two_sample`].
 //!
-//! # Privacy
-//!
-//! Neighbouring datasets have the same n and differ in one row's value and/or group (so group
-//! sizes may change by one). U = min(U1, U2) on joint mid-ranks has local sensitivity
-//! max(n1, n2) = n − m (paper Thm 4.1; checked exhaustively for n ≤ 8 and adversarially up to
-//! n = 1000 in this crate's tests); m̃ uses sensitivity 1. The released pair (m̃, Ũ) is
-//! (ε_m + ε_U, δ)-DP (Thm A.6). With [`GroupSizes::Known`] the sizes are public, neighbours
-//! keep them, and Ũ is ε-DP with sensitivity max(n1, n2). Everything after the release (the
-//! reference, the p-value) is post-processing.
+//! Privacy argument (neighbours, sensitivities, the (ε, δ) accounting): `docs/privacy-notes.md`.
 //!
 //! # Example
 //!

@@ -3,7 +3,7 @@
 //! - Public: [`ttest_1samp`] and [`ttest_rel`] match `scipy.stats.ttest_1samp` /
 //!   `ttest_rel` (statistic, p-value from Student's t with n − 1 df, `alternative`,
 //!   [`TTestResult::confidence_interval`]).
-//! - Private (Couch et al. 2019 §5.4 with the errata of DESIGN.md): data are clamped to
+//! - Private (Couch et al. 2019 §5.4, with the errata in `ARCHITECTURE.md`): data are clamped to
 //!   declared [`Bounds`] and mapped to [−1, 1] with the hypothesised mean at 0
 //!   ([`Rescaling`]); x̄ is released with Laplace noise of sensitivity 2/n at ε_mean and s²
 //!   with sensitivity 5/(n − 1) at ε_variance (default split ½/½), both through
@@ -12,9 +12,9 @@
 //!   default is a Berger–Boos p-value — the largest p(sd) over a γ-level confidence set for
 //!   sd built from the released s̃², plus γ = 0.001 (pure post-processing) — valid for every
 //!   sd in (0, 1] (rescaled scale). `WorstCase` maximises over the whole sd grid; `Paper` is
-//!   the paper's sd = 0.3 reference, kept for comparison (anti-conservative for small true sd:
-//!   type-I 0.08 at n = 200 and 0.19 at n = 1000 for sd = 0.1, α = .05, ε = 1). All three
-//!   support `alternative` two-sided / less / greater (the tail of T̃ that counts).
+//!   the paper's sd = [`PAPER_SD`] reference, kept for comparison (anti-conservative for
+//!   small true sd; measurements in `docs/notes/t-test.md`). All three support `alternative`
+//!   two-sided / less / greater (the tail of T̃ that counts).
 //! - Rescaling: y = (clamp(x) − popmean)/c with c = max(hi − popmean, popmean − lo), so
 //!   popmean ↦ 0 and the bounds land inside [−1, 1]. For the paired test the bounds apply to
 //!   the differences a − b (popmean 0). Clamping changes the mean when data reach the bounds

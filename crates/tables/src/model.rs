@@ -14,9 +14,10 @@ use crate::spec::{
     Cell, MW_EPSILON_U_SHARE, T_PAPER_SD, TableTest, WilcoxonReference, signed_rank_sd,
 };
 
-/// Laplace scale of the private Wilcoxon release: sensitivity 2n over ε (paper Thm 5.1).
+/// Laplace scale of the private Wilcoxon release: the test's sensitivity
+/// ([`dptest_wilcoxon::pratt_sensitivity`], 2n) over ε.
 pub fn wilcoxon_scale(n: u32, epsilon: f64) -> f64 {
-    2.0 * f64::from(n) / epsilon
+    dptest_wilcoxon::pratt_sensitivity(n as usize) / epsilon
 }
 
 /// The Mann–Whitney reference's parameters at (n, m*, ε).

@@ -117,11 +117,12 @@ pub enum TableTest {
     TTest,
 }
 
-/// Share of a Mann–Whitney budget spent on U (the rest estimates m): paper's 0.35.
-pub const MW_EPSILON_U_SHARE: f64 = 0.35;
+/// Share of a Mann–Whitney budget spent on U: what the test leaves after estimating m
+/// (1 − [`dptest_mann_whitney::DEFAULT_SIZE_FRACTION`], the paper's 0.35).
+pub const MW_EPSILON_U_SHARE: f64 = 1.0 - dptest_mann_whitney::DEFAULT_SIZE_FRACTION;
 
-/// Standard deviation of the t-test's paper reference data.
-pub const T_PAPER_SD: f64 = 0.3;
+/// Standard deviation of the t-test's paper reference data ([`dptest_t_test::PAPER_SD`]).
+pub const T_PAPER_SD: f64 = dptest_t_test::PAPER_SD;
 
 impl TableTest {
     /// The CSV `test` column.
@@ -263,8 +264,8 @@ impl Cell {
     }
 }
 
-/// σ_n = √(n(n+1)(2n+1)/6), the null sd of the signed-rank statistic W.
+/// σ_n = √(n(n+1)(2n+1)/6), the null sd of the signed-rank statistic W
+/// ([`dptest_wilcoxon::signed_rank_sd`] at a table's `u32` n).
 pub fn signed_rank_sd(n: u32) -> f64 {
-    let n = f64::from(n);
-    (n * (n + 1.0) * (2.0 * n + 1.0) / 6.0).sqrt()
+    dptest_wilcoxon::signed_rank_sd(n as usize)
 }

@@ -4,9 +4,8 @@
 //! rounding (±1 or 0.5%).
 //!
 //! Source: Couch, Kazan, Shi, Bray & Groce, "Differentially Private Nonparametric Hypothesis
-//! Testing", ACM CCS 2019, Appendix "Critical Value Tables", Table 3
-//! (/work/shared/papers/dp-nonparametric-tests.txt, "Table 3: New Critical Value Table for
-//! ε = 1.0"). Tables 4–5 (ε = .1, .01) are withheld on purpose and not used here.
+//! Testing", ACM CCS 2019, Appendix "Critical Value Tables", Table 3 ("New Critical Value
+//! Table for ε = 1.0"). Tables 4–5 (ε = .1, .01) are withheld on purpose and not used here.
 
 use dptest_tables::{
     DrawCache, Family, Grid, PAPER_DRAWS, Settings, Source, TABLES_SEED, TableRow, plan_units,

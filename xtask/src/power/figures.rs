@@ -1,6 +1,6 @@
 //! The catalogue of the paper's synthetic-data figures: every series (method, ε, data) and
 //! its grid, with the caption's parameters. Settings follow the authors' code where the
-//! paper is silent (reference/prior-work-notes.md), minus its flaws (see docs/power.md).
+//! paper is silent, minus its flaws (see docs/power.md).
 
 use dptest_wilcoxon::TcVariant;
 
@@ -9,11 +9,11 @@ use super::methods::Method;
 
 /// Swanberg's ε split (f = .75, the authors' setting).
 const SWANBERG_F: f64 = 0.75;
-/// MW's ε share of the size estimate (paper §4.2).
-pub(super) const MW_F: f64 = 0.65;
-/// The t-test's bound on the paper's Wilcoxon differences d ~ N(−1, 2): ±√2/0.3, so the
-/// rescaled differences have sd 0.3 as in the paper's t-test study.
-const T_BOUND_PAIRED: f64 = std::f64::consts::SQRT_2 / 0.3;
+/// MW's ε share of the size estimate: the test's default (paper §4.2).
+pub(super) const MW_F: f64 = dptest_mann_whitney::DEFAULT_SIZE_FRACTION;
+/// The t-test's bound on the paper's Wilcoxon differences d ~ N(−1, 2): ±√2/sd, so the
+/// rescaled differences have the sd of the paper's t-test study ([`dptest_t_test::PAPER_SD`]).
+const T_BOUND_PAIRED: f64 = std::f64::consts::SQRT_2 / dptest_t_test::PAPER_SD;
 
 /// Whether a figure plots power or Q-Q (null rejection rates on an α grid).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -108,8 +108,8 @@ fn grouped_figure(id: u32, path: &Path) -> Result<Figure> {
         ]
     } else {
         vec![
-            (Method::Mw { fraction: 0.65 }, Some(1.0)),
-            (Method::Mw { fraction: 0.65 }, Some(0.1)),
+            (Method::Mw { fraction: dptest_mann_whitney::DEFAULT_SIZE_FRACTION }, Some(1.0)),
+            (Method::Mw { fraction: dptest_mann_whitney::DEFAULT_SIZE_FRACTION }, Some(0.1)),
             (Method::PublicMw, None),
         ]
     };

@@ -17,13 +17,13 @@ use dptest_tables::{
     plan_units,
 };
 
-use super::{Args, ensure, out_dir, read_existing};
+use super::{Args, checked_dir, ensure, read_existing};
 
 /// Largest recorded draw count the check re-simulates.
 const MAX_CHECK_DRAWS: u64 = 10_000_000;
 
 pub(super) fn run(args: &Args) -> Result<()> {
-    let dir = out_dir(args);
+    let dir = checked_dir(args);
     let mut failures = Vec::new();
     for family in args.test.families() {
         let path = dir.join(format!("{}.csv", family.name()));

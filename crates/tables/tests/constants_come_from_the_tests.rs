@@ -1,0 +1,31 @@
+//! The tables' nulls use the tests' own constants and formulas, so a change in a test shows up
+//! here (and in `cargo xtask tables --check`) instead of silently leaving the tables stale.
+
+use dptest_mann_whitney::MwPrivacy;
+use dptest_mechanisms::Epsilon;
+use dptest_tables::{T_PAPER_SD, TableTest, mann_whitney_null, signed_rank_sd, wilcoxon_scale};
+
+#[test]
+fn mann_whitney_null_uses_the_release_share_of_epsilon() {
+    for epsilon in [0.1, 1.0, 3.0] {
+        let privacy = MwPrivacy::new(Epsilon::new(epsilon).unwrap());
+        let (_, epsilon_u) = privacy.split().unwrap();
+        let null = mann_whitney_null(40, 10, epsilon);
+        approx::assert_relative_eq!(null.laplace_scale, 30.0 / epsilon_u, max_relative = 1e-12);
+    }
+}
+
+#[test]
+fn wilcoxon_null_uses_the_release_sensitivity() {
+    for n in [5u32, 50, 500] {
+        let sensitivity = dptest_wilcoxon::pratt_sensitivity(n as usize);
+        assert_eq!(wilcoxon_scale(n, 0.5), sensitivity / 0.5);
+        assert_eq!(signed_rank_sd(n), dptest_wilcoxon::signed_rank_sd(n as usize));
+    }
+}
+
+#[test]
+fn t_test_reference_label_names_the_paper_sd() {
+    assert_eq!(T_PAPER_SD, dptest_t_test::PAPER_SD);
+    assert_eq!(TableTest::TTest.reference_name(), format!("normal-sd-{T_PAPER_SD}"));
+}
