@@ -177,7 +177,7 @@ pub fn charged<T>(
     let mut ledger = Ledger::load(file)?;
     let key = dataset_key(args, charge.cells_sha256);
     let dataset = entry(&mut ledger, &key, args, file)?;
-    check(dataset, charge)?;
+    crate::error::tag(crate::error::Kind::Budget, check(dataset, charge))?;
     let result = make()?;
     dataset.releases.push(Release {
         time_unix: now(),

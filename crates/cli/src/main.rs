@@ -5,23 +5,41 @@ mod cli;
 mod commands;
 mod data;
 mod engine;
+mod error;
 mod ledger;
 mod output;
 
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind as ClapKind;
+
+use crate::error::{Kind, kind_of, render};
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let json = std::env::args().any(|a| a == "--json");
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) if matches!(e.kind(), ClapKind::DisplayHelp | ClapKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) if json => return fail(Kind::Usage, &e.to_string(), true),
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+    };
     match commands::run(&args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let message = format!("{e:#}").replace('\n', " ");
-            eprintln!("error: {message}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(kind_of(&e), &format!("{e:#}"), json),
     }
+}
+
+/// Prints the error on stderr and exits with status 2.
+fn fail(kind: Kind, message: &str, json: bool) -> ExitCode {
+    eprintln!("{}", render(kind, message.trim_end(), json));
+    ExitCode::from(2)
 }
 
 #[cfg(test)]

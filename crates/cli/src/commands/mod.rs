@@ -15,6 +15,7 @@ use serde_json::Value;
 use crate::cli::{Cli, Command, GroupColumns, InputArgs, Privacy};
 use crate::data::{InputInfo, Table};
 use crate::engine::Simulation;
+use crate::error::{Kind, tag};
 use crate::ledger::{self, LedgerArgs, LedgerStatus};
 use crate::output::{Report, fmt, plural};
 
@@ -188,7 +189,12 @@ pub fn declared_groups(columns: &GroupColumns) -> Result<&[String]> {
     })
 }
 
-/// Reads the input file of a test command.
+/// Reads the input file of a test command (errors are [`Kind::Input`]).
 pub fn read_table(input: &InputArgs) -> Result<Table> {
-    Table::read_with(&input.input, input.delimiter)
+    input_error(Table::read_with(&input.input, input.delimiter))
+}
+
+/// Tags a data-reading error as [`Kind::Input`].
+pub fn input_error<T>(result: Result<T>) -> Result<T> {
+    tag(Kind::Input, result)
 }

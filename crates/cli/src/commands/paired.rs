@@ -18,7 +18,11 @@ use crate::output::{Report, asymptotic_reference, fmt};
 pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     let mode = super::mode(&args.privacy, &args.ledger, &args.input)?;
     let table = super::read_table(&args.input)?;
-    let data = table.paired(&args.columns.before, &args.columns.after, args.input.drop_missing)?;
+    let data = super::input_error(table.paired(
+        &args.columns.before,
+        &args.columns.after,
+        args.input.drop_missing,
+    ))?;
     let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
     let alternative = wilcoxon_alternative(args.alternative);
     let mut report = match mode {
@@ -142,11 +146,11 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
     let table = super::read_table(&args.input)?;
     let (values, input, kind) = match (&args.value, &args.before, &args.after) {
         (Some(v), _, _) => {
-            let c = table.numbers(v, args.input.drop_missing)?;
+            let c = super::input_error(table.numbers(v, args.input.drop_missing))?;
             (c.values, c.input, "one-sample")
         }
         (None, Some(b), Some(a)) => {
-            let p = table.paired(b, a, args.input.drop_missing)?;
+            let p = super::input_error(table.paired(b, a, args.input.drop_missing))?;
             // Saturating differences: a pair like (−1e308, 1e308) gives f64::MAX, which the
             // private test clamps to the bounds like any other value.
             let d = wx::PairedSample::new(&p.before, &p.after).map_err(|e| anyhow!("{e}"))?;
@@ -260,7 +264,7 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
         bail!("--drop-missing is for public tests only: clean the file before a private run");
     }
     let table = super::read_table(&args.input)?;
-    let data = table.paired(&args.columns.before, &args.columns.after, false)?;
+    let data = super::input_error(table.paired(&args.columns.before, &args.columns.after, false))?;
     let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
     let k = args.k;
     let variant = match args.variant {
