@@ -8,8 +8,12 @@
 //! W = Σ sign(d_i)·rank_i with zeros ranked and then given sign 0 ([`pratt_statistic`], O(n
 //! log n)). [`wilcoxon_pratt`] reports scipy's statistic (min(R+, R−) two-sided, R+
 //! one-sided) and also W, R+ and R− so users can cross-check. p-values: the normal
-//! approximation with Pratt's (Cureton's) zero adjustment and the tie correction, or the exact
-//! null for data without zeros or ties ([`PublicMethod::Auto`]: exact when n ≤ 50).
+//! approximation with Pratt's (Cureton's) zero adjustment and the tie correction, the exact
+//! null for data without zeros or ties, or the exhaustive sign-flip (permutation) null;
+//! [`PublicMethod::Auto`] chooses among them exactly as scipy 1.17's `method="auto"` does
+//! (exact for n ≤ 50 without zeros or ties, permutation for n ≤ 13 with them, else
+//! asymptotic) and the result's `method` says which ran. [`ZeroMethod`] selects Pratt (the
+//! default) or scipy's default `"wilcox"` (zeros dropped).
 //!
 //! ```
 //! use dptest_wilcoxon::{wilcoxon_pratt, PairedSample, PublicOptions};
@@ -204,7 +208,10 @@ pub use crate::{
         Backend, PrivateOptions, PrivateResult, Reference, WpReference, pratt_sensitivity,
         private_wilcoxon, release_pratt,
     },
-    public::{AUTO_EXACT_MAX_N, PublicMethod, PublicOptions, PublicResult, wilcoxon_pratt},
+    public::{
+        AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,
+        PublicResult, ZeroMethod, wilcoxon_pratt,
+    },
     robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON},
     sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, signed_rank_sd},
     study::{
