@@ -48,7 +48,7 @@ fn tolerance(method: &str) -> f64 {
 
 fn options(row: &Row) -> PublicOptions {
     PublicOptions {
-        alternative: row.alternative.parse::<Alternative>().unwrap(),
+        alternative: row.alternative.parse::<Alternative>().expect("a scipy alternative"),
         method: PublicMethod::Auto,
         correction: row.correction,
         zero_method: match row.zero_method.as_str() {
