@@ -100,7 +100,7 @@ pub const AUTO_EXACT_MAX_N: usize = 50;
 /// data with zeros or ties: scipy's rule, 2¹³ sign flips being fewer than its 9999 resamples.
 pub const AUTO_PERMUTATION_MAX_N: usize = 13;
 
-/// Largest n of [`PublicMethod::Permutation`] (its pmf costs O(n³): ≈ 0.1 s here).
+/// Largest n of [`PublicMethod::Permutation`] (its pmf costs O(n³): 46 ms at n = 500, release).
 pub const PERMUTATION_MAX_N: usize = 500;
 
 /// The public signed-rank test of `sample` (d = after − before), zeros handled per
