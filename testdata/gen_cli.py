@@ -5,6 +5,7 @@ Run from the repository root:   python3 testdata/gen_cli.py > testdata/cli.toml
 Every value comes from scipy's defaults, called as the CLI documents:
   - two-group commands: groups ordered by sorted label, first label = scipy's x;
   - paired commands: d = after - before, i.e. scipy's wilcoxon(after, before) / ttest_rel(after, before).
+  - one-sample wilcoxon (--value d): scipy's wilcoxon(d).
 """
 
 import csv
@@ -64,6 +65,23 @@ def main():
     emit("wilcoxon_paired", file="examples/paired.csv", statistic=r.statistic, p_value=r.pvalue)
     r = stats.wilcoxon(after, before, zero_method="pratt")
     emit("wilcoxon_paired_pratt", file="examples/paired.csv", statistic=r.statistic,
+         p_value=r.pvalue)
+    for alt in ["less", "greater"]:
+        r = stats.wilcoxon(after, before, alternative=alt)
+        emit("wilcoxon_paired_" + alt, file="examples/paired.csv", alternative=alt,
+             statistic=r.statistic, p_value=r.pvalue)
+    # n = 8 with 2 zeros: method="auto" runs the permutation test (all 2^8 sign flips).
+    small = "crates/cli/tests/data/small_paired.csv"
+    rows = read(small)
+    s_before, s_after = ([float(r[k]) for r in rows] for k in ("before", "after"))
+    d = [float(r["d"]) for r in rows]
+    for alt in ["two-sided", "greater"]:
+        for zm in ["wilcox", "pratt"]:
+            r = stats.wilcoxon(s_after, s_before, zero_method=zm, alternative=alt)
+            emit(f"wilcoxon_small_{zm}_" + alt.replace("-", "_"), file=small, alternative=alt,
+                 zero_method=zm, statistic=r.statistic, p_value=r.pvalue)
+    r = stats.wilcoxon(d)
+    emit("wilcoxon_one_sample_small", file=small, column="d", statistic=r.statistic,
          p_value=r.pvalue)
     r = stats.ttest_rel(after, before)
     emit("t_test_paired", file="examples/paired.csv", statistic=r.statistic, p_value=r.pvalue,

@@ -72,7 +72,8 @@ pub enum Command {
     #[command(after_help = "Example:\n  dptest mann-whitney --input examples/two_groups.csv \
                             --group group --value value --epsilon 1 --delta 1e-6")]
     MannWhitney(MannWhitneyArgs),
-    /// Wilcoxon signed-rank test of paired data, d = after − before (private: Pratt ranks).
+    /// Wilcoxon signed-rank test of one sample (--value) or paired data (--before/--after,
+    /// d = after − before) (private: Pratt ranks).
     #[command(after_help = "Example:\n  dptest wilcoxon --input examples/paired.csv \
                             --before before --after after --epsilon 1")]
     Wilcoxon(WilcoxonArgs),
@@ -188,6 +189,30 @@ pub enum Alternative {
     Greater,
 }
 
+/// Alternative hypothesis of a one-sample or paired test about d (= after − before for paired
+/// data, as scipy's `wilcoxon(after, before)` / `ttest_rel(after, before)`); scipy's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PairedAlternative {
+    /// d is shifted away from 0 in either direction.
+    TwoSided,
+    /// d tends to be negative (paired: after tends to be smaller than before; t-test: mean
+    /// below --popmean).
+    Less,
+    /// d tends to be positive (paired: after tends to be larger than before; t-test: mean
+    /// above --popmean).
+    Greater,
+}
+
+impl From<PairedAlternative> for Alternative {
+    fn from(a: PairedAlternative) -> Self {
+        match a {
+            PairedAlternative::TwoSided => Alternative::TwoSided,
+            PairedAlternative::Less => Alternative::Less,
+            PairedAlternative::Greater => Alternative::Greater,
+        }
+    }
+}
+
 /// `dptest mann-whitney`.
 #[derive(Args, Debug)]
 pub struct MannWhitneyArgs {
@@ -260,17 +285,24 @@ pub struct PairedColumns {
 pub struct WilcoxonArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    #[command(flatten)]
-    pub columns: PairedColumns,
+    /// One-sample test of this column (d = the values; median 0, scipy's `wilcoxon(d)`).
+    #[arg(long, value_name = "COL", conflicts_with_all = ["before", "after"], required_unless_present = "before")]
+    pub value: Option<String>,
+    /// Paired test: column of the first measurement.
+    #[arg(long, value_name = "COL", requires = "after")]
+    pub before: Option<String>,
+    /// Paired test: column of the second measurement (d = after − before).
+    #[arg(long, value_name = "COL", requires = "before")]
+    pub after: Option<String>,
     #[command(flatten)]
     pub privacy: Privacy,
     /// Reference distribution of the private test (computed exactly with --backend auto or
     /// exact; by Monte Carlo with cpu or gpu).
     #[arg(long, value_enum, default_value_t = WilcoxonReference::Exact)]
     pub reference: WilcoxonReference,
-    /// Alternative hypothesis for d = after − before (scipy's names).
-    #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
-    pub alternative: Alternative,
+    /// Alternative hypothesis for d (the --value column, or after − before; scipy's names).
+    #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
+    pub alternative: PairedAlternative,
     /// Zero differences in the public test (the private test always uses Pratt).
     #[arg(long, value_enum, default_value_t = ZeroMethod::Wilcox)]
     pub zero_method: ZeroMethod,
@@ -301,9 +333,9 @@ pub struct TTestArgs {
     /// Hypothesised mean of the one-sample test.
     #[arg(long, value_name = "M", default_value_t = 0.0, allow_hyphen_values = true)]
     pub popmean: f64,
-    /// Alternative hypothesis (scipy's names).
-    #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
-    pub alternative: Alternative,
+    /// Alternative hypothesis for d (the --value column, or after − before; scipy's names).
+    #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
+    pub alternative: PairedAlternative,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }
@@ -356,8 +388,8 @@ pub struct TaskCliftonArgs {
     #[arg(long, value_name = "K", default_value_t = 15)]
     pub k: usize,
     /// Alternative hypothesis for d = after − before.
-    #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
-    pub alternative: Alternative,
+    #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
+    pub alternative: PairedAlternative,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }

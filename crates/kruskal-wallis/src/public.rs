@@ -19,6 +19,9 @@ pub struct KruskalResult {
     pub n: usize,
     /// Number of groups g.
     pub groups: usize,
+    /// Always `"asymptotic"`: scipy's `kruskal` has only the χ² approximation (no exact or
+    /// permutation null, whatever n), and so does this test.
+    pub method: &'static str,
 }
 
 /// The Kruskal–Wallis H test (scipy `kruskal`): mid-ranks over all groups,
@@ -60,6 +63,7 @@ pub fn kruskal(sample: &GroupedSample) -> Result<KruskalResult, KruskalWallisErr
         df,
         n: n_obs,
         groups: sample.groups(),
+        method: "asymptotic",
     })
 }
 
@@ -79,7 +83,7 @@ mod tests {
         let r = kruskal(&s).unwrap();
         approx::assert_relative_eq!(r.statistic, 7.113812154696133, max_relative = 1e-12);
         approx::assert_relative_eq!(r.p_value, 0.028526948491942164, max_relative = 1e-13);
-        assert_eq!(r.df, 2);
+        assert_eq!((r.df, r.method), (2, "asymptotic"));
     }
 
     #[test]

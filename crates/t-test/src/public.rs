@@ -28,6 +28,9 @@ pub struct TTestResult {
     pub popmean: f64,
     /// The alternative hypothesis.
     pub alternative: Alternative,
+    /// Always `"exact"`: Student's t, the exact null for normal data (scipy's default
+    /// `method=None`; scipy's permutation / Monte Carlo options are not offered).
+    pub method: &'static str,
 }
 
 /// A confidence interval; one-sided alternatives give an infinite end, as scipy does.
@@ -135,6 +138,7 @@ pub fn ttest_1samp(
         standard_error,
         popmean,
         alternative,
+        method: "exact",
     })
 }
 
@@ -176,7 +180,7 @@ mod tests {
         let r = ttest_rel(&POST, &PRE, Alternative::TwoSided).unwrap();
         approx::assert_relative_eq!(r.statistic, 3.770210163859001, max_relative = 1e-12);
         approx::assert_relative_eq!(r.p_value, 0.006981012770537894, max_relative = 1e-9);
-        assert_eq!(r.df, 7.0);
+        assert_eq!((r.df, r.method), (7.0, "exact"));
         let ci = r.confidence_interval(0.95).unwrap();
         approx::assert_relative_eq!(ci.low, 0.2516492316196458, max_relative = 1e-9);
         approx::assert_relative_eq!(ci.high, 1.0983507683803544, max_relative = 1e-9);

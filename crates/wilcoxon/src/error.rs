@@ -108,7 +108,7 @@ impl fmt::Display for WilcoxonError {
             ExactNeedsNoTies => write!(
                 f,
                 "the exact signed-rank null is exact only without zero or tied differences; \
-                 use the asymptotic method"
+                 use the permutation or asymptotic method"
             ),
             TooLargeForExact { n, max } => write!(
                 f,

@@ -7,8 +7,10 @@
 //!
 //! - Data: [`PairedSample`] (validated pairs or differences), [`pratt_statistic`] (W, R+, R−),
 //!   [`signed_rank_sd`] (σ_n).
-//! - Public test: [`wilcoxon_pratt`] with [`PublicOptions`] / [`PublicMethod`] (exact null or
-//!   normal approximation with zero and tie corrections).
+//! - Public test: [`wilcoxon_pratt`] with [`PublicOptions`] / [`PublicMethod`] / [`ZeroMethod`]:
+//!   the exact null, the exhaustive sign-flip (permutation) null or the normal approximation
+//!   with zero and tie corrections; [`PublicMethod::Auto`] chooses as scipy 1.17's
+//!   `method="auto"` does and the result's `method` says which ran.
 //! - Private test: [`release_pratt`] releases W̃ = W + Lap([`pratt_sensitivity`]/ε) through
 //!   `dptest-mechanisms`; [`private_wilcoxon`] adds the p-value against a [`Reference`]
 //!   (default: the zero-robust exact reference, valid for ε ≤ [`ROBUST_MAX_EPSILON`]) on a
@@ -54,7 +56,10 @@ pub use crate::{
         Backend, PrivateOptions, PrivateResult, Reference, WpReference, pratt_sensitivity,
         private_wilcoxon, release_pratt,
     },
-    public::{AUTO_EXACT_MAX_N, PublicMethod, PublicOptions, PublicResult, wilcoxon_pratt},
+    public::{
+        AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,
+        PublicResult, ZeroMethod, wilcoxon_pratt,
+    },
     robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON},
     sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, signed_rank_sd},
     study::{

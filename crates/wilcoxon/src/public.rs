@@ -1,37 +1,67 @@
-//! The public (non-private) Wilcoxon signed-rank test with Pratt's zero handling, matching
-//! `scipy.stats.wilcoxon(d, zero_method="pratt")`.
+//! The public (non-private) Wilcoxon signed-rank test, matching `scipy.stats.wilcoxon(d,
+//! zero_method=Z, method="auto")` (scipy 1.17) for Z = `"pratt"` (the default here) or
+//! `"wilcox"`.
+//!
+//! scipy's `method="auto"` ([`PublicMethod::Auto`]), with n the number of differences
+//! (zeros included, whatever the zero method):
+//!
+//! 1. n > [`AUTO_EXACT_MAX_N`] = 50: the normal approximation;
+//! 2. no zeros and no tied |d|: the exact signed-rank null;
+//! 3. zeros or ties and n ≤ [`AUTO_PERMUTATION_MAX_N`] = 13: a permutation test over all
+//!    2ⁿ sign flips (2¹³ < 9999, scipy's default resample count, so scipy enumerates them
+//!    all and its p-value is exact; we compute the same null as the pmf of Σ s_i·rank_i);
+//! 4. otherwise the normal approximation.
 
 use serde::Serialize;
 
 use crate::error::WilcoxonError;
-use crate::exact::{check_exact_n, signed_rank_pmf};
+use crate::exact::{check_exact_n, positive_sum_pmf, signed_rank_pmf};
 use crate::sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic};
 use dptest_refdist::special::normal_sf;
 
-/// How the public p-value is computed.
+/// How the public p-value is computed (scipy's `method`); a result's `method` is never
+/// `Auto`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PublicMethod {
-    /// Exact when n ≤ 50 and there are no zeros or ties, else asymptotic. (scipy's `auto`
-    /// runs a permutation test for n ≤ 13 with ties; we use the asymptotic formula there.)
+    /// scipy's `auto` (module docs): exact, permutation or asymptotic by n, zeros and ties.
     #[default]
     Auto,
-    /// Normal approximation with Pratt's (Cureton's) zero adjustment and the tie correction.
+    /// Normal approximation (Pratt's/Cureton's zero adjustment for Pratt) with the tie
+    /// correction.
     Asymptotic,
-    /// The exact signed-rank null; refused with zeros or ties.
+    /// The exact signed-rank null; refused when the tested differences have zeros or ties.
     Exact,
+    /// The exact sign-flip null of the observed (mid-)ranks, zeros and ties included: scipy's
+    /// `PermutationMethod()` for n ≤ [`AUTO_PERMUTATION_MAX_N`] (where scipy enumerates every
+    /// flip); for larger n the exact value that scipy's random resampling estimates.
+    /// Refused above [`PERMUTATION_MAX_N`].
+    Permutation,
 }
 
-/// Options of [`wilcoxon_pratt`]; the default is scipy's (two-sided, auto, no continuity
-/// correction).
+/// Zero differences (scipy's `zero_method`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZeroMethod {
+    /// Rank zeros with the other |d|, then drop their ranks (the private test's statistic).
+    #[default]
+    Pratt,
+    /// Drop zeros before ranking (scipy's default `"wilcox"`).
+    Wilcox,
+}
+
+/// Options of [`wilcoxon_pratt`]; the default is scipy's except the zero method (two-sided,
+/// auto, no continuity correction, Pratt zeros).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PublicOptions {
     /// The alternative hypothesis.
     pub alternative: Alternative,
-    /// Exact or asymptotic p-value.
+    /// How the p-value is computed.
     pub method: PublicMethod,
     /// Continuity correction of the normal approximation (scipy's `correction`).
     pub correction: bool,
+    /// How zero differences are handled.
+    pub zero_method: ZeroMethod,
 }
 
 /// Result of the public test.
@@ -41,7 +71,7 @@ pub struct PublicResult {
     pub test: &'static str,
     /// scipy's statistic: min(R+, R−) two-sided, R+ one-sided.
     pub statistic: f64,
-    /// W = R+ − R− (the statistic the private test releases).
+    /// W = R+ − R− (the statistic the private test releases, for Pratt zeros).
     pub w: f64,
     /// Sum of the ranks of positive differences.
     pub r_plus: f64,
@@ -55,41 +85,49 @@ pub struct PublicResult {
     pub n: usize,
     /// Number of zero differences.
     pub n_zero: usize,
-    /// `"exact"` or `"asymptotic"`.
-    pub method: &'static str,
+    /// The method that ran: exact, permutation or asymptotic.
+    pub method: PublicMethod,
+    /// The zero method used.
+    pub zero_method: ZeroMethod,
     /// The alternative tested.
     pub alternative: Alternative,
 }
 
-/// Largest n for which [`PublicMethod::Auto`] uses the exact null (scipy's rule).
+/// Largest n for which [`PublicMethod::Auto`] uses an exact null (scipy's rule).
 pub const AUTO_EXACT_MAX_N: usize = 50;
 
-/// The public Pratt signed-rank test of `sample` (d = after − before).
+/// Largest n (zeros included) for which [`PublicMethod::Auto`] runs the permutation null on
+/// data with zeros or ties: scipy's rule, 2¹³ sign flips being fewer than its 9999 resamples.
+pub const AUTO_PERMUTATION_MAX_N: usize = 13;
+
+/// Largest n of [`PublicMethod::Permutation`] (its pmf costs O(n³): 46 ms at n = 500, release).
+pub const PERMUTATION_MAX_N: usize = 500;
+
+/// The public signed-rank test of `sample` (d = after − before), zeros handled per
+/// `options.zero_method`.
 ///
 /// # Errors
 /// [`WilcoxonError::AllZero`] if every difference is zero; [`WilcoxonError::ExactNeedsNoTies`]
-/// for the exact method on data with zeros or ties; [`WilcoxonError::TooLargeForExact`].
+/// for the exact method on tested differences with zeros or ties;
+/// [`WilcoxonError::TooLargeForExact`] above the exact or permutation limit.
 pub fn wilcoxon_pratt(
     sample: &PairedSample,
     options: &PublicOptions,
 ) -> Result<PublicResult, WilcoxonError> {
-    let stat = pratt_statistic(sample)?;
-    if stat.n_zero == stat.n {
+    let n_zero = sample.differences().iter().filter(|&&d| d == 0.0).count();
+    if n_zero == sample.len() {
         return Err(WilcoxonError::AllZero);
     }
-    let untied = stat.n_zero == 0 && stat.tie_term == 0.0;
-    let exact = match options.method {
-        PublicMethod::Auto => untied && stat.n <= AUTO_EXACT_MAX_N,
-        PublicMethod::Asymptotic => false,
-        PublicMethod::Exact if untied => true,
-        PublicMethod::Exact => return Err(WilcoxonError::ExactNeedsNoTies),
-    };
-    let (p_value, z) = if exact {
-        check_exact_n(stat.n)?;
-        (exact_p(&stat, options.alternative)?, None)
-    } else {
-        let (p, z) = asymptotic_p(&stat, options);
-        (p, Some(z))
+    let tested = tested_differences(sample, options.zero_method)?;
+    let stat = pratt_statistic(&tested)?;
+    let method = chosen_method(options.method, sample.len(), n_zero, &stat)?;
+    let (p_value, z) = match method {
+        PublicMethod::Exact => (exact_p(&stat, options.alternative)?, None),
+        PublicMethod::Permutation => (permutation_p(&tested, &stat, options.alternative)?, None),
+        _ => {
+            let (p, z) = asymptotic_p(&stat, options);
+            (p, Some(z))
+        }
     };
     let statistic = match options.alternative {
         Alternative::TwoSided => stat.r_plus.min(stat.r_minus),
@@ -103,24 +141,92 @@ pub fn wilcoxon_pratt(
         r_minus: stat.r_minus,
         z,
         p_value,
-        n: stat.n,
-        n_zero: stat.n_zero,
-        method: if exact { "exact" } else { "asymptotic" },
+        n: sample.len(),
+        n_zero,
+        method,
+        zero_method: options.zero_method,
         alternative: options.alternative,
     })
+}
+
+/// The differences that are ranked: all (Pratt) or the non-zero ones (Wilcox).
+fn tested_differences(
+    sample: &PairedSample,
+    zero_method: ZeroMethod,
+) -> Result<PairedSample, WilcoxonError> {
+    match zero_method {
+        ZeroMethod::Pratt => Ok(sample.clone()),
+        ZeroMethod::Wilcox => {
+            let nonzero: Vec<f64> =
+                sample.differences().iter().copied().filter(|&d| d != 0.0).collect();
+            PairedSample::from_differences(&nonzero)
+        }
+    }
+}
+
+/// The method that runs (scipy's `auto` rule from the whole sample: n and zeros counted
+/// before any are dropped), with its size limit checked.
+fn chosen_method(
+    asked: PublicMethod,
+    n: usize,
+    n_zero: usize,
+    tested: &PrattStatistic,
+) -> Result<PublicMethod, WilcoxonError> {
+    let tested_untied = tested.n_zero == 0 && tested.tie_term == 0.0;
+    let method = match asked {
+        PublicMethod::Auto if n > AUTO_EXACT_MAX_N => PublicMethod::Asymptotic,
+        PublicMethod::Auto if n_zero == 0 && tested.tie_term == 0.0 => PublicMethod::Exact,
+        PublicMethod::Auto if n <= AUTO_PERMUTATION_MAX_N => PublicMethod::Permutation,
+        PublicMethod::Auto => PublicMethod::Asymptotic,
+        PublicMethod::Exact if !tested_untied => return Err(WilcoxonError::ExactNeedsNoTies),
+        other => other,
+    };
+    match method {
+        PublicMethod::Exact => check_exact_n(tested.n)?,
+        PublicMethod::Permutation if tested.n > PERMUTATION_MAX_N => {
+            return Err(WilcoxonError::TooLargeForExact { n: tested.n, max: PERMUTATION_MAX_N });
+        }
+        _ => {}
+    }
+    Ok(method)
 }
 
 /// scipy's exact p-value: P(R+ ≤ r) ("less"), P(R+ ≥ r) ("greater"), twice the smaller.
 fn exact_p(stat: &PrattStatistic, alternative: Alternative) -> Result<f64, WilcoxonError> {
     let pmf = signed_rank_pmf(stat.n)?;
-    let r = stat.r_plus.round() as usize;
-    let cdf: f64 = pmf[..=r].iter().sum();
-    let sf: f64 = pmf[r..].iter().sum();
-    Ok(match alternative {
+    Ok(tail_p(&pmf, stat.r_plus.round() as usize, alternative))
+}
+
+/// The exhaustive sign-flip p-value: R+ = Σ_{d_i > 0} rank_i with fair independent signs on
+/// the non-zero d (zeros never change sign). Mid-ranks are multiples of ½, so the pmf is
+/// over 2·R+ with integer weights 2·rank_i; its probabilities are dyadic, as scipy's
+/// counts / 2ⁿ, so both are exact.
+fn permutation_p(
+    tested: &PairedSample,
+    stat: &PrattStatistic,
+    alternative: Alternative,
+) -> Result<f64, WilcoxonError> {
+    let ranks = dptest_ranking::signed_ranks_pratt(tested.differences())?;
+    let doubled: Vec<u64> = ranks
+        .signed
+        .iter()
+        .filter(|&&r| r != 0.0)
+        .map(|r| (2.0 * r.abs()).round() as u64)
+        .collect();
+    let pmf = positive_sum_pmf(&doubled);
+    Ok(tail_p(&pmf, (2.0 * stat.r_plus).round() as usize, alternative))
+}
+
+/// P(X ≤ k) ("less"), P(X ≥ k) ("greater") or twice the smaller, capped at 1, for the pmf
+/// of X over 0, 1, ….
+fn tail_p(pmf: &[f64], k: usize, alternative: Alternative) -> f64 {
+    let cdf: f64 = pmf[..=k].iter().sum();
+    let sf: f64 = pmf[k..].iter().sum();
+    match alternative {
         Alternative::Less => cdf,
         Alternative::Greater => sf,
         Alternative::TwoSided => (2.0 * cdf.min(sf)).min(1.0),
-    })
+    }
 }
 
 /// Pratt/Cureton normal approximation with the tie correction (zeros excluded from it).
@@ -190,7 +296,12 @@ mod tests {
                 "exact" => PublicMethod::Exact,
                 _ => PublicMethod::Asymptotic,
             };
-            let options = PublicOptions { alternative, method, correction: case.correction };
+            let options = PublicOptions {
+                alternative,
+                method,
+                correction: case.correction,
+                zero_method: ZeroMethod::Pratt,
+            };
             let sample = PairedSample::from_differences(&case.d).unwrap();
             let r = wilcoxon_pratt(&sample, &options).unwrap();
             let label =
@@ -206,14 +317,50 @@ mod tests {
         }
     }
 
+    fn auto(d: &[f64], zero_method: ZeroMethod) -> PublicResult {
+        let options = PublicOptions { zero_method, ..PublicOptions::default() };
+        wilcoxon_pratt(&PairedSample::from_differences(d).unwrap(), &options).unwrap()
+    }
+
     #[test]
-    fn auto_picks_exact_only_without_zeros_or_ties() {
-        let untied = PairedSample::from_differences(&[1.0, -2.0, 3.0, 4.5]).unwrap();
-        assert_eq!(wilcoxon_pratt(&untied, &PublicOptions::default()).unwrap().method, "exact");
-        let zero = PairedSample::from_differences(&[1.0, -2.0, 0.0, 4.5]).unwrap();
-        assert_eq!(wilcoxon_pratt(&zero, &PublicOptions::default()).unwrap().method, "asymptotic");
+    fn auto_follows_scipys_exact_permutation_asymptotic_rule() {
+        let untied = [1.0, -2.0, 3.0, 4.5];
+        assert_eq!(auto(&untied, ZeroMethod::Pratt).method, PublicMethod::Exact);
+        let zero = [1.0, -2.0, 0.0, 4.5];
+        assert_eq!(auto(&zero, ZeroMethod::Pratt).method, PublicMethod::Permutation);
+        // scipy decides on the zeros before dropping them.
+        assert_eq!(auto(&zero, ZeroMethod::Wilcox).method, PublicMethod::Permutation);
+        let tied_14: Vec<f64> = (0..14).map(|i| f64::from(i / 2 + 1)).collect();
+        assert_eq!(auto(&tied_14, ZeroMethod::Pratt).method, PublicMethod::Asymptotic);
+        let untied_51: Vec<f64> = (1..=51).map(f64::from).collect();
+        assert_eq!(auto(&untied_51, ZeroMethod::Pratt).method, PublicMethod::Asymptotic);
         let exact = PublicOptions { method: PublicMethod::Exact, ..PublicOptions::default() };
+        let zero = PairedSample::from_differences(&zero).unwrap();
         assert_eq!(wilcoxon_pratt(&zero, &exact), Err(WilcoxonError::ExactNeedsNoTies));
+    }
+
+    #[test]
+    fn small_samples_with_zeros_use_the_permutation_null() {
+        // The cases (scipy 1.17.1, zero_method="pratt", method="auto"); the normal
+        // approximation gave 0.0764 and 0.0192 (anti-conservative).
+        let zeros = [0.0, 0.0, 1.0, -2.0, 3.0, 4.0, 5.0, 6.0];
+        assert_eq!(auto(&zeros, ZeroMethod::Pratt).p_value, 0.09375);
+        let zeros_and_ties = [0.0, 0.0, 1.0, 2.0, 2.0, 4.0, 5.0, 6.0];
+        assert_eq!(auto(&zeros_and_ties, ZeroMethod::Pratt).p_value, 0.03125);
+    }
+
+    #[test]
+    fn forced_permutation_has_a_size_limit() {
+        let big: Vec<f64> = (0..=PERMUTATION_MAX_N).map(|i| i as f64).collect();
+        let sample = PairedSample::from_differences(&big).unwrap();
+        let options = PublicOptions { method: PublicMethod::Permutation, ..Default::default() };
+        assert_eq!(
+            wilcoxon_pratt(&sample, &options),
+            Err(WilcoxonError::TooLargeForExact {
+                n: PERMUTATION_MAX_N + 1,
+                max: PERMUTATION_MAX_N
+            })
+        );
     }
 
     #[test]

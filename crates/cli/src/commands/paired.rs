@@ -8,9 +8,10 @@ use dptest_wilcoxon as wx;
 
 use super::{add_decision, add_engine, add_ledger, release, simulation, warn_if_all_noise};
 use crate::cli::{
-    Alternative, Common, TTestArgs, TaskCliftonArgs, TcVariant, WilcoxonArgs, WilcoxonReference,
-    ZeroMethod,
+    Alternative, Common, InputArgs, TTestArgs, TaskCliftonArgs, TcVariant, WilcoxonArgs,
+    WilcoxonReference, ZeroMethod,
 };
+use crate::data::{InputInfo, Table};
 use crate::engine::{Backend, with_spinner};
 use crate::output::{Report, asymptotic_reference, fmt};
 
@@ -18,13 +19,9 @@ use crate::output::{Report, asymptotic_reference, fmt};
 pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     let mode = super::mode(&args.privacy, &args.ledger, &args.input)?;
     let table = super::read_table(&args.input)?;
-    let data = super::input_error(table.paired(
-        &args.columns.before,
-        &args.columns.after,
-        args.input.drop_missing,
-    ))?;
-    let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
-    let alternative = wilcoxon_alternative(args.alternative);
+    let data = one_or_paired(&table, [&args.value, &args.before, &args.after], &args.input)?;
+    let sample = wx::PairedSample::from_differences(&data.values).map_err(|e| anyhow!("{e}"))?;
+    let alternative = wilcoxon_alternative(args.alternative.into());
     let mut report = match mode {
         None => public_wilcoxon(&sample, alternative, args.zero_method)?,
         Some(eps) => {
@@ -75,7 +72,9 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
             r
         }
     };
-    report.line("pairs", "d = after − before");
+    report.set("kind", data.kind);
+    let (label, text) = tested_differences(data.kind);
+    report.line(label, text);
     report.input(&data.input, None);
     add_decision(&mut report, common.alpha);
     Ok(report)
@@ -89,6 +88,46 @@ fn reference_name(reference: wx::Reference) -> &'static str {
     }
 }
 
+/// The tested values of a one-sample or paired command.
+struct TestedValues {
+    /// The `--value` column, or after − before.
+    values: Vec<f64>,
+    input: InputInfo,
+    /// `"one-sample"` or `"paired"`.
+    kind: &'static str,
+}
+
+/// The tested values from `columns` = [value, before, after].
+fn one_or_paired(
+    table: &Table,
+    columns: [&Option<String>; 3],
+    input: &InputArgs,
+) -> Result<TestedValues> {
+    match columns {
+        [Some(v), _, _] => {
+            let c = super::input_error(table.numbers(v, input.drop_missing))?;
+            Ok(TestedValues { values: c.values, input: c.input, kind: "one-sample" })
+        }
+        [None, Some(b), Some(a)] => {
+            let p = super::input_error(table.paired(b, a, input.drop_missing))?;
+            // Saturating differences: a pair like (−1e308, 1e308) gives f64::MAX, which a
+            // private test ranks or clamps like any other value.
+            let d = wx::PairedSample::new(&p.before, &p.after).map_err(|e| anyhow!("{e}"))?;
+            Ok(TestedValues { values: d.differences().to_vec(), input: p.input, kind: "paired" })
+        }
+        _ => bail!("pass --value COL, or --before COL --after COL"),
+    }
+}
+
+/// The report line saying what d is.
+fn tested_differences(kind: &str) -> (&'static str, &'static str) {
+    if kind == "paired" {
+        ("pairs", "d = after − before")
+    } else {
+        ("sample", "d = the --value column (H0: median 0)")
+    }
+}
+
 fn wilcoxon_alternative(a: Alternative) -> wx::Alternative {
     match a {
         Alternative::TwoSided => wx::Alternative::TwoSided,
@@ -97,72 +136,69 @@ fn wilcoxon_alternative(a: Alternative) -> wx::Alternative {
     }
 }
 
-/// scipy's `wilcoxon(after, before)`: zero_method "wilcox" (the default) drops zero
-/// differences first, which is the Pratt test on the non-zero differences.
+/// scipy's `wilcoxon(d, zero_method=Z)` with its defaults (`method="auto"`, no continuity
+/// correction); d = after − before is `wilcoxon(after, before)`. The report says which null
+/// ran (exact, permutation over all 2ⁿ sign flips, or normal).
 fn public_wilcoxon(
     sample: &wx::PairedSample,
     alternative: wx::Alternative,
     zero_method: ZeroMethod,
 ) -> Result<Report> {
-    let d = sample.differences();
-    let zeros = d.iter().filter(|&&x| x == 0.0).count();
-    let tested = match zero_method {
-        ZeroMethod::Pratt => sample.clone(),
-        ZeroMethod::Wilcox => {
-            let nonzero: Vec<f64> = d.iter().copied().filter(|&x| x != 0.0).collect();
-            if nonzero.is_empty() {
-                bail!("every difference after − before is zero: the test is undefined");
-            }
-            wx::PairedSample::from_differences(&nonzero).map_err(|e| anyhow!("{e}"))?
-        }
+    let (zero_method, name) = match zero_method {
+        ZeroMethod::Wilcox => (wx::ZeroMethod::Wilcox, "wilcox"),
+        ZeroMethod::Pratt => (wx::ZeroMethod::Pratt, "pratt"),
     };
-    let options = wx::PublicOptions { alternative, ..Default::default() };
-    let result = wx::wilcoxon_pratt(&tested, &options).map_err(|e| anyhow!("{e}"))?;
-    let name = match zero_method {
-        ZeroMethod::Wilcox => "wilcox",
-        ZeroMethod::Pratt => "pratt",
-    };
+    let options = wx::PublicOptions { alternative, zero_method, ..Default::default() };
+    let result = wx::wilcoxon_pratt(sample, &options).map_err(|e| anyhow!("{e}"))?;
     let mut r = Report::from_result(
         "wilcoxon",
         format!("Wilcoxon signed-rank test (public, scipy.stats.wilcoxon, zero_method={name:?})"),
         &result,
     )?;
-    let reference = if result.method == "exact" {
-        crate::output::exact_reference()
-    } else {
-        asymptotic_reference("normal")
-    };
-    r.set("reference", reference);
-    r.set("n", d.len());
-    r.set("n_zero", zeros);
-    r.set("zero_method", name);
-    r.line("zeros", format!("{zeros} zero difference(s), handled as scipy's zero_method={name:?}"));
+    r.set("reference", public_wilcoxon_reference(result.method));
+    r.line("method", public_wilcoxon_method_text(result.method));
+    r.line(
+        "zeros",
+        format!("{} zero difference(s), handled as scipy's zero_method={name:?}", result.n_zero),
+    );
     Ok(r)
+}
+
+fn public_wilcoxon_reference(method: wx::PublicMethod) -> serde_json::Value {
+    match method {
+        wx::PublicMethod::Exact => crate::output::exact_reference(),
+        wx::PublicMethod::Permutation => serde_json::json!(
+            {"engine": "exact", "draws": 0, "seed": null, "distribution": "permutation"}
+        ),
+        _ => asymptotic_reference("normal"),
+    }
+}
+
+fn public_wilcoxon_method_text(method: wx::PublicMethod) -> &'static str {
+    match method {
+        wx::PublicMethod::Exact => {
+            "exact signed-rank null (scipy's method=\"auto\": n ≤ 50, no zeros or ties)"
+        }
+        wx::PublicMethod::Permutation => {
+            "exact permutation null over all 2^n sign flips (scipy's method=\"auto\": zeros or ties, n ≤ 13)"
+        }
+        _ => {
+            "normal approximation with tie correction (scipy's method=\"auto\": n > 50, or zeros or ties and n > 13)"
+        }
+    }
 }
 
 /// `dptest t-test`.
 pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
     let mode = super::mode(&args.privacy, &args.ledger, &args.input)?;
     let table = super::read_table(&args.input)?;
-    let (values, input, kind) = match (&args.value, &args.before, &args.after) {
-        (Some(v), _, _) => {
-            let c = super::input_error(table.numbers(v, args.input.drop_missing))?;
-            (c.values, c.input, "one-sample")
-        }
-        (None, Some(b), Some(a)) => {
-            let p = super::input_error(table.paired(b, a, args.input.drop_missing))?;
-            // Saturating differences: a pair like (−1e308, 1e308) gives f64::MAX, which the
-            // private test clamps to the bounds like any other value.
-            let d = wx::PairedSample::new(&p.before, &p.after).map_err(|e| anyhow!("{e}"))?;
-            (d.differences().to_vec(), p.input, "paired")
-        }
-        _ => bail!("pass --value COL, or --before COL --after COL"),
-    };
+    let TestedValues { values, input, kind } =
+        one_or_paired(&table, [&args.value, &args.before, &args.after], &args.input)?;
     let popmean = args.popmean;
     if kind == "paired" && popmean != 0.0 {
         bail!("--popmean applies to the one-sample test (--value); paired tests test E[d] = 0");
     }
-    let alternative = match args.alternative {
+    let alternative = match Alternative::from(args.alternative) {
         Alternative::TwoSided => tt::Alternative::TwoSided,
         Alternative::Less => tt::Alternative::Less,
         Alternative::Greater => tt::Alternative::Greater,
@@ -280,7 +316,7 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
     .map_err(|e| anyhow!("--draws: {e}"))?;
     let options = wx::TcOptions {
         variant,
-        alternative: wilcoxon_alternative(args.alternative),
+        alternative: wilcoxon_alternative(args.alternative.into()),
         alpha: common.alpha,
         monte_carlo: mc,
     };
