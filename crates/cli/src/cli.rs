@@ -41,8 +41,9 @@ pub struct Cli {
 /// Options accepted by every subcommand.
 #[derive(Args, Debug, Clone)]
 pub struct Common {
-    /// Monte Carlo draws for simulated reference distributions [default: the test's own,
-    /// 100000 for most tests, 10000 for the t-test].
+    /// Monte Carlo draws for simulated reference distributions [default: the command's own:
+    /// 100000 for kruskal-wallis, mann-whitney, wilcoxon, task-clifton and critical-value;
+    /// 10000 per grid sd for t-test; 300 for anova's bootstrap; 20000 per candidate n for plan].
     #[arg(long, global = true, value_name = "Z")]
     pub draws: Option<u64>,
     /// Seed of the reference simulation (public post-processing; never the release noise)
@@ -408,6 +409,16 @@ pub enum TestName {
 }
 
 impl TestName {
+    /// The test's name in titles ("Kruskal–Wallis test", …, "t-test").
+    pub fn title(self) -> &'static str {
+        match self {
+            TestName::KruskalWallis => "Kruskal–Wallis test",
+            TestName::MannWhitney => "Mann–Whitney test",
+            TestName::Wilcoxon => "Wilcoxon signed-rank test",
+            TestName::TTest => "t-test",
+        }
+    }
+
     /// The subcommand spelling.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -56,12 +56,55 @@ impl Simulation {
         self.engine.as_ref()
     }
 
+    /// Times `pilot` on [`PILOT_DRAWS`] draws and extrapolates to the requested draws; when
+    /// the run would take over [`ANNOUNCE_SECONDS`], says so on stderr before it starts and
+    /// returns the spinner message with the estimate. Short runs skip the pilot.
+    pub fn announce(
+        &self,
+        what: &str,
+        pilot: impl FnOnce(&MonteCarlo) -> Result<()>,
+    ) -> Result<String> {
+        if self.mc.draws < 20 * PILOT_DRAWS {
+            return Ok(what.to_owned());
+        }
+        let small =
+            MonteCarlo::new(PILOT_DRAWS, self.mc.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let start = Instant::now();
+        pilot(&small)?;
+        let seconds = start.elapsed().as_secs_f64() * self.mc.draws as f64 / PILOT_DRAWS as f64;
+        if seconds < ANNOUNCE_SECONDS {
+            return Ok(what.to_owned());
+        }
+        let estimate = human_duration(seconds);
+        eprintln!(
+            "note: {what} with {} draws will take about {estimate} on this machine; pass fewer \
+             --draws for a quicker, coarser p-value",
+            self.mc.draws
+        );
+        Ok(format!("{what} (about {estimate} in all)"))
+    }
+
     /// Refuses `--backend exact` for a test whose reference is Monte Carlo only.
     pub fn require_monte_carlo(&self, test: &str) -> Result<()> {
         if self.backend == Backend::Exact {
             bail!("{test} has no exact reference; use --backend auto, cpu or gpu");
         }
         Ok(())
+    }
+}
+
+/// Draws of the timing pilot behind [`Simulation::announce`].
+pub const PILOT_DRAWS: u64 = 1000;
+/// Runs estimated to take longer than this are announced with their estimate.
+pub const ANNOUNCE_SECONDS: f64 = 10.0;
+
+/// "45 s", "12 min", "3.2 h", "4.1 days".
+pub fn human_duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86_400.0),
     }
 }
 
@@ -148,5 +191,31 @@ impl Counter {
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_runs_are_announced_with_an_estimate() {
+        let sim = Simulation::new(Backend::Cpu, 100_000_000, 1).unwrap();
+        let slow_pilot = |_: &MonteCarlo| {
+            thread::sleep(Duration::from_millis(2));
+            Ok(())
+        };
+        let message = sim.announce("simulating", slow_pilot).unwrap();
+        assert!(message.contains("about") && message.contains("min"), "{message}");
+        let quick = Simulation::new(Backend::Cpu, 1000, 1).unwrap();
+        assert_eq!(quick.announce("simulating", slow_pilot).unwrap(), "simulating");
+    }
+
+    #[test]
+    fn durations_for_people() {
+        assert_eq!(human_duration(45.0), "45 s");
+        assert_eq!(human_duration(720.0), "12 min");
+        assert_eq!(human_duration(3.0 * 3600.0), "3.0 h");
+        assert_eq!(human_duration(5.0 * 86_400.0), "5.0 days");
     }
 }

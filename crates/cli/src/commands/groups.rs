@@ -68,11 +68,18 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
             let options =
                 kw::PrivateKwOptions::new(statistic, Epsilon::new(eps)?).with_monte_carlo(sim.mc);
             // Validate the public setting before charging the ledger.
-            kw::reference_model(sample.n(), sample.groups(), statistic, options.epsilon)
-                .map_err(|e| anyhow!("{e}"))?;
+            let model =
+                kw::reference_model(sample.n(), sample.groups(), statistic, options.epsilon)
+                    .map_err(|e| anyhow!("{e}"))?;
+            let message = sim.announce("simulating the reference distribution", |pilot| {
+                sim.engine()
+                    .p_value(&model, 0.0, dptest_refdist::Tail::Upper, pilot)
+                    .map(|_| ())
+                    .map_err(|e| anyhow!("{e}"))
+            })?;
             let (result, status) =
                 release(&args.ledger, &data.input, "kruskal-wallis", eps, 0.0, || {
-                    with_spinner("simulating the reference distribution", || {
+                    with_spinner(&message, || {
                         let mut tie_rng = rand::rng();
                         kw::private_kruskal_wallis(&sample, &options, sim.engine(), &mut tie_rng)
                     })

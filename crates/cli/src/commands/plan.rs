@@ -205,8 +205,8 @@ fn report(
     let mut r = Report::plain(
         "plan",
         format!(
-            "Sample size for the private {} test: power {} at α = {}, ε = {}, effect {}",
-            args.test.as_str(),
+            "Sample size for the private {}: power {} at α = {}, ε = {}, effect {}",
+            args.test.title(),
             fmt(args.power),
             fmt(common.alpha),
             fmt(args.epsilon),

@@ -11,4 +11,5 @@ mod mann_whitney;
 mod other_commands;
 mod privacy_boundary;
 mod t_test;
+mod usability;
 mod wilcoxon;
