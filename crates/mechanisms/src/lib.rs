@@ -40,8 +40,9 @@
 //!   only behind the cargo feature `insecure-seeded-noise`, for tests; it is not private.
 //!   [`sample_discrete_laplace`] takes any RNG because simulations of public reference
 //!   distributions need seeds; never use it to release noise about real data.
-//! - **Public parameters.** ε, Δ, the sample size n and group sizes are treated as public;
-//!   the sensitivity must be a proven bound for the statistic at that n.
+//! - **Public parameters.** ε, Δ, the sample size n and the declared groups are public; group
+//!   sizes are private unless a test declares them public (Mann–Whitney's known-sizes variant,
+//!   the Swanberg baseline). The sensitivity must be a proven bound for the statistic at that n.
 //! - **Input checks depend on the data.** A non-finite statistic, or one more than 2^120
 //!   grid steps from zero, is refused with an error; compute statistics that are finite and
 //!   bounded by construction so these errors cannot occur.
