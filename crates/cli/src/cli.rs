@@ -10,8 +10,8 @@ use crate::ledger::LedgerArgs;
 
 const EXAMPLES: &str = "\
 Examples:
-  dptest kruskal-wallis --input examples/methylation.csv --group group --value value --epsilon 1
-  dptest mann-whitney   --input examples/two_groups.csv --group group --value value --epsilon 1
+  dptest kruskal-wallis --input examples/methylation.csv --group group --value value --groups bipolar,control,schizophrenia --epsilon 1
+  dptest mann-whitney   --input examples/two_groups.csv --group group --value value --groups bipolar,control --epsilon 1
   dptest wilcoxon       --input examples/paired.csv --before before --after after --public
   dptest t-test         --input examples/paired.csv --before before --after after --epsilon 1 --bounds=-20,20
   dptest critical-value wilcoxon --n 100 --epsilon 1 --alpha 0.05
@@ -67,11 +67,13 @@ pub struct Common {
 pub enum Command {
     /// Kruskal–Wallis test of g ≥ 2 groups (private: absolute-value statistic by default).
     #[command(after_help = "Example:\n  dptest kruskal-wallis --input examples/methylation.csv \
-                            --group group --value value --epsilon 1")]
+                            --group group --value value --groups bipolar,control,schizophrenia \
+                            --epsilon 1")]
     KruskalWallis(KruskalArgs),
-    /// Mann–Whitney U test of two groups (first label in sorted order = group 1, scipy's x).
+    /// Mann–Whitney U test of two groups (group 1 = the first of --groups, scipy's x).
     #[command(after_help = "Example:\n  dptest mann-whitney --input examples/two_groups.csv \
-                            --group group --value value --epsilon 1 --delta 1e-6")]
+                            --group group --value value --groups bipolar,control --epsilon 1 \
+                            --delta 1e-6")]
     MannWhitney(MannWhitneyArgs),
     /// Wilcoxon signed-rank test of one sample (--value) or paired data (--before/--after,
     /// d = after − before) (private: Pratt ranks).
@@ -84,7 +86,8 @@ pub enum Command {
     TTest(TTestArgs),
     /// Private one-way ANOVA of Swanberg et al. (baseline), data clamped to --bounds.
     #[command(after_help = "Example:\n  dptest anova --input examples/methylation.csv \
-                            --group group --value value --epsilon 1 --bounds 0,1")]
+                            --group group --value value --groups bipolar,control,schizophrenia \
+                            --epsilon 1 --bounds 0,1")]
     Anova(AnovaArgs),
     /// Task–Clifton private Wilcoxon signed-rank test (baseline), d = after − before.
     #[command(after_help = "Example:\n  dptest task-clifton --input examples/paired.csv \
