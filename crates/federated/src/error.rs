@@ -77,6 +77,8 @@ pub enum FederatedError {
     NoConvergence(&'static str),
     /// The operating system's random number generator failed.
     Entropy(String),
+    /// A centre id occurs twice: the same centre's data would be counted twice.
+    DuplicateCentre(String),
 }
 
 impl fmt::Display for FederatedError {
@@ -126,6 +128,11 @@ impl fmt::Display for FederatedError {
             ),
             NoConvergence(what) => write!(f, "{what} did not converge"),
             Entropy(msg) => write!(f, "the OS random number generator failed: {msg}"),
+            DuplicateCentre(id) => write!(
+                f,
+                "centre {id:?} occurs twice: its data would be counted twice; give each centre \
+                 its own id and each contribution once"
+            ),
         }
     }
 }
