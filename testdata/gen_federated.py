@@ -16,7 +16,7 @@ federation: three centres without ties. combined = mannwhitneyu on the pooled da
     (weights 1/(N_l+1) on centred rank sums, variance sum n_l m_l/(12 (N_l+1)))
     -- the oracle for our Equation S1 weights; fisher = scipy.stats.combine_pvalues(
     per-centre one-sided p, method="fisher").
-federation_ties: centres with ties; weighted from the closed form of notes 3.3
+federation_ties: centres with ties; weighted from the closed form (paper, Equation S1)
     (sum (n m / V) U / sqrt(sum n^2 m^2 / V)) with V from the tie-corrected formula.
 table: integer table (cells 0 or >= K = 10) -> scipy mannwhitneyu on the data expanded to
     bin indices.

@@ -1,5 +1,5 @@
-//! Algorithm S1: K-anonymous binning of one centre's data (paper §3; notes §4.1, S1-P with the
-//! repair phase; interior limits anonymised with an independent w_j per limit, notes §4.3).
+//! Algorithm S1: K-anonymous binning of one centre's data (paper §3 and its supplement: S1 with the
+//! repair phase; interior limits anonymised with an independent w_j per limit).
 
 use crate::error::{FederatedError, check_finite};
 use crate::table::{ExtremeLimit, ExtremeLimits, SummaryTable, check_centre_id, check_groups};
@@ -412,16 +412,16 @@ mod tests {
     }
 
     #[test]
-    fn single_group_examples_from_notes() {
-        // notes §4.1: n = 29 gives bins (10, 19); n = 19 gives (19).
+    fn single_group_examples() {
+        // n = 29 gives bins (10, 19); n = 19 gives (19).
         let x: Vec<f64> = (1..=29).map(f64::from).collect();
         assert_eq!(raw(&x, &[], 10), vec![(10.0, [10, 0]), (29.0, [19, 0])]);
         assert_eq!(raw(&x[..19], &[], 10), vec![(19.0, [19, 0])]);
     }
 
     #[test]
-    fn repair_phase_example_from_notes() {
-        // notes §4.1: x = {0..9, 100, 101, 102}, y = {20..44, 101.5}, K = 10 -> one bin (13, 26).
+    fn repair_phase_example() {
+        // x = {0..9, 100, 101, 102}, y = {20..44, 101.5}, K = 10 -> one bin (13, 26).
         let mut x: Vec<f64> = (0..10).map(f64::from).collect();
         x.extend([100.0, 101.0, 102.0]);
         let mut y: Vec<f64> = (20..45).map(f64::from).collect();

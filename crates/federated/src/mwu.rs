@@ -1,4 +1,4 @@
-//! Federated Mann–Whitney tests (paper §4; notes §3): per-centre summaries, the sum,
+//! Federated Mann–Whitney tests (paper §4): per-centre summaries, the sum,
 //! weighted (van Elteren) and Fisher combinations, U_fed on a summary table, and the
 //! combined-data baseline.
 //!
@@ -173,7 +173,7 @@ pub fn sum_test(
     Ok(normal_result(TestMethod::Sum, alternative, u / v.sqrt(), used.len()))
 }
 
-/// The weighted test with the optimal weights w_l = n_l m_l / √V_l (notes §3.3, Equation S1):
+/// The weighted test with the optimal weights w_l = n_l m_l / √V_l (the paper's Equation S1):
 /// Z_w = Σ (n_l m_l / V_l) U_l / √(Σ n_l² m_l² / V_l). Without ties this is van Elteren's
 /// stratified Wilcoxon test.
 pub fn weighted_test(

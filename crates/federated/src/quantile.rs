@@ -1,4 +1,4 @@
-//! Federated quantile estimators (paper §5; notes §3.6, §3.8): naive and linear interpolation
+//! Federated quantile estimators (paper §5): naive and linear interpolation
 //! on a table, YJ table (one pass), YJ data (per-centre sums per trial λ) and the quantile loss
 //! by federated bisection on counts.
 

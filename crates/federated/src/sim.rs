@@ -1,4 +1,4 @@
-//! Simulation helpers for `cargo xtask federated-sim` (notes §7): centre allocations, data
+//! Simulation helpers for `cargo xtask federated-sim` (the paper's §4.3 and §5.3 designs): centre allocations, data
 //! generators for the testing and quantile designs, and one replicate of each. Deterministic
 //! given the RNG.
 
@@ -183,7 +183,7 @@ pub fn run_testing_replicate<R: Rng + ?Sized>(
     })
 }
 
-/// How σ_α of the Gamma design is set (notes §3.9: the paper and the code disagree).
+/// How σ_α of the Gamma design is set (the paper's text and the authors' code disagree).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SigmaAlphaRule {
@@ -403,7 +403,7 @@ mod tests {
     }
 
     #[test]
-    fn sigma_alpha_values_from_notes() {
+    fn sigma_alpha_values_of_both_rules() {
         let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
         assert!(close(gamma_sigma_alpha(4.0, 0.1, SigmaAlphaRule::Paper).unwrap(), 0.05303));
         assert!(close(gamma_sigma_alpha(10.0, 0.1, SigmaAlphaRule::Paper).unwrap(), 0.03218));

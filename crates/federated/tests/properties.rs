@@ -1,4 +1,4 @@
-//! Property tests of the K-anonymity and bookkeeping invariants (notes §9 "test oracles").
+//! Property tests of the K-anonymity and bookkeeping invariants.
 #![allow(clippy::unwrap_used, reason = "test helpers")]
 
 use dptest_federated::{
