@@ -124,7 +124,7 @@ pub fn random_centre_id() -> Result<String, FederatedError> {
 }
 
 /// [`build_federation`] with the OS CSPRNG (for trusted pooled runs and tests; in a real
-/// federation each centre runs [`add_centre_os`] itself).
+/// federation centre 1 runs [`bin_centre_os`] and each other centre [`add_centre`] itself).
 pub fn build_federation_os(
     centres: &[Vec<Vec<f64>>],
     labels: &[&str],

@@ -421,6 +421,12 @@ mod tests {
         };
         // u changed but p_greater kept: inconsistent.
         assert!(CentreSummaryFile::from_json(&edit("u", s.u - 2.0)).is_err());
+        // The retired format had the opposite sign of u: refused, not misread.
+        let old = f.to_json().replace(CENTRE_FORMAT, "dptest-federated-centre/1");
+        assert!(matches!(
+            CentreSummaryFile::from_json(&old),
+            Err(FederatedError::InvalidTable(msg)) if msg.contains("retired")
+        ));
         // |u| > nm: impossible.
         assert!(matches!(
             CentreSummaryFile::from_json(&edit("u", 30.0)),

@@ -90,6 +90,20 @@ fn table_test_counts_the_centres_in_the_table() {
     assert_eq!(one["centres_used"], 1);
 }
 
+#[test]
+fn add_refuses_a_centre_already_in_the_table() {
+    let t = temps(["fed_r1.json", "fed_r2.json", "fed_r3.json"]);
+    build_tables([&t[0], &t[1], &t[2]]);
+    let again = temp("fed_r4.json");
+    let input = centre("a");
+    let mut a = vec!["federated", "add", "--table", &t[2], "--input", &input, "--centre", "site-a"];
+    a.extend(COLS);
+    a.extend(["--output", again.to_str().unwrap()]);
+    let e = data_error(&a);
+    assert!(e.contains("\"site-a\" occurs twice"), "{e}");
+    assert!(!again.exists(), "nothing written");
+}
+
 /// What bin and add print holds public parameters and K-anonymous counts only: no data hash,
 /// no row counts, no suppressed small counts (those go to stderr for the data holder).
 #[test]

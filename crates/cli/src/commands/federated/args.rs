@@ -15,8 +15,8 @@ pub enum FederatedCommand {
                             --group group --value value --k 10 --output table.json"
     )]
     Bin(BinArgs),
-    /// Add a centre's data to an existing summary table (S3 without splitting: bins are merged
-    /// until the centre's counts are K-anonymous).
+    /// Add a centre's data to an existing summary table (S3 without splitting: the centre's
+    /// run totals, each 0 or ≥ K, shared out over the table's bins in whole numbers).
     #[command(after_help = "Example:\n  dptest federated add --table table.json --input \
                             examples/centres/centre_a.csv --group group --value value --output table2.json")]
     Add(AddArgs),
