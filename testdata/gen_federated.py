@@ -5,18 +5,21 @@ Writes testdata/federated.toml. Run from the repository root:
 
     python3 testdata/gen_federated.py
 
-mwu: per-centre / pooled Mann-Whitney, scipy.stats.mannwhitneyu(y, x, alternative=...,
+Direction: group 1 = x; "greater" means x stochastically larger (scipy's convention) and every
+statistic is positive when x tends larger.
+
+mwu: per-centre / pooled Mann-Whitney, scipy.stats.mannwhitneyu(x, y, alternative=...,
     use_continuity=False, method="asymptotic") (tie-corrected normal approximation); the
-    centred sign statistic U = 2*U_y - n*m with U_y = scipy's statistic.
+    centred sign statistic U = 2*U_x - n*m with U_x = scipy's statistic.
 federation: three centres without ties. combined = mannwhitneyu on the pooled data;
     sum = sum(U_l)/sqrt(sum(V_l)); weighted = van Elteren's stratified Wilcoxon test
     (weights 1/(N_l+1) on centred rank sums, variance sum n_l m_l/(12 (N_l+1)))
     -- the oracle for our Equation S1 weights; fisher = scipy.stats.combine_pvalues(
     per-centre one-sided p, method="fisher").
-federation_ties: centres with ties; weighted from the closed form of notes 3.3
+federation_ties: centres with ties; weighted from the closed form (paper, Equation S1)
     (sum (n m / V) U / sqrt(sum n^2 m^2 / V)) with V from the tie-corrected formula.
-table: integer table -> scipy mannwhitneyu on the data expanded to bin indices;
-    fractional table -> exact formula of notes 3.5 in numpy.
+table: integer table (cells 0 or >= K = 10) -> scipy mannwhitneyu on the data expanded to
+    bin indices.
 yeo_johnson: scipy.stats.yeojohnson(x, lmbda) for fixed lambda; scipy.stats.yeojohnson_llf;
     lambda_mle = scipy.stats.yeojohnson(x)[1] (scipy's MLE, brent).
 gamma_mixture: true mixture quantile by scipy.optimize.brentq on
@@ -51,7 +54,7 @@ def block(lines, header, **kv):
 def mwu_u_v(x, y):
     x, y = np.asarray(x, float), np.asarray(y, float)
     n, m = len(x), len(y)
-    r = stats.mannwhitneyu(y, x, alternative="greater", use_continuity=False, method="asymptotic")
+    r = stats.mannwhitneyu(x, y, alternative="greater", use_continuity=False, method="asymptotic")
     u = 2 * r.statistic - n * m
     pooled = np.concatenate([x, y])
     _, t = np.unique(pooled, return_counts=True)
@@ -63,7 +66,7 @@ def mwu_u_v(x, y):
 def pvals(x, y):
     out = {}
     for alt, name in [("greater", "p_greater"), ("less", "p_less"), ("two-sided", "p_two_sided")]:
-        out[name] = stats.mannwhitneyu(y, x, alternative=alt, use_continuity=False,
+        out[name] = stats.mannwhitneyu(x, y, alternative=alt, use_continuity=False,
                                        method="asymptotic").pvalue
     return out
 
@@ -116,16 +119,6 @@ def main():
     yb = np.repeat(np.arange(len(fy)), fy).astype(float)
     u, v = mwu_u_v(xb, yb)
     block(lines, "table", name="integer", fx=fx, fy=fy, u=u, v=v, **pvals(xb, yb))
-    fx = np.array([21.25, 29.75, 18.0 + 2 / 3, 0.5, 12.0])
-    fy = np.array([10.0, 0.0, 11.5, 33.25, 14.0])
-    U = sum(fx[i] * fy[j] * np.sign(j - i) for i in range(5) for j in range(5))
-    n, m = fx.sum(), fy.sum()
-    N = n + m
-    t = fx + fy
-    V = n * m * (N + 1) / 3 * (1 - np.sum(t**3 - t) / (N * (N * N - 1)))
-    block(lines, "table", name="fractional", fx=fx, fy=fy, u=U, v=V,
-          p_greater=stats.norm.sf(U / np.sqrt(V)), p_less=stats.norm.cdf(U / np.sqrt(V)),
-          p_two_sided=2 * stats.norm.sf(abs(U / np.sqrt(V))))
 
     # --- Yeo-Johnson -------------------------------------------------------------------
     x = np.array([-5.0, -1.5, -0.3, -1e-9, 0.0, 1e-9, 0.2, 0.9, 2.5, 7.0, 30.0])
@@ -157,7 +150,7 @@ def write_federation(lines, header, centres, van_elteren):
         us.append(u)
         vs.append(v)
         nms.append(len(x) * len(y))
-        ps.append(stats.mannwhitneyu(y, x, alternative="greater", use_continuity=False,
+        ps.append(stats.mannwhitneyu(x, y, alternative="greater", use_continuity=False,
                                      method="asymptotic").pvalue)
     us, vs, nms = map(np.array, (us, vs, nms))
     z_sum = us.sum() / np.sqrt(vs.sum())
@@ -167,8 +160,8 @@ def write_federation(lines, header, centres, van_elteren):
             n, m = len(x), len(y)
             N = n + m
             ranks = stats.rankdata(np.concatenate([x, y]))
-            ry = ranks[n:].sum()
-            T += (ry - m * (N + 1) / 2) / (N + 1)
+            rx = ranks[:n].sum()
+            T += (rx - n * (N + 1) / 2) / (N + 1)
             var += n * m / (12 * (N + 1))
         z_w = T / np.sqrt(var)
     else:
@@ -176,7 +169,7 @@ def write_federation(lines, header, centres, van_elteren):
     fisher = stats.combine_pvalues(ps, method="fisher")
     xs = np.concatenate([c[0] for c in centres])
     ys = np.concatenate([c[1] for c in centres])
-    combined = stats.mannwhitneyu(ys, xs, alternative="greater", use_continuity=False,
+    combined = stats.mannwhitneyu(xs, ys, alternative="greater", use_continuity=False,
                                   method="asymptotic").pvalue
     kv = {}
     for i, (x, y) in enumerate(centres):

@@ -1,4 +1,4 @@
-//! `cargo xtask federated-sim`: the federated paper's simulation designs (federated-notes.md §7).
+//! `cargo xtask federated-sim`: the federated paper's simulation designs (§4.3 and §5.3).
 //!
 //! - `--design testing`: X_il = α_l + ε, Y_jl = α_l + β_l + ε with α_l ~ N(0, σ_α²),
 //!   β_l ~ N(δ, σ_β²); 1500 per group split over L ∈ {3, 5, 10} centres (Table 1), K = 10;
@@ -123,7 +123,7 @@ struct TestingSetting {
     sigma_beta: f64,
 }
 
-/// The notes' §7.2 grids: the text's σ_α × σ_β × δ grid (σ_β including the code's 0.1) and the
+/// The grids: the text's σ_α × σ_β × δ grid (σ_β including the code's 0.1) and the
 /// code's power-curve δ values at σ_α = 0.1, σ_β = 0.05, for L ∈ {3, 5, 10}.
 fn testing_settings(quick: bool) -> Vec<TestingSetting> {
     let mut grid: Vec<(f64, f64, f64)> = Vec::new();
@@ -405,7 +405,7 @@ mod tests {
     }
 
     #[test]
-    fn full_grid_covers_the_notes_settings() {
+    fn full_grid_covers_the_paper_settings() {
         let settings = testing_settings(false);
         // 3 δ × 3 σ_α × 4 σ_β plus 3 extra power-curve δ, for 3 centre counts.
         assert_eq!(settings.len(), (36 + 3) * 3);

@@ -1,8 +1,8 @@
-//! Algorithm S1: K-anonymous binning of one centre's data (paper §3; notes §4.1, S1-P with the
-//! repair phase; interior limits anonymised with an independent w_j per limit, notes §4.3).
+//! Algorithm S1: K-anonymous binning of one centre's data (paper §3 and its supplement: S1 with the
+//! repair phase; interior limits anonymised with an independent w_j per limit).
 
 use crate::error::{FederatedError, check_finite};
-use crate::table::{ExtremeLimit, ExtremeLimits, SummaryTable, check_groups};
+use crate::table::{ExtremeLimit, ExtremeLimits, SummaryTable, check_centre_id, check_groups};
 use rand::Rng;
 use rand::RngExt;
 use rand::distr::Open01;
@@ -329,19 +329,36 @@ fn check_natural(data: &[f64], extremes: ExtremeLimits) -> Result<(), FederatedE
     }
 }
 
+/// One [`RunTotal`] per group and bin: what a centre discloses.
+pub(crate) fn released_counts(runs: &[RawBin], ngroups: usize) -> Vec<RunTotal> {
+    (0..ngroups)
+        .flat_map(|g| {
+            runs.iter().enumerate().map(move |(j, r)| RunTotal {
+                group: g,
+                first_bin: j,
+                last_bin: j,
+                count: r.counts[g],
+            })
+        })
+        .collect()
+}
+
 /// Algorithm S1: bins one centre's data (one or two groups, labels in the same order) into a
-/// K-anonymous summary table. Every cell is 0 or ≥ K; interior limits lie strictly between
-/// data values, each with its own w_j ~ U(0,1) drawn from `rng`.
+/// K-anonymous summary table whose only contributor is `centre` (a public id, see
+/// [`crate::SummaryTable::centres`]). Every cell is 0 or ≥ K; interior limits lie strictly
+/// between data values, each with its own w_j ~ U(0,1) drawn from `rng`.
 ///
 /// Real data should use [`crate::bin_centre_os`], which draws from the OS CSPRNG.
 pub fn bin_centre<R: Rng + ?Sized>(
     groups: &[&[f64]],
     labels: &[&str],
+    centre: &str,
     options: &BinningOptions,
     rng: &mut R,
 ) -> Result<CentreRelease, FederatedError> {
     let labels: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
     check_groups(&labels)?;
+    check_centre_id(centre)?;
     let k = options.k;
     let (sorted, suppressed) =
         prepare_groups(groups, &labels, k, options.small_groups, options.extremes)?;
@@ -372,17 +389,10 @@ pub fn bin_centre<R: Rng + ?Sized>(
     let ngroups = labels.len();
     let counts: Vec<Vec<f64>> =
         (0..ngroups).map(|g| bins.iter().map(|b| b.counts[g] as f64).collect()).collect();
-    let released = (0..ngroups)
-        .flat_map(|g| {
-            bins.iter().enumerate().map(move |(j, b)| RunTotal {
-                group: g,
-                first_bin: j,
-                last_bin: j,
-                count: b.counts[g],
-            })
-        })
-        .collect();
-    let table = SummaryTable::from_parts(k, labels, options.extremes, lower_limit, upper, counts);
+    let released = released_counts(&bins, ngroups);
+    let centres = vec![centre.to_owned()];
+    let table =
+        SummaryTable::from_parts(k, labels, centres, options.extremes, lower_limit, upper, counts);
     Ok(CentreRelease { table, released, suppressed })
 }
 
@@ -402,16 +412,16 @@ mod tests {
     }
 
     #[test]
-    fn single_group_examples_from_notes() {
-        // notes §4.1: n = 29 gives bins (10, 19); n = 19 gives (19).
+    fn single_group_examples() {
+        // n = 29 gives bins (10, 19); n = 19 gives (19).
         let x: Vec<f64> = (1..=29).map(f64::from).collect();
         assert_eq!(raw(&x, &[], 10), vec![(10.0, [10, 0]), (29.0, [19, 0])]);
         assert_eq!(raw(&x[..19], &[], 10), vec![(19.0, [19, 0])]);
     }
 
     #[test]
-    fn repair_phase_example_from_notes() {
-        // notes §4.1: x = {0..9, 100, 101, 102}, y = {20..44, 101.5}, K = 10 -> one bin (13, 26).
+    fn repair_phase_example() {
+        // x = {0..9, 100, 101, 102}, y = {20..44, 101.5}, K = 10 -> one bin (13, 26).
         let mut x: Vec<f64> = (0..10).map(f64::from).collect();
         x.extend([100.0, 101.0, 102.0]);
         let mut y: Vec<f64> = (20..45).map(f64::from).collect();
@@ -438,10 +448,10 @@ mod tests {
         let y = [1.0, 2.0, 3.0];
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let opts = BinningOptions::new(10).unwrap();
-        let err = bin_centre(&[&x, &y], &["x", "y"], &opts, &mut rng).unwrap_err();
+        let err = bin_centre(&[&x, &y], &["x", "y"], "c1", &opts, &mut rng).unwrap_err();
         assert!(matches!(err, FederatedError::InsufficientData { count: 3, k: 10, .. }));
         let opts = opts.with_small_groups(SmallGroupPolicy::Suppress);
-        let rel = bin_centre(&[&x, &y], &["x", "y"], &opts, &mut rng).unwrap();
+        let rel = bin_centre(&[&x, &y], &["x", "y"], "c1", &opts, &mut rng).unwrap();
         assert_eq!(rel.suppressed, vec![Suppression { group: "y".into(), count: 3 }]);
         assert_eq!(rel.table.totals(), vec![30.0, 0.0]);
     }
@@ -451,16 +461,16 @@ mod tests {
         let x: Vec<f64> = (0..20).map(|i| f64::from(i) * 2.0).collect(); // 0,2,..,38
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let buf = BinningOptions::new(10).unwrap().with_extremes(ExtremeLimits::BUFFERS);
-        let t = bin_centre(&[&x], &["x"], &buf, &mut rng).unwrap().table;
+        let t = bin_centre(&[&x], &["x"], "c1", &buf, &mut rng).unwrap().table;
         // mean gap 2 in both extreme bins.
         assert_eq!(t.lower_limit(), -2.0);
         assert_eq!(t.upper_limits()[1], 40.0);
         let nat = buf.with_extremes(ExtremeLimits::natural(0.0, 100.0).unwrap());
-        let t = bin_centre(&[&x], &["x"], &nat, &mut rng).unwrap().table;
+        let t = bin_centre(&[&x], &["x"], "c1", &nat, &mut rng).unwrap().table;
         assert_eq!((t.lower_limit(), t.upper_limits()[1]), (0.0, 100.0));
         let tight = buf.with_extremes(ExtremeLimits::natural(1.0, 100.0).unwrap());
         assert!(matches!(
-            bin_centre(&[&x], &["x"], &tight, &mut rng),
+            bin_centre(&[&x], &["x"], "c1", &tight, &mut rng),
             Err(FederatedError::OutsideNaturalBounds { value: 0.0, .. })
         ));
     }
@@ -489,7 +499,7 @@ mod stability {
         let y: Vec<f64> = (0..30).map(|i| f64::from(i) + 0.5).collect();
         let opts = BinningOptions::new(10).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(2024);
-        let t = bin_centre(&[&x, &y], &["x", "y"], &opts, &mut rng).unwrap().table;
+        let t = bin_centre(&[&x, &y], &["x", "y"], "c1", &opts, &mut rng).unwrap().table;
         let want = [9.916490422590657, 19.5087629618395, 29.657141685291435, f64::INFINITY];
         assert_eq!(t.upper_limits(), &want);
         assert_eq!(t.counts(), &[vec![10.0; 4], vec![10.0, 10.0, 10.0, 0.0]]);

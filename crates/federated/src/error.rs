@@ -77,6 +77,8 @@ pub enum FederatedError {
     NoConvergence(&'static str),
     /// The operating system's random number generator failed.
     Entropy(String),
+    /// A centre id occurs twice: the same centre's data would be counted twice.
+    DuplicateCentre(String),
 }
 
 impl fmt::Display for FederatedError {
@@ -89,8 +91,9 @@ impl fmt::Display for FederatedError {
             }
             InsufficientData { group, count, k } => write!(
                 f,
-                "group {group:?} has {count} observations, fewer than K = {k}: no K-anonymous \
-                 table exists; drop the group at this centre or use SmallGroupPolicy::Suppress"
+                "group {group:?} has {}, fewer than K = {k}: no K-anonymous table exists; drop \
+                 the group at this centre or use SmallGroupPolicy::Suppress",
+                count_of(*count, "observation", "observations")
             ),
             EmptyCentre => write!(f, "the centre has no data: give at least K observations"),
             GroupMismatch(msg) => write!(f, "group mismatch: {msg}"),
@@ -116,8 +119,8 @@ impl fmt::Display for FederatedError {
             ),
             TooFewPoints { needed, found } => write!(
                 f,
-                "the table has {found} usable bin limits, {needed} are needed: use more data or \
-                 a smaller K"
+                "the table has {}, {needed} are needed: use more data or a smaller K",
+                count_of(*found, "usable bin limit", "usable bin limits")
             ),
             UnboundedBin => write!(
                 f,
@@ -126,11 +129,21 @@ impl fmt::Display for FederatedError {
             ),
             NoConvergence(what) => write!(f, "{what} did not converge"),
             Entropy(msg) => write!(f, "the OS random number generator failed: {msg}"),
+            DuplicateCentre(id) => write!(
+                f,
+                "centre {id:?} occurs twice: its data would be counted twice; give each centre \
+                 its own id and each contribution once"
+            ),
         }
     }
 }
 
 impl std::error::Error for FederatedError {}
+
+/// "1 observation", "3 observations".
+fn count_of(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
 
 /// Checks that every value is finite.
 pub(crate) fn check_finite(values: &[f64], what: &'static str) -> Result<(), FederatedError> {
@@ -143,4 +156,19 @@ pub(crate) fn check_finite(values: &[f64], what: &'static str) -> Result<(), Fed
 /// Checks 0 < p < 1.
 pub(crate) fn check_probability(p: f64) -> Result<(), FederatedError> {
     if p > 0.0 && p < 1.0 { Ok(()) } else { Err(FederatedError::InvalidProbability(p)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_in_messages_agree_in_number() {
+        let one = FederatedError::InsufficientData { group: "a".into(), count: 1, k: 10 };
+        assert!(one.to_string().contains("has 1 observation,"), "{one}");
+        let few = FederatedError::TooFewPoints { needed: 3, found: 1 };
+        assert!(few.to_string().contains("has 1 usable bin limit,"), "{few}");
+        let two = FederatedError::TooFewPoints { needed: 3, found: 2 };
+        assert!(two.to_string().contains("has 2 usable bin limits,"), "{two}");
+    }
 }

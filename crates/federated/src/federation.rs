@@ -23,8 +23,8 @@ pub struct FederationBuild {
 }
 
 /// Builds a federated table: Algorithm S1 on the largest centre (total over groups), then
-/// Algorithm S3 for the others in decreasing size. `centres[l][g]` holds centre l's data of
-/// group g (groups in the order of `labels`).
+/// [`add_centre`] for the others in decreasing size. `centres[l][g]` holds centre l's data of
+/// group g (groups in the order of `labels`); centre l gets the id `centre-{l+1}`.
 pub fn build_federation<R: Rng + ?Sized>(
     centres: &[Vec<Vec<f64>>],
     labels: &[&str],
@@ -38,12 +38,13 @@ pub fn build_federation<R: Rng + ?Sized>(
         return Err(FederatedError::EmptyCentre);
     };
     let view = |l: usize| -> Vec<&[f64]> { centres[l].iter().map(Vec::as_slice).collect() };
-    let start = bin_centre(&view(first), labels, options, rng)?;
+    let id = |l: usize| format!("centre-{}", l + 1);
+    let start = bin_centre(&view(first), labels, &id(first), options, rng)?;
     let mut table = start.table;
     let mut released = vec![start.released];
     let mut suppressed = vec![start.suppressed];
     for &l in rest {
-        let rel = add_centre(&table, &view(l), options.small_groups(), rng)?;
+        let rel = add_centre(&table, &view(l), &id(l), options.small_groups())?;
         table = rel.table;
         released.push(rel.released);
         suppressed.push(rel.suppressed);
@@ -106,26 +107,24 @@ impl TryRng for OsRng {
 pub fn bin_centre_os(
     groups: &[&[f64]],
     labels: &[&str],
+    centre: &str,
     options: &BinningOptions,
 ) -> Result<CentreRelease, FederatedError> {
     let mut rng = OsRng::new();
-    let result = bin_centre(groups, labels, options, &mut rng);
+    let result = bin_centre(groups, labels, centre, options, &mut rng);
     rng.finish(result)
 }
 
-/// [`add_centre`] with the OS CSPRNG: the entry point for real data.
-pub fn add_centre_os(
-    table: &SummaryTable,
-    groups: &[&[f64]],
-    small_groups: crate::SmallGroupPolicy,
-) -> Result<CentreRelease, FederatedError> {
+/// A fresh random centre id, `c-` and 16 hex digits from the OS CSPRNG: for a centre that
+/// declares no name of its own. It depends on nothing but the OS's randomness.
+pub fn random_centre_id() -> Result<String, FederatedError> {
     let mut rng = OsRng::new();
-    let result = add_centre(table, groups, small_groups, &mut rng);
-    rng.finish(result)
+    let id = format!("c-{:016x}", rng.next_u64());
+    rng.finish(Ok(id))
 }
 
 /// [`build_federation`] with the OS CSPRNG (for trusted pooled runs and tests; in a real
-/// federation each centre runs [`add_centre_os`] itself).
+/// federation centre 1 runs [`bin_centre_os`] and each other centre [`add_centre`] itself).
 pub fn build_federation_os(
     centres: &[Vec<Vec<f64>>],
     labels: &[&str],
@@ -146,13 +145,16 @@ mod tests {
         let x: Vec<f64> = (0..40).map(f64::from).collect();
         let y: Vec<f64> = (0..30).map(|i| f64::from(i) + 0.5).collect();
         let opts = BinningOptions::new(10).unwrap();
-        let first = bin_centre_os(&[&x, &y], &["x", "y"], &opts).unwrap();
-        let added = add_centre_os(&first.table, &[&y, &x], SmallGroupPolicy::Error).unwrap();
+        let first = bin_centre_os(&[&x, &y], &["x", "y"], "a", &opts).unwrap();
+        let added = add_centre(&first.table, &[&y, &x], "b", SmallGroupPolicy::Error).unwrap();
         assert_eq!(added.table.totals(), vec![70.0, 70.0]);
+        let (one, two) = (random_centre_id().unwrap(), random_centre_id().unwrap());
+        assert!(one.starts_with("c-") && one.len() == 18 && one != two);
         let fed =
             build_federation_os(&[vec![x.clone(), y.clone()], vec![y, x]], &["x", "y"], &opts)
                 .unwrap();
         assert_eq!(fed.order, vec![0, 1]);
+        assert_eq!(fed.table.centres(), &["centre-1".to_owned(), "centre-2".to_owned()]);
     }
 
     #[test]

@@ -1,28 +1,35 @@
 //! K-anonymous federated analysis (Becher, Marcus-Kalish & Steinberg 2023, "Federated
 //! statistical analysis: non-parametric testing and quantile estimation"): summary tables
 //! built across centres that never share raw data, federated Mann–Whitney tests and federated
-//! quantiles.
+//! quantiles. Who sees what, and what each party can derive, is stated in docs/federated.md
+//! ("Federated threat model").
 //!
-//! * **Summary table** ([`SummaryTable`]): bins (c_{j−1}, c_j] with real-valued counts per
-//!   group, K and the extreme-limits policy; versioned JSON (`dptest-federated-table/1`),
-//!   validated on load.
+//! * **Summary table** ([`SummaryTable`]): bins (c_{j−1}, c_j] with whole counts per group,
+//!   each 0 or ≥ K, K, the extreme-limits policy and the ids of the contributing centres;
+//!   versioned JSON (`dptest-federated-table/2`), validated on load (a fractional count, a
+//!   count in 1..K−1 or a repeated centre is an error).
 //! * **Algorithm S1** ([`bin_centre`]): one centre's K-anonymous table (every cell 0 or ≥ K);
 //!   interior limits are anonymised with an independent w_j ~ U(0,1) each; extremes are ±∞,
 //!   natural bounds or privacy buffers ([`ExtremeLimits`]). A group with 1..K−1 observations is
 //!   an error or, by explicit policy, suppressed and reported ([`SmallGroupPolicy`]).
-//! * **Algorithm S3** ([`add_centre`], [`build_federation`]): add a centre (SPLIT, FIX,
-//!   REVISE_EXTREMES), largest centre first; totals are preserved.
+//! * **Joining** ([`add_centre`], [`build_federation`]): the paper's S3 without SPLIT — the
+//!   new centre's counts on the table's bins, adjacent bins merged until those counts are 0
+//!   or ≥ K. Cells stay whole and 0 or ≥ K, and the difference of consecutive tables is the
+//!   centre's own K-anonymous table (the paper's S3 released fractional cells below K from
+//!   which a centre's counts could be recovered).
 //! * **Tests** ([`centre_summary`], [`sum_test`], [`weighted_test`] (= van Elteren),
-//!   [`fisher_test`], [`table_test`], [`combined_test`]).
+//!   [`fisher_test`], [`table_test`], [`combined_test`]). Direction: group 1 is the first
+//!   label, Z > 0 when group 1 tends larger, [`Alternative::Greater`] = group 1 stochastically
+//!   larger (dptest-refdist's [`Alternative`], scipy's names).
 //! * **Quantiles** ([`quantile_naive`], [`quantile_linear`], [`yj_table_fit`],
 //!   [`yj_data_fit`], [`quantile_loss`]) and the Yeo–Johnson transform ([`yeo_johnson`]).
 //! * **Simulation helpers** for `cargo xtask federated-sim` ([`run_testing_replicate`],
 //!   [`run_quantile_replicate`], [`allocation`], the parameter grids).
 //!
 //! Randomness is passed in (`&mut R where R: rand::Rng + ?Sized`); for real data use the `_os`
-//! entry points ([`bin_centre_os`], [`add_centre_os`], [`build_federation_os`]), which draw
-//! every w_j from the OS CSPRNG (`rand::rngs::SysRng`) and report an OS failure as
-//! [`FederatedError::Entropy`].
+//! entry points ([`bin_centre_os`], [`build_federation_os`]), which draw every w_j from the OS
+//! CSPRNG (`rand::rngs::SysRng`) and report an OS failure as [`FederatedError::Entropy`].
+//! Joining a table draws nothing.
 //!
 //! ```
 //! use dptest_federated::{
@@ -31,26 +38,28 @@
 //! };
 //! use rand::SeedableRng;
 //!
-//! // Two centres, control (x) and treatment (y); the RNG only anonymises the bin limits.
+//! // Two centres, control (x, group 1) and treatment (y); the RNG only anonymises limits.
 //! let a_x: Vec<f64> = (0..60).map(|i| f64::from(i) * 0.5).collect();
 //! let a_y: Vec<f64> = (0..50).map(|i| f64::from(i) * 0.6 + 10.0).collect();
 //! let b_x: Vec<f64> = (0..30).map(|i| f64::from(i) * 0.9 + 1.0).collect();
 //! let b_y: Vec<f64> = (0..25).map(|i| f64::from(i) * 1.1 + 12.0).collect();
 //! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7); // use bin_centre_os for real data
 //!
-//! // Centre A (the larger) bins its data; centre B adds its own to the table.
+//! // Centre A (the larger) bins its data; centre B joins the table.
 //! let options = BinningOptions::new(10)?.with_extremes(ExtremeLimits::BUFFERS);
-//! let first = bin_centre(&[&a_x, &a_y], &["control", "treated"], &options, &mut rng)?;
-//! let added = add_centre(&first.table, &[&b_x, &b_y], SmallGroupPolicy::Error, &mut rng)?;
-//! assert!(added.released.iter().all(|r| r.count == 0 || r.count >= 10));
+//! let labels = ["control", "treated"];
+//! let first = bin_centre(&[&a_x, &a_y], &labels, "site-a", &options, &mut rng)?;
+//! let added = add_centre(&first.table, &[&b_x, &b_y], "site-b", SmallGroupPolicy::Error)?;
+//! assert!(added.table.counts().iter().flatten().all(|&c| c == 0.0 || c >= 10.0));
 //! let table = SummaryTable::from_json(&added.table.to_json())?; // what centres exchange
 //! assert_eq!(table.totals(), vec![90.0, 75.0]);
+//! assert_eq!(table.centres(), ["site-a", "site-b"]);
 //!
-//! // Federated Mann–Whitney tests: on the table, and from per-centre summaries.
-//! let on_table = table_test(&table, Alternative::Greater)?;
+//! // Federated Mann–Whitney tests: control (group 1) smaller, so "less" and Z < 0.
+//! let on_table = table_test(&table, Alternative::Less)?;
 //! let summaries = [centre_summary(&a_x, &a_y)?, centre_summary(&b_x, &b_y)?];
-//! let weighted = weighted_test(&summaries, Alternative::Greater)?;
-//! assert!(on_table.p_value < 0.01 && weighted.p_value < 0.01);
+//! let weighted = weighted_test(&summaries, Alternative::Less)?;
+//! assert!(on_table.p_value < 0.01 && weighted.p_value < 0.01 && on_table.statistic < 0.0);
 //!
 //! // A quantile of the control group from the table alone (Yeo–Johnson, one pass).
 //! let median = yj_table_fit(&table, 0)?.quantile(0.5)?;
@@ -75,13 +84,13 @@ pub use binning::{
 };
 pub use error::FederatedError;
 pub use federation::{
-    FederationBuild, add_centre_os, bin_centre_os, build_federation, build_federation_os,
+    FederationBuild, bin_centre_os, build_federation, build_federation_os, random_centre_id,
 };
 pub use merge::add_centre;
 pub use mwu::{
     Alternative, CENTRE_FORMAT, CentreSummary, CentreSummaryFile, FederatedTest, TableStatistic,
-    TestMethod, centre_summary, combined_test, fisher_test, p_from_z, sum_test, table_statistic,
-    table_test, weighted_test,
+    TestMethod, centre_summary, check_distinct_centres, combined_test, fisher_test, p_from_z,
+    sum_test, table_statistic, table_test, weighted_test,
 };
 pub use quantile::{
     QuantileLoss, YjFit, quantile_linear, quantile_loss, quantile_loss_with, quantile_naive,

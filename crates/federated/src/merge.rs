@@ -1,59 +1,80 @@
-//! Algorithm S3: adding a centre to a summary table (SPLIT with proportional reallocation,
-//! FIX with left-to-right merging and redistribution, REVISE_EXTREMES; notes §5).
+//! Adding a centre to a summary table: the paper's Algorithm S3 without SPLIT, its FIX in
+//! whole numbers (docs/federated.md, "Federated threat model").
+//!
+//! The joining centre counts its data in the table's bins. Per group, adjacent bins are
+//! joined into runs, by S1's phases run over the bins, until the centre's count in every run
+//! is 0 or ≥ K (FIX). A run of one bin adds the centre's exact count there; a longer run's
+//! total is shared out over its bins in proportion to the table's counts in them, in whole
+//! numbers. So
+//!
+//! * every cell stays whole and 0 or ≥ K (a share goes only to a cell that already holds ≥ K;
+//!   a run where the table holds nothing puts its whole total, ≥ K, into one bin), and
+//! * the difference between the new table and the old one is a public function of the
+//!   centre's run totals (each 0 or ≥ K) and the old table: whoever sees consecutive tables
+//!   learns the run totals and where the runs end, never the centre's count in one bin of a
+//!   run.
+//!
+//! The paper's SPLIT refines a bin with the new centre's data and shares the bin's old count
+//! out in proportion to the centre's sub-bin counts: the cells become fractional, can fall
+//! below K, and the before/after tables determine the centre's sub-bin counts (e.g. a count
+//! of 3). Splitting honestly would need the earlier centres' data, which they do not share,
+//! so no bin is split: interior limits come from the first centre (S1). Merging the table's
+//! bins instead of sharing out (also K-anonymous, and exact) was measured and rejected: with
+//! 10 centres it left a handful of bins (docs/federated.md).
 
 use crate::binning::{
-    CentreRelease, RunTotal, SmallGroupPolicy, bin2, histogram, interior_limits, mean_gap,
-    prepare_groups, valid,
+    CentreRelease, Hist, RawBin, RunTotal, SmallGroupPolicy, bin2, mean_gap, prepare_groups,
 };
 use crate::error::FederatedError;
-use crate::table::{ExtremeLimit, SummaryTable};
-use rand::Rng;
+use crate::table::{ExtremeLimit, SummaryTable, check_centre_id};
 
-/// Bins after SPLIT: limits, new-centre ("student") and table ("teacher") counts per group.
-struct Split {
-    limits: Vec<f64>,
-    student: [Vec<usize>; 2],
-    teacher: [Vec<f64>; 2],
-}
-
-/// Algorithm S3: adds one centre's data (same groups and order as the table) to `table`.
+/// Adds one centre's data (same groups and order as the table) to `table` under the id
+/// `centre` (a public name, distinct from the table's [`SummaryTable::centres`]).
 ///
-/// Totals are preserved exactly up to floating-point rounding: every group total grows by the
-/// centre's (unsuppressed) count. The centre discloses only the run totals in
-/// [`CentreRelease::released`], each 0 or ≥ K. Existing limits all survive; new limits lie
-/// strictly between two of the centre's data values (fresh w per limit from `rng`).
-///
-/// Real data should use [`crate::add_centre_os`].
-pub fn add_centre<R: Rng + ?Sized>(
+/// The bins stay those of `table` (buffered extremes move out to the centre's extreme data
+/// plus a gap, as in the paper's REVISE_EXTREMES); every cell is whole and 0 or ≥ K; every
+/// group total grows by exactly the centre's (unsuppressed) count. [`CentreRelease::released`]
+/// holds the centre's run totals (each 0 or ≥ K): all that the new table discloses about the
+/// centre beyond the old table. No randomness is involved. A centre with no data leaves the
+/// table unchanged.
+pub fn add_centre(
     table: &SummaryTable,
     groups: &[&[f64]],
+    centre: &str,
     small_groups: SmallGroupPolicy,
-    rng: &mut R,
 ) -> Result<CentreRelease, FederatedError> {
+    check_centre_id(centre)?;
+    if table.centres().iter().any(|c| c == centre) {
+        return Err(FederatedError::DuplicateCentre(centre.to_owned()));
+    }
     let k = table.k();
     let (sorted, suppressed) =
         prepare_groups(groups, table.groups(), k, small_groups, table.extremes())?;
-    let ngroups = table.groups().len();
-    let split = split_bins(table, &sorted, k, rng);
-    let mut counts = Vec::with_capacity(ngroups);
-    let mut released = Vec::new();
-    for g in 0..ngroups {
-        let (redistributed, runs) = fix(&split.teacher[g], &split.student[g], k);
-        released.extend(runs.into_iter().map(|(first_bin, last_bin, count)| RunTotal {
-            group: g,
-            first_bin,
-            last_bin,
-            count,
-        }));
-        counts.push(split.teacher[g].iter().zip(&redistributed).map(|(t, s)| t + s).collect());
+    if sorted.iter().all(Vec::is_empty) {
+        return Ok(CentreRelease { table: table.clone(), released: Vec::new(), suppressed });
     }
-    let mut limits = split.limits;
+    let mut counts = Vec::with_capacity(table.groups().len());
+    let mut released = Vec::new();
+    for (g, old) in table.counts().iter().enumerate() {
+        let runs = runs_of(&counts_per_bin(table, &sorted[g]), k);
+        counts.push(add_runs(old, &runs));
+        released.extend(runs.iter().map(|r| RunTotal {
+            group: g,
+            first_bin: r.first,
+            last_bin: r.last,
+            count: r.counts[0],
+        }));
+    }
+    let mut limits = table.upper_limits().to_vec();
     let pooled = pooled_sorted(&sorted);
     let lower = revise_lower(table, &limits, &pooled, k);
     revise_upper(table, &mut limits, &pooled, k);
+    let mut centres = table.centres().to_vec();
+    centres.push(centre.to_owned());
     let table = SummaryTable::from_parts(
         k,
         table.groups().to_vec(),
+        centres,
         table.extremes(),
         lower,
         limits,
@@ -62,108 +83,58 @@ pub fn add_centre<R: Rng + ?Sized>(
     Ok(CentreRelease { table, released, suppressed })
 }
 
-/// SPLIT: S1 on the new centre's data inside each current bin; the table's counts are
-/// reallocated in proportion to the new centre's sub-bin counts.
-fn split_bins<R: Rng + ?Sized>(
-    table: &SummaryTable,
-    sorted: &[Vec<f64>; 2],
-    k: usize,
-    rng: &mut R,
-) -> Split {
-    let b = table.bins();
-    let upper = table.upper_limits();
-    let mut out = Split {
-        limits: Vec::with_capacity(b),
-        student: [Vec::with_capacity(b), Vec::with_capacity(b)],
-        teacher: [Vec::with_capacity(b), Vec::with_capacity(b)],
-    };
-    let mut starts = [0usize; 2];
-    for (i, &limit) in upper.iter().enumerate() {
-        let slices: [&[f64]; 2] = std::array::from_fn(|g| {
-            let data = &sorted[g];
-            let end = if i + 1 == b {
-                data.len()
-            } else {
-                starts[g] + data[starts[g]..].partition_point(|&v| v <= limit)
-            };
-            let s = &data[starts[g]..end];
-            starts[g] = end;
-            s
-        });
-        let teacher = |g: usize| table.counts().get(g).map_or(0.0, |row| row[i]);
-        let n = [slices[0].len(), slices[1].len()];
-        let sub = if n[0] + n[1] > 0 && valid(n[0], k) && valid(n[1], k) {
-            let h = histogram(slices[0], slices[1]);
-            let raw = bin2(&h, k);
-            (raw.len() >= 2).then(|| (interior_limits(&h, &raw, rng), raw))
-        } else {
-            None
-        };
-        match sub {
-            Some((sub_limits, raw)) => {
-                out.limits.extend(sub_limits);
-                out.limits.push(limit);
-                for g in 0..2 {
-                    let gs: Vec<usize> = raw.iter().map(|r| r.counts[g]).collect();
-                    out.teacher[g].extend(split_count(teacher(g), &gs));
-                    out.student[g].extend(gs);
-                }
-            }
-            None => {
-                out.limits.push(limit);
-                for (g, &count) in n.iter().enumerate() {
-                    out.student[g].push(count);
-                    out.teacher[g].push(teacher(g));
-                }
-            }
-        }
+/// One group's count of the centre in each of the table's bins (extreme bins open-ended).
+fn counts_per_bin(table: &SummaryTable, sorted: &[f64]) -> Vec<usize> {
+    let mut per_bin = vec![0usize; table.bins()];
+    for &v in sorted {
+        per_bin[table.bin_of(v)] += 1;
     }
-    out
+    per_bin
 }
 
-/// SPLITCOUNT: f shared in proportion to g (equally when g is all zero).
-fn split_count(f: f64, g: &[usize]) -> Vec<f64> {
-    let total: usize = g.iter().sum();
-    if total == 0 {
-        vec![f / g.len() as f64; g.len()]
-    } else {
-        g.iter().map(|&gj| f * gj as f64 / total as f64).collect()
-    }
+/// FIX: runs of adjacent bins whose totals are each 0 or ≥ K, by S1's phases over the bins
+/// (precondition: the group's total is 0 or ≥ K, as `prepare_groups` ensures).
+fn runs_of(per_bin: &[usize], k: usize) -> Vec<RawBin> {
+    let counts = per_bin.iter().map(|&c| [c, 0]).collect();
+    bin2(&Hist { values: vec![0.0; per_bin.len()], counts }, k)
 }
 
-/// FIX: merges non-private new-centre counts left to right until each run total is 0 or ≥ K
-/// (a non-private tail joins the last run), then spreads each run total over its bins in
-/// proportion to the table's counts (equally when those are all zero). Returns the
-/// redistributed counts and the runs (first, last, total).
-fn fix(teacher: &[f64], student: &[usize], k: usize) -> (Vec<f64>, Vec<(usize, usize, usize)>) {
-    let m = student.len();
-    let mut suffix = vec![0usize; m + 1];
-    for j in (0..m).rev() {
-        suffix[j] = suffix[j + 1] + student[j];
+/// The old row plus each run's total shared out over the run's bins.
+fn add_runs(old: &[f64], runs: &[RawBin]) -> Vec<f64> {
+    let mut row = old.to_vec();
+    for run in runs {
+        let bins = run.first..=run.last;
+        let shares = share_out(run.counts[0], &old[bins.clone()]);
+        for (cell, share) in row[bins].iter_mut().zip(shares) {
+            *cell += share as f64;
+        }
     }
-    let mut out = vec![0.0; m];
-    let mut runs = Vec::new();
-    let mut j = 0;
-    while j < m {
-        let mut e = j;
-        let mut s = student[j];
-        while !valid(s, k) && e + 1 < m {
-            e += 1;
-            s += student[e];
-        }
-        if !valid(suffix[e + 1], k) {
-            s += suffix[e + 1];
-            e = m - 1;
-        }
-        let tsum: f64 = teacher[j..=e].iter().sum();
-        let width = (e - j + 1) as f64;
-        for idx in j..=e {
-            out[idx] = if tsum > 0.0 { s as f64 * teacher[idx] / tsum } else { s as f64 / width };
-        }
-        runs.push((j, e, s));
-        j = e + 1;
+    row
+}
+
+/// Shares `total` out in whole numbers in proportion to `weights` (whole, ≥ 0) by largest
+/// remainder, ties to the lower bin; a bin of weight 0 gets nothing. With all weights 0 the
+/// whole total goes to the middle bin. Depends only on the total and the public weights.
+fn share_out(total: usize, weights: &[f64]) -> Vec<usize> {
+    let w: Vec<u128> = weights.iter().map(|&x| x as u128).collect();
+    let sum: u128 = w.iter().sum();
+    let mut shares = vec![0usize; w.len()];
+    if sum == 0 {
+        shares[w.len() / 2] = total;
+        return shares;
     }
-    (out, runs)
+    let t = total as u128;
+    let mut remainders: Vec<(u128, usize)> = Vec::with_capacity(w.len());
+    for (i, &wi) in w.iter().enumerate() {
+        shares[i] = (t * wi / sum) as usize;
+        remainders.push((t * wi % sum, i));
+    }
+    let left = total - shares.iter().sum::<usize>();
+    remainders.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for &(_, i) in &remainders[..left] {
+        shares[i] += 1;
+    }
+    shares
 }
 
 fn pooled_sorted(sorted: &[Vec<f64>; 2]) -> Vec<f64> {
@@ -217,51 +188,46 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    #[test]
-    fn worked_example_from_notes() {
-        // notes §5 worked example (one group, K = 10), SPLIT of bin 1 into 10 + 14.
-        let table = SummaryTable::new(
+    fn one_group_table() -> SummaryTable {
+        SummaryTable::new(
             10,
             vec!["x".into()],
+            vec!["first".into()],
             ExtremeLimits::INFINITE,
             f64::NEG_INFINITY,
             vec![10.0, 20.0, 30.0, 40.0, f64::INFINITY],
             vec![vec![27.0, 15.0, 30.0, 12.0, 16.0]],
         )
-        .unwrap();
-        let mut x: Vec<f64> = Vec::new();
-        x.extend((0..12).map(|i| 1.0 + 3.0 * f64::from(i) / 11.0)); // 12 in [1,4]
-        x.extend((0..12).map(|i| 6.0 + 3.0 * f64::from(i) / 11.0)); // 12 in [6,9]
+        .unwrap()
+    }
+
+    #[test]
+    fn worked_example_shares_a_run_out_in_whole_numbers() {
+        // The centre holds 24, 4, 7, 0 and 11 values in the five bins: 4 + 7 = 11 form one
+        // run over bins 1..=2, shared 4 : 7 in proportion to the table's 15 : 30 (11 · 15/45 =
+        // 3.67 rounds up by the larger remainder); the others are added exactly.
+        let mut x: Vec<f64> = (0..24).map(|i| 1.0 + 8.0 * f64::from(i) / 23.0).collect();
         x.extend([11.0, 12.0, 13.0, 14.0]);
         x.extend((0..7).map(|i| 21.0 + f64::from(i)));
         x.extend((0..11).map(|i| 41.0 + f64::from(i)));
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let rel = add_centre(&table, &[&x], SmallGroupPolicy::Error, &mut rng).unwrap();
+        let before = one_group_table();
+        let rel = add_centre(&before, &[&x], "second", SmallGroupPolicy::Error).unwrap();
         let t = rel.table;
-        assert_eq!(t.bins(), 6);
-        assert!(t.upper_limits()[0] > 3.0 && t.upper_limits()[0] < 6.0);
-        assert_eq!(&t.upper_limits()[1..], &[10.0, 20.0, 30.0, 40.0, f64::INFINITY]);
-        let want = [21.25, 29.75, 18.0 + 2.0 / 3.0, 37.0 + 1.0 / 3.0, 12.0, 27.0];
-        for (got, want) in t.counts()[0].iter().zip(want) {
-            assert!((got - want).abs() < 1e-12, "{got} vs {want}");
-        }
-        let totals: Vec<usize> = rel.released.iter().map(|r| r.count).collect();
-        assert_eq!(totals, vec![10, 14, 11, 0, 11]);
+        assert_eq!(t.upper_limits(), before.upper_limits());
+        assert_eq!(t.counts()[0], vec![51.0, 19.0, 37.0, 12.0, 27.0]);
+        let runs: Vec<(usize, usize, usize)> =
+            rel.released.iter().map(|r| (r.first_bin, r.last_bin, r.count)).collect();
+        assert_eq!(runs, vec![(0, 0, 24), (1, 2, 11), (3, 3, 0), (4, 4, 11)]);
+        assert_eq!(t.centres(), &["first".to_owned(), "second".to_owned()]);
     }
 
     #[test]
-    fn fix_absorbs_non_private_tail() {
-        let (out, runs) = fix(&[1.0, 1.0, 1.0], &[12, 0, 3], 10);
-        assert_eq!(runs, vec![(0, 2, 15)]);
-        assert!((out.iter().sum::<f64>() - 15.0).abs() < 1e-12);
-        let (_, runs) = fix(&[0.0, 0.0], &[5, 5], 10);
-        assert_eq!(runs, vec![(0, 1, 10)]);
-    }
-
-    #[test]
-    fn split_count_proportional_or_equal() {
-        assert_eq!(split_count(27.0, &[12, 12]), vec![13.5, 13.5]);
-        assert_eq!(split_count(9.0, &[0, 0, 0]), vec![3.0, 3.0, 3.0]);
+    fn share_out_is_whole_proportional_and_exact() {
+        assert_eq!(share_out(11, &[15.0, 30.0]), vec![4, 7]);
+        assert_eq!(share_out(13, &[10.0, 10.0]), vec![7, 6]);
+        assert_eq!(share_out(12, &[0.0, 20.0, 0.0, 10.0]), vec![0, 8, 0, 4]);
+        assert_eq!(share_out(15, &[0.0, 0.0, 0.0]), vec![0, 15, 0]);
+        assert_eq!(share_out(0, &[5.0, 5.0]), vec![0, 0]);
     }
 
     #[test]
@@ -269,10 +235,10 @@ mod tests {
         let x: Vec<f64> = (0..20).map(f64::from).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let opts = crate::BinningOptions::new(10).unwrap().with_extremes(ExtremeLimits::BUFFERS);
-        let t = crate::bin_centre(&[&x], &["x"], &opts, &mut rng).unwrap().table;
+        let t = crate::bin_centre(&[&x], &["x"], "c1", &opts, &mut rng).unwrap().table;
         assert_eq!((t.lower_limit(), t.upper_limits()[1]), (-1.0, 20.0));
         let new: Vec<f64> = (0..10).map(|i| 100.0 + 2.0 * f64::from(i)).collect(); // max 118
-        let t2 = add_centre(&t, &[&new], SmallGroupPolicy::Error, &mut rng).unwrap().table;
+        let t2 = add_centre(&t, &[&new], "c2", SmallGroupPolicy::Error).unwrap().table;
         assert_eq!(t2.lower_limit(), -1.0);
         assert_eq!(*t2.upper_limits().last().unwrap(), 120.0);
     }
@@ -282,13 +248,12 @@ mod tests {
 mod edge_cases {
     use super::*;
     use crate::table::ExtremeLimits;
-    use rand::SeedableRng;
-    use rand_chacha::ChaCha8Rng;
 
     fn two_group() -> SummaryTable {
         SummaryTable::new(
             10,
             vec!["x".into(), "y".into()],
+            vec!["c1".into()],
             ExtremeLimits::natural(0.0, 100.0).unwrap(),
             0.0,
             vec![50.0, 100.0],
@@ -300,37 +265,54 @@ mod edge_cases {
     #[test]
     fn empty_centre_leaves_table_unchanged() {
         let t = two_group();
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let rel = add_centre(&t, &[&[], &[]], SmallGroupPolicy::Error, &mut rng).unwrap();
+        let rel = add_centre(&t, &[&[], &[]], "c2", SmallGroupPolicy::Error).unwrap();
         assert_eq!(rel.table, t);
-        assert!(rel.released.iter().all(|r| r.count == 0));
+        assert!(rel.released.is_empty());
+    }
+
+    #[test]
+    fn a_centre_joins_once() {
+        let t = two_group();
+        let ten: Vec<f64> = (0..10).map(f64::from).collect();
+        assert_eq!(
+            add_centre(&t, &[&ten, &[]], "c1", SmallGroupPolicy::Error),
+            Err(FederatedError::DuplicateCentre("c1".into()))
+        );
+        let t2 = add_centre(&t, &[&ten, &[]], "c2", SmallGroupPolicy::Error).unwrap().table;
+        assert!(matches!(
+            add_centre(&t2, &[&ten, &[]], "c2", SmallGroupPolicy::Error),
+            Err(FederatedError::DuplicateCentre(_))
+        ));
+        assert!(matches!(
+            add_centre(&t, &[&ten, &[]], "no spaces", SmallGroupPolicy::Error),
+            Err(FederatedError::InvalidParameter { name: "centre id", .. })
+        ));
     }
 
     #[test]
     fn bad_new_centres_are_typed_errors() {
         let t = two_group();
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
         let ten: Vec<f64> = (0..10).map(f64::from).collect();
         let few = [1.0, 2.0];
         assert!(matches!(
-            add_centre(&t, &[&ten, &few], SmallGroupPolicy::Error, &mut rng),
+            add_centre(&t, &[&ten, &few], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::InsufficientData { count: 2, .. })
         ));
-        let rel = add_centre(&t, &[&ten, &few], SmallGroupPolicy::Suppress, &mut rng).unwrap();
+        let rel = add_centre(&t, &[&ten, &few], "c2", SmallGroupPolicy::Suppress).unwrap();
         assert_eq!(rel.suppressed.len(), 1);
         assert_eq!(rel.table.totals(), vec![22.0, 25.0]);
         let outside: Vec<f64> = (0..10).map(|i| f64::from(i) + 95.0).collect();
         assert!(matches!(
-            add_centre(&t, &[&outside, &[]], SmallGroupPolicy::Error, &mut rng),
+            add_centre(&t, &[&outside, &[]], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::OutsideNaturalBounds { .. })
         ));
         assert!(matches!(
-            add_centre(&t, &[&ten], SmallGroupPolicy::Error, &mut rng),
+            add_centre(&t, &[&ten], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::GroupMismatch(_))
         ));
         let nan = [f64::NAN; 10];
         assert!(matches!(
-            add_centre(&t, &[&nan, &[]], SmallGroupPolicy::Error, &mut rng),
+            add_centre(&t, &[&nan, &[]], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::NonFinite { .. })
         ));
     }

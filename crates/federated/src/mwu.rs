@@ -1,31 +1,26 @@
-//! Federated Mann–Whitney tests (paper §4; notes §3): per-centre summaries, the sum,
+//! Federated Mann–Whitney tests (paper §4): per-centre summaries, the sum,
 //! weighted (van Elteren) and Fisher combinations, U_fed on a summary table, and the
 //! combined-data baseline.
+//!
+//! Direction (one convention everywhere, scipy's and dptest-refdist's): group 1 is the first
+//! declared group (x), every statistic is positive when group 1 tends to be larger, and
+//! [`Alternative::Greater`] means group 1 stochastically larger (p = 1 − Φ(Z)). The paper's
+//! one-sided test (treatment y larger than control x) is [`Alternative::Less`].
 
 use crate::error::{FederatedError, check_finite};
-use crate::table::SummaryTable;
+use crate::table::{SummaryTable, check_centre_id, check_format};
 use dptest_ranking::{mid_ranks, tie_block_sizes};
+pub use dptest_refdist::Alternative;
 use dptest_refdist::special::{chi_squared_sf, normal_cdf, normal_sf};
 use serde::{Deserialize, Serialize};
 
 /// The format tag of a centre summary's JSON form.
-pub const CENTRE_FORMAT: &str = "dptest-federated-centre/1";
+pub const CENTRE_FORMAT: &str = "dptest-federated-centre/2";
 
-/// The alternative hypothesis. `Greater`: the second group (Y) is stochastically larger than
-/// the first (X), the paper's one-sided test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Alternative {
-    /// H₁: Y stochastically larger (p = 1 − Φ(Z)).
-    #[default]
-    Greater,
-    /// H₁: Y stochastically smaller (p = Φ(Z)).
-    Less,
-    /// Two-sided (p = 2(1 − Φ(|Z|))).
-    TwoSided,
-}
+/// The retired format, whose U had the opposite sign (positive when group 2 was larger).
+const RETIRED_CENTRE_FORMAT: &str = "dptest-federated-centre/1";
 
-/// p-value of a standard normal statistic.
+/// p-value of a standard normal statistic Z (positive when group 1 tends larger).
 pub fn p_from_z(z: f64, alternative: Alternative) -> f64 {
     match alternative {
         Alternative::Greater => normal_sf(z),
@@ -34,8 +29,8 @@ pub fn p_from_z(z: f64, alternative: Alternative) -> f64 {
     }
 }
 
-/// A centre's Mann–Whitney summary: U = Σᵢ Σⱼ sign(yⱼ − xᵢ) and its tie-corrected null
-/// variance V = nm(N+1)/3 · [1 − Σ(t³ − t)/(N(N² − 1))].
+/// A centre's Mann–Whitney summary: U = Σᵢ Σⱼ sign(xᵢ − yⱼ) (positive when group 1 tends
+/// larger) and its tie-corrected null variance V = nm(N+1)/3 · [1 − Σ(t³ − t)/(N(N² − 1))].
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CentreSummary {
     /// Size of group 1 (X).
@@ -89,9 +84,9 @@ pub fn centre_summary(x: &[f64], y: &[f64]) -> Result<CentreSummary, FederatedEr
     }
     let pooled: Vec<f64> = x.iter().chain(y).copied().collect();
     let ranks = mid_ranks(&pooled).map_err(rank_error)?;
-    let r_y: f64 = ranks[n..].iter().sum();
+    let r_x: f64 = ranks[..n].iter().sum();
     let (nf, mf) = (n as f64, m as f64);
-    let u = 2.0 * (r_y - mf * (mf + 1.0) / 2.0) - nf * mf;
+    let u = 2.0 * (r_x - nf * (nf + 1.0) / 2.0) - nf * mf;
     let ties: f64 = tie_block_sizes(&pooled)
         .map_err(rank_error)?
         .into_iter()
@@ -178,7 +173,7 @@ pub fn sum_test(
     Ok(normal_result(TestMethod::Sum, alternative, u / v.sqrt(), used.len()))
 }
 
-/// The weighted test with the optimal weights w_l = n_l m_l / √V_l (notes §3.3, Equation S1):
+/// The weighted test with the optimal weights w_l = n_l m_l / √V_l (the paper's Equation S1):
 /// Z_w = Σ (n_l m_l / V_l) U_l / √(Σ n_l² m_l² / V_l). Without ties this is van Elteren's
 /// stratified Wilcoxon test.
 pub fn weighted_test(
@@ -227,7 +222,7 @@ pub fn combined_test(
 /// U_fed and its variance on a two-group table: every bin is one tie block.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TableStatistic {
-    /// U_fed = Σᵢ Σⱼ fxᵢ fyⱼ sign(j − i).
+    /// U_fed = Σᵢ Σⱼ fxᵢ fyⱼ sign(i − j) (positive when group 1 tends larger).
     pub u: f64,
     /// Tie-corrected null variance with t_b = fx_b + fy_b.
     pub v: f64,
@@ -237,7 +232,7 @@ pub struct TableStatistic {
     pub m: f64,
 }
 
-/// Computes U_fed in O(B): U = Σⱼ fyⱼ (FX_{j−1} − (n − FXⱼ)).
+/// Computes U_fed in O(B): U = Σⱼ fyⱼ ((n − FXⱼ) − FX_{j−1}).
 pub fn table_statistic(table: &SummaryTable) -> Result<TableStatistic, FederatedError> {
     let [fx, fy] = table.counts() else {
         return Err(FederatedError::GroupMismatch("the table test needs a two-group table".into()));
@@ -247,7 +242,7 @@ pub fn table_statistic(table: &SummaryTable) -> Result<TableStatistic, Federated
     let (mut below, mut u, mut ties) = (0.0, 0.0, 0.0);
     for (&x, &y) in fx.iter().zip(fy) {
         let above = n - below - x;
-        u += y * (below - above);
+        u += y * (above - below);
         below += x;
         let t = x + y;
         ties += t * t * t - t;
@@ -255,7 +250,8 @@ pub fn table_statistic(table: &SummaryTable) -> Result<TableStatistic, Federated
     Ok(TableStatistic { u, v: null_variance(n, m, ties), n, m })
 }
 
-/// The federated-table test: Z = U_fed/√V_fed.
+/// The federated-table test: Z = U_fed/√V_fed; `centres_used` is the number of centres
+/// whose data the table holds.
 pub fn table_test(
     table: &SummaryTable,
     alternative: Alternative,
@@ -264,13 +260,18 @@ pub fn table_test(
     if s.v <= 0.0 {
         return Err(FederatedError::ZeroVariance);
     }
-    Ok(normal_result(TestMethod::Table, alternative, s.u / s.v.sqrt(), 1))
+    let z = s.u / s.v.sqrt();
+    Ok(normal_result(TestMethod::Table, alternative, z, table.centres().len()))
 }
 
-/// A centre summary as exchanged for `combine`: the summary with the group labels (group 1
-/// first) and, for reading only, the one-sided p-value for `Greater`.
+/// A centre summary as exchanged for `combine`: the centre's id, the group labels (group 1
+/// first), the summary and, for reading only, the one-sided p-value for
+/// [`Alternative::Greater`] (group 1 larger). It holds exact group sizes and U: neither
+/// K-anonymous nor differentially private.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CentreSummaryFile {
+    /// The centre's public id (`combine` refuses an id that occurs twice).
+    pub centre: String,
     /// Group labels, group 1 (X) first.
     pub groups: [String; 2],
     /// The summary.
@@ -280,6 +281,7 @@ pub struct CentreSummaryFile {
 #[derive(Serialize, Deserialize)]
 struct CentreWire {
     format: String,
+    centre: String,
     groups: [String; 2],
     n: usize,
     m: usize,
@@ -289,11 +291,13 @@ struct CentreWire {
 }
 
 impl CentreSummaryFile {
-    /// JSON: `{"format": "dptest-federated-centre/1", "groups", "n", "m", "u", "v", "p_greater"}`.
+    /// JSON: `{"format": "dptest-federated-centre/2", "centre", "groups", "n", "m", "u", "v",
+    /// "p_greater"}`.
     pub fn to_json(&self) -> String {
         let s = &self.summary;
         let wire = CentreWire {
             format: CENTRE_FORMAT.into(),
+            centre: self.centre.clone(),
             groups: self.groups.clone(),
             n: s.n,
             m: s.m,
@@ -304,16 +308,13 @@ impl CentreSummaryFile {
         serde_json::to_string_pretty(&wire).unwrap_or_default()
     }
 
-    /// Parses and validates (format, ranges, and that `p_greater` agrees with u and v).
+    /// Parses and validates (format, centre id, ranges, and that `p_greater` agrees with u
+    /// and v).
     pub fn from_json(json: &str) -> Result<CentreSummaryFile, FederatedError> {
+        check_format(json, CENTRE_FORMAT, RETIRED_CENTRE_FORMAT)?;
         let w: CentreWire =
             serde_json::from_str(json).map_err(|e| FederatedError::Json(e.to_string()))?;
-        if w.format != CENTRE_FORMAT {
-            return Err(FederatedError::InvalidTable(format!(
-                "format is {:?}, expected {CENTRE_FORMAT:?}",
-                w.format
-            )));
-        }
+        check_centre_id(&w.centre)?;
         let summary = CentreSummary::new(w.n, w.m, w.u, w.v)?;
         let expected = summary.p_value(Alternative::Greater);
         let agrees = match (w.p_greater, expected) {
@@ -324,8 +325,19 @@ impl CentreSummaryFile {
         if !agrees {
             return Err(FederatedError::InvalidTable("p_greater disagrees with u and v".into()));
         }
-        Ok(CentreSummaryFile { groups: w.groups, summary })
+        Ok(CentreSummaryFile { centre: w.centre, groups: w.groups, summary })
     }
+}
+
+/// Refuses a list of centre summaries in which a centre id occurs twice (the same summary
+/// passed twice would be counted twice).
+pub fn check_distinct_centres(files: &[CentreSummaryFile]) -> Result<(), FederatedError> {
+    for (i, f) in files.iter().enumerate() {
+        if files[..i].iter().any(|g| g.centre == f.centre) {
+            return Err(FederatedError::DuplicateCentre(f.centre.clone()));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -337,7 +349,7 @@ mod tests {
         let mut u = 0.0;
         for a in x {
             for b in y {
-                u += (b - a).signum() * f64::from(u8::from(a != b));
+                u += (a - b).signum() * f64::from(u8::from(a != b));
             }
         }
         u
@@ -348,6 +360,10 @@ mod tests {
         let x = [1.0, 3.0, 3.0, 7.0, 2.0];
         let y = [3.0, 4.0, 1.0, 9.0];
         assert_eq!(centre_summary(&x, &y).unwrap().u, brute_u(&x, &y));
+        // Group 1 larger: U > 0, small p for Greater.
+        let big = centre_summary(&[10.0, 11.0, 12.0, 13.0], &[1.0, 2.0, 3.0]).unwrap();
+        assert_eq!(big.u, 12.0);
+        assert!(big.p_value(Alternative::Greater).unwrap() < 0.05);
     }
 
     #[test]
@@ -368,6 +384,7 @@ mod tests {
         let t = SummaryTable::new(
             2,
             vec!["x".into(), "y".into()],
+            vec!["c1".into()],
             ExtremeLimits::INFINITE,
             f64::NEG_INFINITY,
             vec![1.0, 2.0, 3.0, f64::INFINITY],
@@ -390,7 +407,11 @@ mod tests {
     #[test]
     fn centre_json_round_trip_and_validation() {
         let s = centre_summary(&[1.0, 2.0, 5.0], &[3.0, 4.0, 6.0]).unwrap();
-        let f = CentreSummaryFile { groups: ["a".into(), "b".into()], summary: s };
+        let f = CentreSummaryFile {
+            centre: "site-a".into(),
+            groups: ["a".into(), "b".into()],
+            summary: s,
+        };
         let back = CentreSummaryFile::from_json(&f.to_json()).unwrap();
         assert_eq!(back, f);
         let edit = |key: &str, value: f64| {
@@ -400,6 +421,12 @@ mod tests {
         };
         // u changed but p_greater kept: inconsistent.
         assert!(CentreSummaryFile::from_json(&edit("u", s.u - 2.0)).is_err());
+        // The retired format had the opposite sign of u: refused, not misread.
+        let old = f.to_json().replace(CENTRE_FORMAT, "dptest-federated-centre/1");
+        assert!(matches!(
+            CentreSummaryFile::from_json(&old),
+            Err(FederatedError::InvalidTable(msg)) if msg.contains("retired")
+        ));
         // |u| > nm: impossible.
         assert!(matches!(
             CentreSummaryFile::from_json(&edit("u", 30.0)),

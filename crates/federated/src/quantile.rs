@@ -1,4 +1,4 @@
-//! Federated quantile estimators (paper §5; notes §3.6, §3.8): naive and linear interpolation
+//! Federated quantile estimators (paper §5): naive and linear interpolation
 //! on a table, YJ table (one pass), YJ data (per-centre sums per trial λ) and the quantile loss
 //! by federated bisection on counts.
 
@@ -270,7 +270,8 @@ mod tests {
 
     fn one_group(lower: f64, upper: Vec<f64>, counts: Vec<f64>) -> SummaryTable {
         let ext = if lower.is_finite() { ExtremeLimits::BUFFERS } else { ExtremeLimits::INFINITE };
-        SummaryTable::new(10, vec!["x".into()], ext, lower, upper, vec![counts]).unwrap()
+        let centres = vec!["c1".into()];
+        SummaryTable::new(10, vec!["x".into()], centres, ext, lower, upper, vec![counts]).unwrap()
     }
 
     #[test]
@@ -308,7 +309,8 @@ mod tests {
             .iter()
             .map(|&c| {
                 let f = if c.is_finite() { cdf(c) } else { 1.0 };
-                let d = (f - prev) * 1e4;
+                // Whole counts (a table holds nothing else), rounded from 10⁶ · P(bin).
+                let d = ((f - prev) * 1e6).round();
                 prev = f;
                 d
             })

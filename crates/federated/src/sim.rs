@@ -1,4 +1,4 @@
-//! Simulation helpers for `cargo xtask federated-sim` (notes §7): centre allocations, data
+//! Simulation helpers for `cargo xtask federated-sim` (the paper's §4.3 and §5.3 designs): centre allocations, data
 //! generators for the testing and quantile designs, and one replicate of each. Deterministic
 //! given the RNG.
 
@@ -140,7 +140,8 @@ pub fn generate_testing_data<R: Rng + ?Sized>(
         .collect())
 }
 
-/// One-sided (Y larger) p-values of one testing replicate.
+/// One-sided (Y larger, i.e. [`Alternative::Less`] for group 1 = X) p-values of one testing
+/// replicate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TestingReplicate {
     /// Pooled-data Mann–Whitney.
@@ -164,7 +165,8 @@ pub fn run_testing_replicate<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<TestingReplicate, FederatedError> {
     let data = generate_testing_data(design, rng)?;
-    let alt = Alternative::Greater;
+    // The paper's one-sided test: y (group 2) larger, i.e. group 1 smaller.
+    let alt = Alternative::Less;
     let summaries: Vec<CentreSummary> =
         data.iter().map(|c| centre_summary(&c[0], &c[1])).collect::<Result<_, _>>()?;
     let x: Vec<f64> = data.iter().flat_map(|c| c[0].iter().copied()).collect();
@@ -181,7 +183,7 @@ pub fn run_testing_replicate<R: Rng + ?Sized>(
     })
 }
 
-/// How σ_α of the Gamma design is set (notes §3.9: the paper and the code disagree).
+/// How σ_α of the Gamma design is set (the paper's text and the authors' code disagree).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SigmaAlphaRule {
@@ -401,7 +403,7 @@ mod tests {
     }
 
     #[test]
-    fn sigma_alpha_values_from_notes() {
+    fn sigma_alpha_values_of_both_rules() {
         let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
         assert!(close(gamma_sigma_alpha(4.0, 0.1, SigmaAlphaRule::Paper).unwrap(), 0.05303));
         assert!(close(gamma_sigma_alpha(10.0, 0.1, SigmaAlphaRule::Paper).unwrap(), 0.03218));
@@ -444,7 +446,10 @@ mod stability {
 
     /// Value stability of both designs for a fixed seed (ChaCha8 + rand_distr 0.6 samplers).
     /// (Snapshot re-taken when Φ, Φ⁻¹ and the χ² tail moved from statrs' erfc, ~1e-10 relative,
-    /// to `dptest_refdist::special`, ~1e-15: the p-values moved by 4e-11 to 2e-10 relative.)
+    /// to `dptest_refdist::special`, ~1e-15: the p-values moved by 4e-11 to 2e-10 relative.
+    /// Re-taken again for the table values when joining stopped splitting bins and began
+    /// sharing run totals out in whole numbers: table test p 0.003826 -> 0.004008, YJ table
+    /// 3.54733 -> 3.54713, bins unchanged; the data-based values did not move.)
     #[test]
     fn seeded_replicates_are_stable() {
         let d = TestingDesign::new(5, 0.1, 0.05, 0.05).unwrap();
@@ -452,7 +457,7 @@ mod stability {
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
         assert!(close(r.combined, 0.0035697064151463615));
         assert!(close(r.weighted, 0.0035955735853321737));
-        assert!(close(r.table, 0.0038260480655120865));
+        assert!(close(r.table, 0.004007751485675331));
         assert!(close(r.sum, 0.011630788602009284));
         assert!(close(r.fisher, 0.007618136980897176));
         assert_eq!(r.bins, 42);
@@ -460,7 +465,7 @@ mod stability {
         let r = run_quantile_replicate(&q, &[0.5], &mut ChaCha8Rng::seed_from_u64(99)).unwrap();
         assert!(close(r.truth[0], 3.570542854578269));
         assert!(close(r.loss[0], 3.562664932608768));
-        assert!(close(r.yj_table[0], 3.5473256237040833));
+        assert!(close(r.yj_table[0], 3.5471288957273295));
         assert!(close(r.yj_data[0], 3.539659262029514));
         assert_eq!(r.bins, 69);
     }

@@ -4,7 +4,11 @@ use crate::error::FederatedError;
 use serde::{Deserialize, Serialize};
 
 /// The format tag of the table's JSON form.
-pub const TABLE_FORMAT: &str = "dptest-federated-table/1";
+pub const TABLE_FORMAT: &str = "dptest-federated-table/2";
+
+/// The retired format: its merge could release fractional cells below K, and it did not
+/// record the contributing centres. Tables in it are refused with a message to rebuild them.
+const RETIRED_TABLE_FORMAT: &str = "dptest-federated-table/1";
 
 /// How one extreme limit (c₀ or c_B) is chosen (paper §3, "extreme boundaries").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -52,18 +56,21 @@ impl ExtremeLimits {
     }
 }
 
-/// A K-anonymous summary table: bins (c_{j−1}, c_j] (the first closed at c₀) with real-valued
-/// counts per group. One or two groups; the second group is "Y" (treatment) in the tests.
+/// A K-anonymous summary table: bins (c_{j−1}, c_j] (the first closed at c₀) with whole counts
+/// per group, each 0 or ≥ K, and the ids of the centres whose data it holds. One or two
+/// groups; group 1 is the first label.
 ///
 /// Serialises to the versioned JSON that centres exchange, e.g.
-/// `{"format": "dptest-federated-table/1", "k": 10, "groups": ["a", "b"], "extremes": {...},
-/// "lower_limit": null, "upper_limits": [1.5, null], "counts": [[10, 12], [0, 20]]}`
-/// (`null` = ∓∞). Deserialising validates it.
+/// `{"format": "dptest-federated-table/2", "k": 10, "groups": ["a", "b"], "centres": ["site-a"],
+/// "extremes": {...}, "lower_limit": null, "upper_limits": [1.5, null],
+/// "counts": [[10, 12], [0, 20]]}` (`null` = ∓∞). Deserialising validates it: a count that is
+/// fractional or between 1 and K − 1, or a repeated centre id, is an error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(into = "TableWire", try_from = "TableWire")]
 pub struct SummaryTable {
     k: usize,
     groups: Vec<String>,
+    centres: Vec<String>,
     extremes: ExtremeLimits,
     lower_limit: f64,
     upper_limits: Vec<f64>,
@@ -71,17 +78,20 @@ pub struct SummaryTable {
 }
 
 impl SummaryTable {
-    /// A validated table. `upper_limits` are c_1..c_B (the last may be +∞), `lower_limit` is c₀
-    /// (may be −∞), `counts[g][b]` the count of group g in bin b.
+    /// A validated table. `centres` are the contributing centres' ids, `upper_limits` are
+    /// c_1..c_B (the last may be +∞), `lower_limit` is c₀ (may be −∞), `counts[g][b]` the
+    /// count of group g in bin b (whole, 0 or ≥ K).
     pub fn new(
         k: usize,
         groups: Vec<String>,
+        centres: Vec<String>,
         extremes: ExtremeLimits,
         lower_limit: f64,
         upper_limits: Vec<f64>,
         counts: Vec<Vec<f64>>,
     ) -> Result<SummaryTable, FederatedError> {
-        let table = SummaryTable { k, groups, extremes, lower_limit, upper_limits, counts };
+        let table =
+            SummaryTable { k, groups, centres, extremes, lower_limit, upper_limits, counts };
         table.validate()?;
         Ok(table)
     }
@@ -90,12 +100,13 @@ impl SummaryTable {
     pub(crate) fn from_parts(
         k: usize,
         groups: Vec<String>,
+        centres: Vec<String>,
         extremes: ExtremeLimits,
         lower_limit: f64,
         upper_limits: Vec<f64>,
         counts: Vec<Vec<f64>>,
     ) -> SummaryTable {
-        SummaryTable { k, groups, extremes, lower_limit, upper_limits, counts }
+        SummaryTable { k, groups, centres, extremes, lower_limit, upper_limits, counts }
     }
 
     fn validate(&self) -> Result<(), FederatedError> {
@@ -104,6 +115,7 @@ impl SummaryTable {
             return Err(FederatedError::InvalidK { k: 0 });
         }
         check_groups(&self.groups)?;
+        check_centres(&self.centres)?;
         let b = self.upper_limits.len();
         if b == 0 {
             return bad("the table has no bins".into());
@@ -139,8 +151,12 @@ impl SummaryTable {
                     row.len()
                 ));
             }
-            if let Some(j) = row.iter().position(|c| !(c.is_finite() && *c >= 0.0)) {
-                return bad(format!("counts[{g}][{j}] = {} must be finite and >= 0", row[j]));
+            if let Some(j) = row.iter().position(|&c| !is_k_anonymous_count(c, self.k)) {
+                return bad(format!(
+                    "counts[{g}][{j}] = {} is not K-anonymous: every count must be a whole \
+                     number, 0 or >= K = {}",
+                    row[j], self.k
+                ));
             }
         }
         self.check_extremes()
@@ -171,6 +187,10 @@ impl SummaryTable {
     /// Group labels (1 or 2).
     pub fn groups(&self) -> &[String] {
         &self.groups
+    }
+    /// Ids of the centres whose data the table holds, in the order they joined.
+    pub fn centres(&self) -> &[String] {
+        &self.centres
     }
     /// The extreme limits policy.
     pub fn extremes(&self) -> ExtremeLimits {
@@ -211,15 +231,67 @@ impl SummaryTable {
 
     /// Parses and validates a table.
     pub fn from_json(json: &str) -> Result<SummaryTable, FederatedError> {
-        serde_json::from_str(json).map_err(|e| {
-            let msg = e.to_string();
-            match msg.strip_prefix(TABLE_ERROR_TAG) {
-                Some(rest) => FederatedError::InvalidTable(
-                    rest.split(" at line").next().unwrap_or(rest).into(),
-                ),
-                None => FederatedError::Json(msg),
-            }
-        })
+        check_format(json, TABLE_FORMAT, RETIRED_TABLE_FORMAT)?;
+        let wire: TableWire =
+            serde_json::from_str(json).map_err(|e| FederatedError::Json(e.to_string()))?;
+        wire_to_table(wire)
+    }
+}
+
+/// A whole number that is 0 or ≥ K: the only count a K-anonymous table may hold.
+pub(crate) fn is_k_anonymous_count(c: f64, k: usize) -> bool {
+    c.is_finite() && c.fract() == 0.0 && (c == 0.0 || c >= k as f64)
+}
+
+/// The longest centre id accepted.
+const MAX_CENTRE_ID: usize = 64;
+
+/// A centre id is 1..=64 characters from `A-Z a-z 0-9 . _ -` (a public name, e.g. "site-3").
+pub(crate) fn check_centre_id(id: &str) -> Result<(), FederatedError> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    if id.is_empty() || id.len() > MAX_CENTRE_ID || !id.chars().all(allowed) {
+        return Err(FederatedError::InvalidParameter {
+            name: "centre id",
+            reason: format!(
+                "{id:?} must be 1 to {MAX_CENTRE_ID} characters from A-Z, a-z, 0-9, '.', '_', '-'"
+            ),
+        });
+    }
+    Ok(())
+}
+
+fn check_centres(centres: &[String]) -> Result<(), FederatedError> {
+    if centres.is_empty() {
+        return Err(FederatedError::InvalidTable("the table lists no contributing centre".into()));
+    }
+    for (i, id) in centres.iter().enumerate() {
+        check_centre_id(id)?;
+        if centres[..i].contains(id) {
+            return Err(FederatedError::DuplicateCentre(id.clone()));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Deserialize)]
+struct FormatTag {
+    format: Option<String>,
+}
+
+/// Checks a JSON document's `format` tag before its fields, so that a file in a retired or
+/// foreign format gets a message about the format, not about a missing field.
+pub(crate) fn check_format(json: &str, want: &str, retired: &str) -> Result<(), FederatedError> {
+    let tag: FormatTag =
+        serde_json::from_str(json).map_err(|e| FederatedError::Json(e.to_string()))?;
+    match tag.format.as_deref() {
+        Some(f) if f == want => Ok(()),
+        Some(f) if f == retired => Err(FederatedError::InvalidTable(format!(
+            "format {retired:?} is retired (its counts could be fractional or below K, or its \
+             statistic had the opposite sign): rebuild it with this version ({want:?})"
+        ))),
+        other => {
+            Err(FederatedError::InvalidTable(format!("format is {other:?}, expected {want:?}")))
+        }
     }
 }
 
@@ -235,8 +307,6 @@ pub(crate) fn check_groups(groups: &[String]) -> Result<(), FederatedError> {
     }
     Ok(())
 }
-
-const TABLE_ERROR_TAG: &str = "table: ";
 
 #[derive(Serialize, Deserialize, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
@@ -257,8 +327,8 @@ struct TableWire {
     format: String,
     k: usize,
     groups: Vec<String>,
-    #[serde(default)]
-    extremes: Option<ExtremesWire>,
+    centres: Vec<String>,
+    extremes: ExtremesWire,
     lower_limit: Option<f64>,
     upper_limits: Vec<Option<f64>>,
     counts: Vec<Vec<f64>>,
@@ -282,10 +352,11 @@ impl From<SummaryTable> for TableWire {
             format: TABLE_FORMAT.into(),
             k: t.k,
             groups: t.groups,
-            extremes: Some(ExtremesWire {
+            centres: t.centres,
+            extremes: ExtremesWire {
                 lower: kind_of(t.extremes.lower),
                 upper: kind_of(t.extremes.upper),
-            }),
+            },
             lower_limit: finite_or_null(t.lower_limit),
             upper_limits: t.upper_limits.into_iter().map(finite_or_null).collect(),
             counts: t.counts,
@@ -293,13 +364,11 @@ impl From<SummaryTable> for TableWire {
     }
 }
 
-fn policy_from(kind: Option<LimitKind>, value: f64) -> ExtremeLimit {
+fn policy_from(kind: LimitKind, value: f64) -> ExtremeLimit {
     match kind {
-        Some(LimitKind::Infinite) => ExtremeLimit::Infinite,
-        Some(LimitKind::Natural) => ExtremeLimit::Natural(value),
-        Some(LimitKind::Buffer) => ExtremeLimit::Buffer,
-        None if value.is_infinite() => ExtremeLimit::Infinite,
-        None => ExtremeLimit::Buffer,
+        LimitKind::Infinite => ExtremeLimit::Infinite,
+        LimitKind::Natural => ExtremeLimit::Natural(value),
+        LimitKind::Buffer => ExtremeLimit::Buffer,
     }
 }
 
@@ -326,19 +395,16 @@ fn wire_to_table(w: TableWire) -> Result<SummaryTable, FederatedError> {
     let lower = w.lower_limit.unwrap_or(f64::NEG_INFINITY);
     let last = upper.last().copied().unwrap_or(f64::INFINITY);
     let extremes = ExtremeLimits {
-        lower: policy_from(w.extremes.as_ref().map(|e| e.lower), lower),
-        upper: policy_from(w.extremes.as_ref().map(|e| e.upper), last),
+        lower: policy_from(w.extremes.lower, lower),
+        upper: policy_from(w.extremes.upper, last),
     };
-    SummaryTable::new(w.k, w.groups, extremes, lower, upper, w.counts)
+    SummaryTable::new(w.k, w.groups, w.centres, extremes, lower, upper, w.counts)
 }
 
 impl TryFrom<TableWire> for SummaryTable {
     type Error = String;
     fn try_from(w: TableWire) -> Result<SummaryTable, String> {
-        wire_to_table(w).map_err(|e| match e {
-            FederatedError::InvalidTable(msg) => format!("{TABLE_ERROR_TAG}{msg}"),
-            other => format!("{TABLE_ERROR_TAG}{other}"),
-        })
+        wire_to_table(w).map_err(|e| e.to_string())
     }
 }
 
@@ -350,10 +416,11 @@ mod tests {
         SummaryTable::new(
             10,
             vec!["a".into(), "b".into()],
+            vec!["site-a".into(), "site-b".into()],
             ExtremeLimits::INFINITE,
             f64::NEG_INFINITY,
             vec![1.5, 2.5, f64::INFINITY],
-            vec![vec![10.0, 0.0, 12.5], vec![11.0, 20.0, 0.0]],
+            vec![vec![10.0, 0.0, 12.0], vec![11.0, 20.0, 0.0]],
         )
         .unwrap()
     }
@@ -362,44 +429,76 @@ mod tests {
     fn json_round_trip() {
         let t = sample();
         let json = t.to_json();
-        assert!(json.contains("\"format\": \"dptest-federated-table/1\""));
+        assert!(json.contains("\"format\": \"dptest-federated-table/2\""));
+        assert!(json.contains("\"centres\": ["));
         assert!(json.contains("\"lower_limit\": null"));
         assert_eq!(SummaryTable::from_json(&json).unwrap(), t);
     }
 
-    #[test]
-    fn json_without_extremes_infers_policy() {
-        let json = r#"{"format":"dptest-federated-table/1","k":10,"groups":["x"],
-            "lower_limit":0.0,"upper_limits":[1.0,null],"counts":[[10,10]]}"#;
-        let t = SummaryTable::from_json(json).unwrap();
-        assert_eq!(t.extremes().lower, ExtremeLimit::Buffer);
-        assert_eq!(t.extremes().upper, ExtremeLimit::Infinite);
+    fn wire(k: usize, centres: &str, limits: &str, counts: &str) -> String {
+        format!(
+            r#"{{"format":"{TABLE_FORMAT}","k":{k},"groups":["x","y"],"centres":{centres},
+            "extremes":{{"lower":"infinite","upper":"infinite"}},"lower_limit":null,
+            "upper_limits":{limits},"counts":{counts}}}"#
+        )
+    }
+
+    fn invalid_table_message(json: &str) -> String {
+        match SummaryTable::from_json(json) {
+            Err(FederatedError::InvalidTable(msg)) => msg,
+            other => panic!("expected InvalidTable for {json}, got {other:?}"),
+        }
     }
 
     #[test]
     fn json_validation_errors() {
-        let base = |fmt: &str, limits: &str, counts: &str| {
-            format!(
-                r#"{{"format":"{fmt}","k":10,"groups":["x","y"],"lower_limit":null,
-                "upper_limits":{limits},"counts":{counts}}}"#
-            )
-        };
-        let ok = base(TABLE_FORMAT, "[1.0,null]", "[[10,0],[0,10]]");
-        assert!(SummaryTable::from_json(&ok).is_ok());
+        let c = r#"["a"]"#;
+        assert!(SummaryTable::from_json(&wire(10, c, "[1.0,null]", "[[10,0],[0,10]]")).is_ok());
         for bad in [
-            base("dptest-federated-table/2", "[1.0,null]", "[[10,0],[0,10]]"),
-            base(TABLE_FORMAT, "[2.0,1.0]", "[[10,0],[0,10]]"),
-            base(TABLE_FORMAT, "[null,null]", "[[10,0],[0,10]]"),
-            base(TABLE_FORMAT, "[1.0,null]", "[[10,0]]"),
-            base(TABLE_FORMAT, "[1.0,null]", "[[10,0,1],[0,10]]"),
-            base(TABLE_FORMAT, "[1.0,null]", "[[10,-1],[0,10]]"),
+            wire(10, c, "[2.0,1.0]", "[[10,0],[0,10]]"),
+            wire(10, c, "[null,null]", "[[10,0],[0,10]]"),
+            wire(10, c, "[1.0,null]", "[[10,0]]"),
+            wire(10, c, "[1.0,null]", "[[10,0,1],[0,10]]"),
+            wire(10, c, "[1.0,null]", "[[10,-1],[0,10]]"),
+            wire(10, "[]", "[1.0,null]", "[[10,0],[0,10]]"),
+            wire(10, c, "[1.0,null]", "[[10,0],[0,10]]").replace("table/2", "table/3"),
         ] {
-            match SummaryTable::from_json(&bad) {
-                Err(FederatedError::InvalidTable(msg)) => assert!(!msg.is_empty()),
-                other => panic!("expected InvalidTable for {bad}, got {other:?}"),
-            }
+            assert!(!invalid_table_message(&bad).is_empty());
         }
         assert!(matches!(SummaryTable::from_json("{not json"), Err(FederatedError::Json(_))));
+        let bad_id = wire(10, r#"["a b"]"#, "[1.0,null]", "[[10,0],[0,10]]");
+        assert!(matches!(
+            SummaryTable::from_json(&bad_id),
+            Err(FederatedError::InvalidParameter { name: "centre id", .. })
+        ));
+    }
+
+    #[test]
+    fn counts_below_k_or_fractional_are_refused_on_load() {
+        let c = r#"["a"]"#;
+        for counts in ["[[3,10],[0,10]]", "[[10.5,10],[0,10]]", "[[10,0],[9.99,10]]"] {
+            let msg = invalid_table_message(&wire(10, c, "[1.0,null]", counts));
+            assert!(msg.contains("not K-anonymous"), "{counts}: {msg}");
+        }
+        // The same counts are fine where K allows them.
+        assert!(SummaryTable::from_json(&wire(3, c, "[1.0,null]", "[[3,10],[0,10]]")).is_ok());
+    }
+
+    #[test]
+    fn repeated_centre_is_refused_on_load() {
+        let json = wire(10, r#"["a","b","a"]"#, "[1.0,null]", "[[10,0],[0,10]]");
+        assert_eq!(
+            SummaryTable::from_json(&json),
+            Err(FederatedError::DuplicateCentre("a".into()))
+        );
+    }
+
+    #[test]
+    fn retired_format_is_refused_with_a_reason() {
+        let old = r#"{"format":"dptest-federated-table/1","k":10,"groups":["x"],
+            "lower_limit":0.0,"upper_limits":[1.0,null],"counts":[[10.5,10]]}"#;
+        let msg = invalid_table_message(old);
+        assert!(msg.contains("retired") && msg.contains("rebuild"), "{msg}");
     }
 
     #[test]

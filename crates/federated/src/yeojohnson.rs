@@ -1,5 +1,5 @@
 //! The Yeo–Johnson transform ψ_λ, its inverse (with range checks) and the per-centre sums of
-//! the federated profile likelihood (notes §3.7, §3.8).
+//! the federated profile likelihood.
 
 use crate::error::{FederatedError, check_finite};
 use serde::Serialize;

@@ -1,4 +1,5 @@
 //! Golden values from scipy 1.17.1 (testdata/gen_federated.py -> testdata/federated.toml).
+//! Direction: group 1 = x, `Greater` = x stochastically larger, U > 0 when x tends larger.
 #![allow(clippy::unwrap_used, reason = "test helpers")]
 
 use dptest_federated::{
@@ -103,6 +104,7 @@ fn table_statistic_and_p_values() {
         let t = SummaryTable::new(
             10,
             vec!["x".into(), "y".into()],
+            vec!["c1".into()],
             ExtremeLimits::INFINITE,
             f64::NEG_INFINITY,
             limits,

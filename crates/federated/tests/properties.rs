@@ -1,4 +1,4 @@
-//! Property tests of the K-anonymity and bookkeeping invariants (notes §9 "test oracles").
+//! Property tests of the K-anonymity and bookkeeping invariants.
 #![allow(clippy::unwrap_used, reason = "test helpers")]
 
 use dptest_federated::{
@@ -53,7 +53,7 @@ proptest! {
         let ext = if buffers { ExtremeLimits::BUFFERS } else { ExtremeLimits::INFINITE };
         let opts = BinningOptions::new(k).unwrap().with_extremes(ext);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let rel = bin_centre(&[&x, &y], &["x", "y"], &opts, &mut rng).unwrap();
+        let rel = bin_centre(&[&x, &y], &["x", "y"], "c1", &opts, &mut rng).unwrap();
         let t = &rel.table;
         for row in t.counts() {
             for &c in row {
@@ -82,46 +82,57 @@ proptest! {
     }
 
     #[test]
-    fn s3_runs_valid_totals_preserved_limits_survive(
+    fn joining_keeps_cells_whole_totals_exact_and_limits_fixed(
         (k, first, others, seed, buffers) in (2usize..=11).prop_flat_map(|k| (
             Just(k), centre(k), prop::collection::vec(centre(k), 1..4), any::<u64>(), any::<bool>()))
     ) {
         let ext = if buffers { ExtremeLimits::BUFFERS } else { ExtremeLimits::INFINITE };
         let opts = BinningOptions::new(k).unwrap().with_extremes(ext);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut table = bin_centre(&[&first.0, &first.1], &["x", "y"], &opts, &mut rng).unwrap().table;
+        let mut table =
+            bin_centre(&[&first.0, &first.1], &["x", "y"], "c0", &opts, &mut rng).unwrap().table;
         let mut totals = [first.0.len() as f64, first.1.len() as f64];
         let mut all: Vec<&[f64]> = vec![&first.0, &first.1];
-        for (x, y) in &others {
-            let rel = add_centre(&table, &[x, y], SmallGroupPolicy::Error, &mut rng).unwrap();
+        for (l, (x, y)) in others.iter().enumerate() {
+            let id = format!("c{}", l + 1);
+            let rel = add_centre(&table, &[x, y], &id, SmallGroupPolicy::Error).unwrap();
             prop_assert!(rel.released.iter().all(|r| r.count == 0 || r.count >= k));
             for g in 0..2 {
                 let sum: usize = rel.released.iter().filter(|r| r.group == g).map(|r| r.count).sum();
                 prop_assert_eq!(sum, [x.len(), y.len()][g]);
             }
             let new = &rel.table;
-            for old in &table.upper_limits()[..table.bins() - 1] {
-                prop_assert!(new.upper_limits().contains(old), "limit {old} lost");
+            let b = table.bins();
+            prop_assert_eq!(&new.upper_limits()[..b - 1], &table.upper_limits()[..b - 1]);
+            for &c in new.counts().iter().flatten() {
+                prop_assert!(valid(c, k) && c.fract() == 0.0, "cell {c}");
             }
-            prop_assert!(new.counts().iter().flatten().all(|&c| c >= 0.0));
             totals[0] += x.len() as f64;
             totals[1] += y.len() as f64;
-            for (got, want) in new.totals().iter().zip(totals) {
-                prop_assert!((got - want).abs() <= 1e-9 * want.max(1.0), "{got} vs {want}");
-            }
+            prop_assert_eq!(new.totals(), totals.to_vec());
             all.push(x);
             all.push(y);
             check_limits_avoid_data(new, &all);
-            // every value lies within the extreme limits
-            for d in &all {
-                for &v in d.iter() {
-                    prop_assert!(v >= new.lower_limit() && v <= new.upper_limits()[new.bins() - 1]);
+            // every value lies within the extreme limits, and the counts agree with the limits
+            for &v in all.iter().flat_map(|d| d.iter()) {
+                prop_assert!(v >= new.lower_limit() && v <= new.upper_limits()[new.bins() - 1]);
+            }
+            // per group, the released runs partition the bins
+            for g in 0..2 {
+                let runs: Vec<_> = rel.released.iter().filter(|r| r.group == g).collect();
+                if !runs.is_empty() {
+                    prop_assert_eq!(runs[0].first_bin, 0);
+                    prop_assert_eq!(runs[runs.len() - 1].last_bin, new.bins() - 1);
+                    for w in runs.windows(2) {
+                        prop_assert_eq!(w[1].first_bin, w[0].last_bin + 1);
+                    }
                 }
             }
             // the JSON form round-trips and validates
             prop_assert_eq!(&SummaryTable::from_json(&new.to_json()).unwrap(), new);
             table = rel.table;
         }
+        prop_assert_eq!(table.centres().len(), 1 + others.iter().filter(|(x, y)| x.len() + y.len() > 0).count());
     }
 
     #[test]

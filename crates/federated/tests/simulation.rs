@@ -1,5 +1,5 @@
-//! Statistical checks of the simulation designs against the reference values of
-//! shared/reference/federated-notes.md §7.3 and §7.5.
+//! Statistical checks of the simulation designs against the paper's statements (type-I error
+//! near nominal, the ordering of the methods).
 //!
 //! The quick test runs by default; the long ones are `#[ignore]`d (about a minute each in
 //! release): `cargo test -p dptest-federated --release --test simulation -- --ignored --nocapture`.

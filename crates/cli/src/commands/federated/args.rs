@@ -15,14 +15,16 @@ pub enum FederatedCommand {
                             --group group --value value --k 10 --output table.json"
     )]
     Bin(BinArgs),
-    /// Add a centre's data to an existing summary table (Algorithm S3).
+    /// Add a centre's data to an existing summary table (S3 without splitting: the centre's
+    /// run totals, each 0 or ≥ K, shared out over the table's bins in whole numbers).
     #[command(after_help = "Example:\n  dptest federated add --table table.json --input \
                             examples/centres/centre_a.csv --group group --value value --output table2.json")]
     Add(AddArgs),
     /// Mann–Whitney test on a summary table (U_fed, tie-corrected normal reference).
     #[command(after_help = "Example:\n  dptest federated test --table table2.json")]
     Test(TableTestArgs),
-    /// One centre's Mann–Whitney summary (n, m, U, V) for `combine`.
+    /// One centre's Mann–Whitney summary (exact n, m, U, V: neither K-anonymous nor
+    /// differentially private) for `combine`.
     #[command(
         after_help = "Example:\n  dptest federated summary --input examples/centres/centre_a.csv \
                             --group group --value value --output a.json"
@@ -35,8 +37,7 @@ pub enum FederatedCommand {
     Combine(CombineArgs),
     /// Quantiles of one group from a summary table.
     #[command(
-        after_help = "Example:\n  dptest federated quantile --table table2.json --p 0.25,0.5,0.75 \
-                            --method linear"
+        after_help = "Example:\n  dptest federated quantile --table table2.json --p 0.25,0.5,0.75"
     )]
     Quantile(QuantileArgs),
 }
@@ -53,9 +54,25 @@ pub struct CentreInput {
     /// Column holding the values.
     #[arg(long, value_name = "COL")]
     pub value: String,
-    /// Leave out rows with missing or unparsable cells (and report how many).
+    /// Leave out rows with missing or unparsable cells.
     #[arg(long)]
     pub drop_missing: bool,
+}
+
+/// Where a centre's output goes and under which public name.
+#[derive(Args, Debug)]
+pub struct CentreOutput {
+    /// Where to write the result (JSON). Never one of the inputs; an existing file is replaced
+    /// only if it is a file of the same kind, or with --force.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// Replace an existing --output file that is not of the same kind.
+    #[arg(long)]
+    pub force: bool,
+    /// This centre's public id (1–64 of A-Z a-z 0-9 . _ -), recorded in the output so that a
+    /// second contribution under the same id is refused (default: a random id).
+    #[arg(long, value_name = "ID")]
+    pub centre: Option<String>,
 }
 
 /// Extreme limits c₀ and c_B of a new table.
@@ -86,9 +103,8 @@ pub struct BinArgs {
     /// Anonymity threshold: every released count is 0 or at least K.
     #[arg(long, value_name = "K")]
     pub k: usize,
-    /// Where to write the summary table (JSON).
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub out: CentreOutput,
     /// The federation's group labels, group 1 first (default: the labels in this file, sorted).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub groups: Option<Vec<String>>,
@@ -111,9 +127,8 @@ pub struct AddArgs {
     pub table: PathBuf,
     #[command(flatten)]
     pub centre: CentreInput,
-    /// Where to write the new table (JSON).
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub out: CentreOutput,
     /// Small-group policy.
     #[arg(long, value_enum, default_value_t = SmallGroups::Error)]
     pub small_groups: SmallGroups,
@@ -135,9 +150,8 @@ pub struct TableTestArgs {
 pub struct SummaryArgs {
     #[command(flatten)]
     pub centre: CentreInput,
-    /// Where to write the centre summary (JSON).
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: PathBuf,
+    #[command(flatten)]
+    pub out: CentreOutput,
     /// The federation's two group labels, group 1 first (default: this file's, sorted).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub groups: Option<Vec<String>>,
@@ -202,9 +216,11 @@ pub struct QuantileArgs {
     /// Probabilities, comma-separated.
     #[arg(long, value_name = "LIST", required = true, value_delimiter = ',', value_parser = crate::cli::unit_interval)]
     pub p: Vec<f64>,
-    /// Estimator (naive, linear, yj-table: --table; loss, yj-data: --centres).
-    #[arg(long, value_enum, default_value_t = QuantileMethod::Linear)]
-    pub method: QuantileMethod,
+    /// Estimator (naive, linear, yj-table: --table; loss, yj-data: --centres). Default: the
+    /// most accurate in `cargo xtask federated-sim --design quantiles` (docs/federated.md):
+    /// yj-table with --table, yj-data with --centres.
+    #[arg(long, value_enum)]
+    pub method: Option<QuantileMethod>,
     /// Which group, by label (table default: the first group; centres default: all rows).
     #[arg(long, value_name = "LABEL")]
     pub group: Option<String>,

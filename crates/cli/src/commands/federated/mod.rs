@@ -1,9 +1,14 @@
-//! `dptest federated ...`: K-anonymous summary tables (Algorithms S1/S3), federated
-//! Mann–Whitney tests and quantiles across centres that cannot pool data.
+//! `dptest federated ...`: K-anonymous summary tables (Algorithm S1, then joining without
+//! splitting), federated Mann–Whitney tests and quantiles across centres that cannot pool
+//! data. What each party sees and can derive: docs/federated.md, "Federated threat model".
 //!
-//! Group order is the CLI's: sorted labels (or `--groups A,B`), first = group 1. The
-//! `--alternative` names follow scipy, as in `dptest mann-whitney`: "greater" means group 1
-//! tends to be larger. The statistic Z is the library's: positive when group 2 tends larger.
+//! Group order is the CLI's: sorted labels (or `--groups A,B`), first = group 1. One
+//! direction convention, scipy's and `dptest mann-whitney`'s: `--alternative greater` means
+//! group 1 tends to be larger, and the statistic Z is positive when group 1 tends larger.
+//!
+//! What `bin` and `add` print is part of the release and holds only public parameters and
+//! K-anonymous counts; notes for the data holder (observations read, suppressed groups) go to
+//! stderr, labelled as not part of the release.
 
 use std::path::Path;
 
@@ -13,8 +18,8 @@ pub use args::FederatedCommand;
 
 use anyhow::{Context, Result, anyhow, bail};
 use args::{
-    AddArgs, BinArgs, CentreInput, CombineArgs, CombineMethod, Extremes, QuantileArgs,
-    QuantileMethod, SmallGroups, SummaryArgs, TableTestArgs,
+    AddArgs, BinArgs, CentreInput, CentreOutput, CombineArgs, CombineMethod, Extremes,
+    QuantileArgs, QuantileMethod, SmallGroups, SummaryArgs, TableTestArgs,
 };
 use dptest_federated as fed;
 use serde_json::json;
@@ -39,12 +44,18 @@ fn err(e: fed::FederatedError) -> anyhow::Error {
     anyhow!("{e}")
 }
 
+/// "1 centre", "3 centres".
+fn count_of(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A centre's error, naming the file and the CLI's flag for small groups.
 fn centre_err(path: &str, e: &fed::FederatedError) -> anyhow::Error {
     match e {
         fed::FederatedError::InsufficientData { group, count, k } => anyhow!(
-            "{path}: group {group:?} has {count} observation(s), fewer than K = {k}: no \
-             K-anonymous table exists; pass --small-groups suppress to withhold it at this centre"
+            "{path}: group {group:?} has {}, fewer than K = {k}: no K-anonymous table exists; \
+             pass --small-groups suppress to withhold it at this centre",
+            count_of(*count, "observation", "observations")
         ),
         other => anyhow!("{path}: {other}"),
     }
@@ -60,9 +71,79 @@ fn read_table(path: &Path) -> Result<fed::SummaryTable> {
     fed::SummaryTable::from_json(&text).map_err(|e| anyhow!("{}: {e}", path.display()))
 }
 
+/// What a federated command writes; an existing file of the same kind may be replaced.
+#[derive(Clone, Copy)]
+enum OutputKind {
+    Table,
+    CentreSummary,
+}
+
+impl OutputKind {
+    fn format_prefix(self) -> &'static str {
+        match self {
+            OutputKind::Table => "dptest-federated-table/",
+            OutputKind::CentreSummary => "dptest-federated-centre/",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            OutputKind::Table => "a federated summary table",
+            OutputKind::CentreSummary => "a federated centre summary",
+        }
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn is_kind(path: &Path, kind: OutputKind) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else { return false };
+    value["format"].as_str().is_some_and(|f| f.starts_with(kind.format_prefix()))
+}
+
+/// Refuses an output that is one of the inputs (compared as canonical paths), and an
+/// existing file of another kind unless `--force`. Checked before anything is computed.
+fn check_output(out: &CentreOutput, inputs: &[&Path], kind: OutputKind) -> Result<()> {
+    let path = &out.output;
+    if let Some(input) = inputs.iter().find(|i| same_file(path, i)) {
+        bail!(
+            "--output {} is the input {}: refusing to overwrite an input; choose another file",
+            path.display(),
+            input.display()
+        );
+    }
+    if path.exists() && !out.force && !is_kind(path, kind) {
+        bail!(
+            "--output {} exists and is not {}: refusing to overwrite it (pass --force to replace it)",
+            path.display(),
+            kind.name()
+        );
+    }
+    Ok(())
+}
+
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, format!("{text}\n"))
         .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The declared centre id, or a fresh random one.
+fn centre_id(out: &CentreOutput) -> Result<String> {
+    match &out.centre {
+        Some(id) => Ok(id.clone()),
+        None => fed::random_centre_id().map_err(err),
+    }
+}
+
+/// A note for the data holder on stderr: never part of the release.
+fn holder_note(text: &str) {
+    eprintln!("note (for the data holder, not part of the release): {text}");
 }
 
 fn policy(p: SmallGroups) -> fed::SmallGroupPolicy {
@@ -72,21 +153,12 @@ fn policy(p: SmallGroups) -> fed::SmallGroupPolicy {
     }
 }
 
-/// The library's alternative for the CLI's (scipy's) name: the library's "greater" means
-/// group 2 larger.
+/// The library's alternative: the same convention (group 1 larger for "greater").
 fn library_alternative(a: Alternative) -> fed::Alternative {
     match a {
         Alternative::TwoSided => fed::Alternative::TwoSided,
-        Alternative::Greater => fed::Alternative::Less,
-        Alternative::Less => fed::Alternative::Greater,
-    }
-}
-
-fn alternative_name(a: Alternative) -> &'static str {
-    match a {
-        Alternative::TwoSided => "two-sided",
-        Alternative::Greater => "greater",
-        Alternative::Less => "less",
+        Alternative::Greater => fed::Alternative::Greater,
+        Alternative::Less => fed::Alternative::Less,
     }
 }
 
@@ -109,38 +181,50 @@ fn declared_labels(
 fn table_report(
     kind: &str,
     title: String,
+    released: String,
     release: &fed::CentreRelease,
+    centre: &str,
     output: &Path,
 ) -> Result<Report> {
     write(output, &release.table.to_json())?;
     let table = &release.table;
     let mut r = Report::plain(kind, title);
-    let totals = table.totals();
+    // Cells are whole numbers, so the totals are exact integers.
+    let totals: Vec<u64> = table.totals().iter().map(|&t| t as u64).collect();
     let per_group: Vec<String> =
-        table.groups().iter().zip(&totals).map(|(g, t)| format!("{g} {}", fmt(*t))).collect();
-    r.line("table", format!("{} ({} bins, K = {})", output.display(), table.bins(), table.k()));
+        table.groups().iter().zip(&totals).map(|(g, t)| format!("{g} {t}")).collect();
+    let bins = count_of(table.bins(), "bin", "bins");
+    let centres = count_of(table.centres().len(), "centre", "centres");
+    r.line("table", format!("{} ({bins}, K = {}, {centres})", output.display(), table.k()));
     r.line("totals", per_group.join(", "));
-    r.line(
-        "released",
-        format!(
-            "{} run total(s) from this centre, each 0 or ≥ K (K-anonymous, not differentially private)",
-            release.released.len()
-        ),
-    );
+    r.line("released", released);
     for s in &release.suppressed {
-        r.line("suppressed", format!("group {} withheld ({} < K observations)", s.group, s.count));
+        holder_note(&format!(
+            "group {} withheld at this centre ({} < K)",
+            s.group,
+            count_of(s.count, "observation", "observations")
+        ));
     }
     r.set("output", output.display().to_string());
     r.set("k", table.k());
     r.set("bins", table.bins());
     r.set("groups", table.groups());
+    r.set("centre", centre);
+    r.set("centres", table.centres());
     r.set("totals", totals);
     r.set("released", &release.released);
-    r.set("suppressed", &release.suppressed);
     Ok(r)
 }
 
+/// The observations read, for the data holder only (stderr).
+fn note_observations(data: &Grouped) {
+    let sizes: Vec<String> =
+        data.labels.iter().zip(data.sizes()).map(|(l, n)| format!("{l} {n}")).collect();
+    holder_note(&format!("{} read: {}", data.input.path, sizes.join(", ")));
+}
+
 fn bin(a: &BinArgs) -> Result<Report> {
+    check_output(&a.out, &[&a.centre.input], OutputKind::Table)?;
     let data = read_centre(&a.centre)?;
     let labels = declared_labels(&data, a.groups.as_ref(), 2)?;
     let values = data.by_labels(&labels, &a.centre.group)?;
@@ -159,32 +243,54 @@ fn bin(a: &BinArgs) -> Result<Report> {
         .with_small_groups(policy(a.small_groups));
     let views: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
     let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
-    let release = fed::bin_centre_os(&views, &label_refs, &options)
+    let centre = centre_id(&a.out)?;
+    let release = fed::bin_centre_os(&views, &label_refs, &centre, &options)
         .map_err(|e| centre_err(&data.input.path, &e))?;
+    note_observations(&data);
+    let released = format!(
+        "the table: this centre's ({centre}) counts, each 0 or ≥ K (K-anonymous, not \
+         differentially private)"
+    );
     let mut r = table_report(
         "federated-bin",
         format!("K-anonymous summary table of {} (Algorithm S1)", data.input.path),
+        released,
         &release,
-        &a.output,
+        &centre,
+        &a.out.output,
     )?;
-    r.set("input", &data.input);
+    r.set("input", json!({"path": data.input.path}));
     Ok(r)
 }
 
 fn add(a: &AddArgs) -> Result<Report> {
+    check_output(&a.out, &[&a.centre.input, &a.table], OutputKind::Table)?;
     let table = read_table(&a.table)?;
     let data = read_centre(&a.centre)?;
     let values = data.by_labels(table.groups(), &a.centre.group)?;
     let views: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
-    let release = fed::add_centre_os(&table, &views, policy(a.small_groups))
+    let centre = centre_id(&a.out)?;
+    let release = fed::add_centre(&table, &views, &centre, policy(a.small_groups))
         .map_err(|e| centre_err(&data.input.path, &e))?;
+    note_observations(&data);
+    let released = format!(
+        "this centre's ({centre}) {}, each 0 or ≥ K, shared out over their bins in whole \
+         numbers; every cell 0 or ≥ K (K-anonymous, not differentially private)",
+        count_of(release.released.len(), "run total", "run totals")
+    );
     let mut r = table_report(
         "federated-add",
-        format!("Added {} to {} (Algorithm S3)", data.input.path, a.table.display()),
+        format!(
+            "Added {} to {} (S3 without splitting: run totals shared out, bins kept)",
+            data.input.path,
+            a.table.display()
+        ),
+        released,
         &release,
-        &a.output,
+        &centre,
+        &a.out.output,
     )?;
-    r.set("input", &data.input);
+    r.set("input", json!({"path": data.input.path}));
     r.set("table", a.table.display().to_string());
     Ok(r)
 }
@@ -193,29 +299,28 @@ fn test_report(
     test: &fed::FederatedTest,
     groups: &[String],
     alternative: Alternative,
-    n: f64,
+    n: usize,
     title: String,
 ) -> Result<Report> {
     let mut r = Report::from_result("federated", title, test)?;
-    r.set("alternative", alternative_name(alternative));
-    // Table counts are real-valued after merging; their total is an integer up to rounding.
-    if (n - n.round()).abs() < 1e-6 {
-        r.set("n", n.round() as u64);
-    } else {
-        r.set("n", n);
-    }
+    r.set("alternative", library_alternative(alternative).as_str());
+    r.set("n", n);
     r.set("group_labels", groups);
     let distribution = if test.df.is_some() { "chi2" } else { "normal" };
     r.set("reference", crate::output::asymptotic_reference(distribution));
     if let (None, [g1, g2]) = (test.df, groups) {
-        r.line("sign", format!("Z > 0 when {g2} tends to be larger than {g1}"));
+        r.line("sign", format!("Z > 0 when {g1} (group 1) tends to be larger than {g2}"));
     }
     Ok(r)
 }
 
 fn two_groups(groups: &[String], what: &str) -> Result<()> {
     if groups.len() != 2 {
-        bail!("{what} has {} group(s) ({}); the test needs two", groups.len(), groups.join(", "));
+        bail!(
+            "{what} has {} ({}); the test needs two",
+            count_of(groups.len(), "group", "groups"),
+            groups.join(", ")
+        );
     }
     Ok(())
 }
@@ -224,7 +329,8 @@ fn table_test(a: &TableTestArgs) -> Result<Report> {
     let table = read_table(&a.table)?;
     two_groups(table.groups(), &a.table.display().to_string())?;
     let test = fed::table_test(&table, library_alternative(a.alternative)).map_err(err)?;
-    let n: f64 = table.totals().iter().sum();
+    // Cells are whole numbers (validated on load), so the total is exact.
+    let n = table.totals().iter().sum::<f64>() as usize;
     let mut r = test_report(
         &test,
         table.groups(),
@@ -232,29 +338,43 @@ fn table_test(a: &TableTestArgs) -> Result<Report> {
         n,
         format!("Federated Mann–Whitney test on table {} (U_fed)", a.table.display()),
     )?;
+    r.line(
+        "centres",
+        format!(
+            "{} in the table: {}",
+            count_of(test.centres_used, "centre", "centres"),
+            table.centres().join(", ")
+        ),
+    );
     r.privacy = Some(format!(
         "computed from the K-anonymous table only (K = {}); no differential privacy",
         table.k()
     ));
     r.set("table", a.table.display().to_string());
+    r.set("centres", table.centres());
     Ok(r)
 }
 
 fn summary(a: &SummaryArgs) -> Result<Report> {
+    check_output(&a.out, &[&a.centre.input], OutputKind::CentreSummary)?;
     let data = read_centre(&a.centre)?;
     let labels = declared_labels(&data, a.groups.as_ref(), 2)?;
     two_groups(&labels, &data.input.path)?;
     let values = data.by_labels(&labels, &a.centre.group)?;
     let summary = fed::centre_summary(&values[0], &values[1]).map_err(err)?;
-    let file = fed::CentreSummaryFile { groups: [labels[0].clone(), labels[1].clone()], summary };
-    write(&a.output, &file.to_json())?;
+    let centre = centre_id(&a.out)?;
+    let groups = [labels[0].clone(), labels[1].clone()];
+    let file = fed::CentreSummaryFile { centre: centre.clone(), groups, summary };
+    // Validates the id before anything is written.
+    fed::CentreSummaryFile::from_json(&file.to_json()).map_err(err)?;
+    write(&a.out.output, &file.to_json())?;
     let mut r =
         Report::plain("federated-summary", format!("Centre summary of {}", data.input.path));
     r.line(
         "summary",
         format!(
-            "{} (n = {}, m = {}, U = {}, V = {})",
-            a.output.display(),
+            "{} (centre {centre}: n = {}, m = {}, U = {}, V = {})",
+            a.out.output.display(),
             summary.n,
             summary.m,
             fmt(summary.u),
@@ -263,13 +383,25 @@ fn summary(a: &SummaryArgs) -> Result<Report> {
     );
     r.line(
         "released",
-        "group sizes and the Mann–Whitney U with its variance (not differentially private)",
+        "the exact group sizes n and m, and the Mann–Whitney U with its variance V: neither \
+         K-anonymous (n or m may be below K) nor differentially private",
     );
-    r.set("output", a.output.display().to_string());
-    r.set("input", &data.input);
+    r.privacy = Some("none: exact per-centre statistics (not K-anonymous, not DP)".to_owned());
+    r.set("output", a.out.output.display().to_string());
+    r.set("input", json!({"path": data.input.path}));
+    r.set("centre", &centre);
     r.set("group_labels", &labels);
     r.set("summary", summary);
+    r.set("k_anonymous", false);
     Ok(r)
+}
+
+fn combine_method_name(m: CombineMethod) -> &'static str {
+    match m {
+        CombineMethod::Sum => "sum",
+        CombineMethod::Weighted => "weighted",
+        CombineMethod::Fisher => "Fisher",
+    }
 }
 
 fn combine(a: &CombineArgs) -> Result<Report> {
@@ -281,6 +413,7 @@ fn combine(a: &CombineArgs) -> Result<Report> {
             .map_err(|e| anyhow!("{}: {e}", path.display()))?;
         files.push(file);
     }
+    fed::check_distinct_centres(&files).map_err(err)?;
     let groups = files[0].groups.clone();
     if let Some((path, f)) = a.summaries.iter().zip(&files).find(|(_, f)| f.groups != groups) {
         bail!(
@@ -300,36 +433,53 @@ fn combine(a: &CombineArgs) -> Result<Report> {
     }
     .map_err(err)?;
     let n: usize = summaries.iter().map(|s| s.n + s.m).sum();
+    let centres = count_of(files.len(), "centre", "centres");
     let mut r = test_report(
         &test,
         &groups,
         a.alternative,
-        n as f64,
+        n,
         format!(
-            "Federated Mann–Whitney test, {} combination of {} centres",
-            match a.method {
-                CombineMethod::Sum => "sum",
-                CombineMethod::Weighted => "weighted",
-                CombineMethod::Fisher => "Fisher",
-            },
-            files.len()
+            "Federated Mann–Whitney test, {} combination of {centres}",
+            combine_method_name(a.method)
         ),
     )?;
+    let unused = files.len() - test.centres_used;
     r.line(
         "centres",
-        format!("{} of {} used (the others lack data in a group)", test.centres_used, files.len()),
+        if unused == 0 {
+            format!("{} of {} used", test.centres_used, files.len())
+        } else {
+            format!(
+                "{} of {} used ({} no data in a group)",
+                test.centres_used,
+                files.len(),
+                if unused == 1 { "1 has" } else { "the others have" }
+            )
+        },
     );
-    r.privacy =
-        Some("computed from per-centre summaries (n, m, U, V); no differential privacy".to_owned());
+    r.privacy = Some(
+        "computed from exact per-centre summaries (n, m, U, V): not K-anonymous, not \
+         differentially private"
+            .to_owned(),
+    );
     r.set("summaries", a.summaries.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
+    r.set("centres", files.iter().map(|f| f.centre.as_str()).collect::<Vec<_>>());
     Ok(r)
 }
 
+/// The default estimator: the most accurate of its kind in the quantile simulation
+/// (docs/federated.md, "Quantile design"), and one that works on every table.
+fn default_quantile_method(a: &QuantileArgs) -> QuantileMethod {
+    if a.table.is_some() { QuantileMethod::YjTable } else { QuantileMethod::YjData }
+}
+
 fn quantile(a: &QuantileArgs) -> Result<Report> {
-    let data_method = matches!(a.method, QuantileMethod::Loss | QuantileMethod::YjData);
+    let method = a.method.unwrap_or_else(|| default_quantile_method(a));
+    let data_method = matches!(method, QuantileMethod::Loss | QuantileMethod::YjData);
     match (&a.table, data_method) {
-        (Some(table), false) => table_quantile(a, table),
-        (None, true) => data_quantile(a),
+        (Some(table), false) => table_quantile(a, method, table),
+        (None, true) => data_quantile(a, method),
         (Some(_), true) => {
             bail!("--method loss and yj-data read the centres' data: pass --centres F1 F2 …")
         }
@@ -339,7 +489,7 @@ fn quantile(a: &QuantileArgs) -> Result<Report> {
     }
 }
 
-fn table_quantile(a: &QuantileArgs, path: &Path) -> Result<Report> {
+fn table_quantile(a: &QuantileArgs, method: QuantileMethod, path: &Path) -> Result<Report> {
     let table = read_table(path)?;
     let group = match &a.group {
         None => 0,
@@ -350,7 +500,7 @@ fn table_quantile(a: &QuantileArgs, path: &Path) -> Result<Report> {
             )
         })?,
     };
-    let fit = match a.method {
+    let fit = match method {
         QuantileMethod::YjTable => Some(fed::yj_table_fit(&table, group).map_err(err)?),
         _ => None,
     };
@@ -358,14 +508,15 @@ fn table_quantile(a: &QuantileArgs, path: &Path) -> Result<Report> {
     for &p in &a.p {
         let q = match &fit {
             Some(f) => f.quantile(p),
-            None if a.method == QuantileMethod::Naive => fed::quantile_naive(&table, group, p),
+            None if method == QuantileMethod::Naive => fed::quantile_naive(&table, group, p),
             None => fed::quantile_linear(&table, group, p),
         }
         .map_err(|e| anyhow!("p = {p}: {e}"))?;
         estimates.push(json!({"p": p, "quantile": finite_or_null(q)}));
     }
     let label = table.groups()[group].clone();
-    let mut r = quantile_report(a, &label, format!("table {}", path.display()), estimates);
+    let source = format!("table {}", path.display());
+    let mut r = quantile_report(method, &label, source, estimates);
     r.set("table", path.display().to_string());
     if let Some(f) = fit {
         r.set("fit", f);
@@ -373,7 +524,7 @@ fn table_quantile(a: &QuantileArgs, path: &Path) -> Result<Report> {
     Ok(r)
 }
 
-fn data_quantile(a: &QuantileArgs) -> Result<Report> {
+fn data_quantile(a: &QuantileArgs, method: QuantileMethod) -> Result<Report> {
     let Some(value) = &a.value else { bail!("--centres needs --value COL") };
     let mut centres = Vec::with_capacity(a.centres.len());
     for path in &a.centres {
@@ -393,7 +544,7 @@ fn data_quantile(a: &QuantileArgs) -> Result<Report> {
         centres.push(values);
     }
     let views: Vec<&[f64]> = centres.iter().map(Vec::as_slice).collect();
-    let fit = match a.method {
+    let fit = match method {
         QuantileMethod::YjData => Some(fed::yj_data_fit(&views).map_err(err)?),
         _ => None,
     };
@@ -409,7 +560,8 @@ fn data_quantile(a: &QuantileArgs) -> Result<Report> {
         estimates.push(estimate);
     }
     let label = a.group.clone().unwrap_or_else(|| "all rows".to_owned());
-    let mut r = quantile_report(a, &label, format!("{} centres' data", centres.len()), estimates);
+    let source = format!("{}' data", count_of(centres.len(), "centre", "centres"));
+    let mut r = quantile_report(method, &label, source, estimates);
     r.privacy = Some(
         "the protocol discloses per-centre counts (loss) or sums (yj-data): not K-anonymous"
             .to_owned(),
@@ -422,7 +574,7 @@ fn data_quantile(a: &QuantileArgs) -> Result<Report> {
 }
 
 fn quantile_report(
-    a: &QuantileArgs,
+    method: QuantileMethod,
     label: &str,
     source: String,
     estimates: Vec<serde_json::Value>,
@@ -432,7 +584,7 @@ fn quantile_report(
         let q = e["quantile"].as_f64().map_or_else(|| "±∞ (open extreme bin)".to_owned(), fmt);
         r.line(&format!("p = {}", e["p"]), q);
     }
-    let method = match a.method {
+    let method = match method {
         QuantileMethod::Naive => "naive",
         QuantileMethod::Linear => "linear",
         QuantileMethod::YjTable => "yj-table",
