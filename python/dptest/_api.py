@@ -1,0 +1,619 @@
+"""The scipy.stats-like interface over the native module ``dptest._dptest``.
+
+Privacy rules kept here exactly as in the CLI:
+
+* a private call needs ``epsilon``; ``public=True`` gives scipy's answer; never both;
+* private grouped tests take the groups as declared public parameters: the number of samples
+  passed is the number of groups (an empty sample is a valid empty group), and with
+  ``data=``/``group=`` the ``groups`` list must be given (never read off the data);
+* a private result carries nothing about the input beyond the declared parameters and the
+  noised values; release noise comes from the OS CSPRNG (never seeded), ``seed`` only fixes
+  the public Monte Carlo reference.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from typing import Any, Iterator, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _dptest
+
+__all__ = [
+    "TestResult",
+    "PrivacyBudgetError",
+    "kruskal",
+    "mannwhitneyu",
+    "wilcoxon",
+    "ttest",
+    "anova",
+    "task_clifton",
+    "critical_value",
+    "shipped_table",
+    "reference_pvalue",
+]
+
+
+class PrivacyBudgetError(RuntimeError):
+    """A private query was refused because it would overspend the ledger's budget."""
+
+
+class TestResult:
+    """The result of a test, unpacking like scipy's ``(statistic, pvalue)``.
+
+    Attributes
+    ----------
+    statistic : float
+        The statistic (the released, noisy one for private tests).
+    pvalue : float
+        The p-value (post-processing of the release for private tests).
+    epsilon, delta : float or None
+        Privacy cost of the release (``None`` for public tests).
+    reference : dict
+        The reference distribution used: ``engine``, ``draws``, ``seed`` (and
+        ``distribution`` for public tests).
+    private : bool
+        Whether this is a differentially private release.
+
+    Every other key of :meth:`to_dict` is also an attribute (``n``, ``noise_scale``, ...).
+    """
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self, fields: dict) -> None:
+        self._fields = fields
+
+    @property
+    def statistic(self) -> float:
+        return self._fields["statistic"]
+
+    @property
+    def pvalue(self) -> float:
+        return self._fields["p_value"]
+
+    @property
+    def p_value(self) -> float:
+        return self._fields["p_value"]
+
+    @property
+    def private(self) -> bool:
+        return self._fields.get("epsilon") is not None
+
+    def __getattr__(self, name: str) -> Any:
+        fields = self.__dict__.get("_fields", {})
+        if name in fields:
+            return fields[name]
+        raise AttributeError(name)
+
+    def __iter__(self) -> Iterator[float]:
+        return iter((self.statistic, self.pvalue))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index: int) -> float:
+        return (self.statistic, self.pvalue)[index]
+
+    def to_dict(self) -> dict:
+        """The result with the keys of the CLI's ``--json`` output (a deep copy)."""
+        return json.loads(json.dumps(self._fields))
+
+    def __repr__(self) -> str:
+        kind = f"epsilon={self._fields.get('epsilon')}" if self.private else "public"
+        return (
+            f"TestResult(test={self._fields.get('test')!r}, statistic={self.statistic!r}, "
+            f"pvalue={self.pvalue!r}, {kind})"
+        )
+
+
+def _array(x: Any, name: str) -> np.ndarray:
+    """A 1-D contiguous float64 array (no copy when ``x`` already is one)."""
+    if hasattr(x, "to_numpy") and not isinstance(x, np.ndarray):
+        x = x.to_numpy(dtype=np.float64)
+    try:
+        a = np.ascontiguousarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{name} must be numeric: {e}") from None
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {a.shape}")
+    return a
+
+
+def _mode(epsilon: Optional[float], public: bool) -> Optional[float]:
+    if public and epsilon is None:
+        return None
+    if epsilon is not None and not public:
+        return float(epsilon)
+    raise ValueError("pass exactly one of epsilon=E and public=True")
+
+
+def _call(progress: Optional[bool], message: str, fn, *args):
+    """Runs a native call (which releases the GIL), with a stderr spinner after one second
+    when ``progress`` is on (default: only when stderr is a terminal)."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        return _native(fn, *args)
+    done = threading.Event()
+
+    def spin() -> None:
+        start = time.monotonic()
+        if done.wait(1.0):
+            return
+        frames = "|/-\\"
+        i = 0
+        while not done.wait(0.1):
+            sys.stderr.write(f"\r{frames[i % 4]} {message} ({time.monotonic() - start:.0f}s)")
+            sys.stderr.flush()
+            i += 1
+        sys.stderr.write("\r" + " " * (len(message) + 12) + "\r")
+        sys.stderr.flush()
+
+    thread = threading.Thread(target=spin, daemon=True)
+    thread.start()
+    try:
+        return _native(fn, *args)
+    finally:
+        done.set()
+        thread.join()
+
+
+def _native(fn, *args):
+    out = fn(*args)
+    return TestResult(json.loads(out)) if isinstance(out, str) else out
+
+
+def _grouped(samples, data, group, value, groups, private: bool) -> Tuple[list, list]:
+    """The samples and their labels (declared groups for private tests)."""
+    if data is not None:
+        if samples:
+            raise ValueError("pass the samples, or data= with group= and value=, not both")
+        if group is None or value is None:
+            raise ValueError("data= needs group= (the label column) and value= (the values)")
+        labels_col = data[group]
+        if groups is None:
+            if private:
+                raise ValueError(
+                    "a private test needs its groups declared, in order: groups=[A, B, ...] "
+                    "(the groups are public parameters and are never read off the data)"
+                )
+            groups = sorted(set(labels_col.tolist()), key=lambda g: (str(type(g)), g))
+        declared = list(groups)
+        extra = [g for g in set(labels_col.tolist()) if g not in declared]
+        if extra:
+            raise ValueError(
+                f"the {group!r} column holds labels that are not among the declared groups: "
+                f"{', '.join(map(str, sorted(map(str, extra))))}"
+            )
+        arrays = [_array(data.loc[labels_col == g, value], f"group {g!r}") for g in declared]
+        return arrays, [str(g) for g in declared]
+    arrays = [_array(s, f"sample {i}") for i, s in enumerate(samples)]
+    if groups is None:
+        labels = [str(i) for i in range(len(arrays))]
+    else:
+        labels = [str(g) for g in groups]
+        if len(labels) != len(arrays):
+            raise ValueError(
+                f"groups names {len(labels)} groups but {len(arrays)} samples were passed"
+            )
+    return arrays, labels
+
+
+def _ledger_run(ledger, test: str, epsilon: Optional[float], delta: float, run):
+    if ledger is None:
+        return run()
+    if epsilon is None:
+        raise ValueError("a ledger records private releases only; public tests cost no budget")
+    return ledger.charged(test, epsilon, delta, run)
+
+
+def kruskal(
+    *samples: Any,
+    epsilon: Optional[float] = None,
+    public: bool = False,
+    groups: Optional[Sequence[Any]] = None,
+    data: Any = None,
+    group: Optional[str] = None,
+    value: Optional[str] = None,
+    statistic: str = "abs",
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """Kruskal–Wallis test of g ≥ 2 groups, ε-differentially private or public.
+
+    Parameters
+    ----------
+    *samples : array_like
+        One sample per group. For a private test the number of samples is the declared
+        (public) number of groups; an empty sample is a valid empty group.
+    epsilon : float, optional
+        Privacy budget of the release. Exactly one of ``epsilon`` and ``public=True``.
+    public : bool, default False
+        The ordinary test: exactly ``scipy.stats.kruskal``.
+    groups : sequence, optional
+        Group names, in order (required with ``data=`` for a private test).
+    data : pandas.DataFrame, optional
+        Long-format data; with ``group`` (label column) and ``value`` (value column).
+    statistic : {'abs', 'squared'}, default 'abs'
+        Private statistic: KW-abs (sensitivity 8) or H (sensitivity 87).
+    draws, seed : int, optional
+        Monte Carlo draws and seed of the public reference (defaults as the CLI).
+    alpha : float, default 0.05
+        Level of the ``reject`` decision in the result.
+    ledger : dptest.Ledger, optional
+        Budget ledger charged with this release (refused if it would overspend).
+    progress : bool, optional
+        Show a spinner on stderr for long references (default: when stderr is a terminal).
+
+    Returns
+    -------
+    TestResult
+        Unpacks as ``(statistic, pvalue)``; ``to_dict()`` has the CLI's JSON keys.
+
+    Raises
+    ------
+    ValueError
+        Bad input or parameters (the library's message).
+    PrivacyBudgetError
+        The ledger refused the release.
+
+    Examples
+    --------
+    >>> import dptest
+    >>> dptest.kruskal([1, 2, 3], [4, 5, 6], public=True).pvalue  # doctest: +SKIP
+    0.0495...
+    """
+    eps = _mode(epsilon, public)
+    arrays, labels = _grouped(samples, data, group, value, groups, eps is not None)
+    args = (arrays, labels, eps, statistic, draws, seed, float(alpha))
+    return _ledger_run(
+        ledger, "kruskal-wallis", eps, 0.0,
+        lambda: _call(progress, "simulating the reference distribution", _dptest.kruskal, *args),
+    )
+
+
+def mannwhitneyu(
+    x: Any = None,
+    y: Any = None,
+    *,
+    epsilon: Optional[float] = None,
+    public: bool = False,
+    alternative: str = "two-sided",
+    delta: float = 1e-6,
+    known_sizes: bool = False,
+    reference: str = "normal",
+    use_continuity: bool = True,
+    method: str = "auto",
+    groups: Optional[Sequence[Any]] = None,
+    data: Any = None,
+    group: Optional[str] = None,
+    value: Optional[str] = None,
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """Mann–Whitney U test of two groups, (ε, δ)-DP, ε-DP with known sizes, or public.
+
+    Parameters
+    ----------
+    x, y : array_like
+        The two samples (group 1 first). Private: either may be empty.
+    epsilon : float, optional
+        Privacy budget. Exactly one of ``epsilon`` and ``public=True``.
+    public : bool, default False
+        Exactly ``scipy.stats.mannwhitneyu(x, y, use_continuity=..., alternative=...,
+        method=...)``; the statistic is U of ``x``.
+    alternative : {'two-sided', 'less', 'greater'}
+        One-sided private tests need ``known_sizes=True``.
+    delta : float, default 1e-6
+        δ of the private group-size estimate (not spent with ``known_sizes``).
+    known_sizes : bool, default False
+        Treat the group sizes as public and spend all ε on U.
+    reference : {'normal', 'exact-u'}
+        Private reference: folded normal (closed form) or exact-U Monte Carlo.
+    groups, data, group, value
+        As :func:`kruskal` (exactly two groups).
+    draws, seed, alpha, ledger, progress
+        As :func:`kruskal`.
+
+    Returns
+    -------
+    TestResult
+
+    Raises
+    ------
+    ValueError, PrivacyBudgetError
+    """
+    eps = _mode(epsilon, public)
+    if data is not None:
+        if groups is not None and len(groups) != 2:
+            raise ValueError("mannwhitneyu compares two groups: groups must name exactly two")
+        arrays, labels = _grouped((), data, group, value, groups, eps is not None)
+        if len(arrays) != 2:
+            raise ValueError(f"mannwhitneyu compares two groups, {len(arrays)} found")
+    else:
+        if x is None or y is None:
+            raise ValueError("mannwhitneyu needs x and y (or data=, group=, value=)")
+        arrays, labels = _grouped((x, y), None, None, None, groups, eps is not None)
+    args = (arrays[0], arrays[1], labels, eps, alternative, float(delta), bool(known_sizes),
+            reference, bool(use_continuity), method, draws, seed, float(alpha))
+    spent_delta = 0.0 if known_sizes else float(delta)
+    return _ledger_run(
+        ledger, "mann-whitney", eps, spent_delta,
+        lambda: _call(progress, "simulating the reference distribution", _dptest.mannwhitneyu, *args),
+    )
+
+
+def _differences(x, y, data) -> Tuple[np.ndarray, str]:
+    if data is not None:
+        x = data[x]
+        y = data[y] if y is not None else None
+    a = _array(x, "x")
+    if y is None:
+        return a, "one-sample"
+    b = _array(y, "y")
+    if a.shape != b.shape:
+        raise ValueError(f"x and y must have the same length ({a.size} and {b.size})")
+    with np.errstate(over="ignore"):
+        d = a - b
+    # Saturating differences as the library (±inf only from finite inputs).
+    d = np.where(np.isinf(d) & np.isfinite(a) & np.isfinite(b), np.sign(d) * np.finfo(float).max, d)
+    return np.ascontiguousarray(d), "paired"
+
+
+def wilcoxon(
+    x: Any,
+    y: Any = None,
+    *,
+    epsilon: Optional[float] = None,
+    public: bool = False,
+    alternative: str = "two-sided",
+    zero_method: str = "wilcox",
+    correction: bool = False,
+    reference: str = "exact",
+    data: Any = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """Wilcoxon signed-rank test of d = x − y (or of x), ε-DP (Pratt ranks) or public.
+
+    Parameters
+    ----------
+    x : array_like or str
+        The sample or first measurements (a column name with ``data=``).
+    y : array_like or str, optional
+        Second measurements; the test is on d = x − y, as scipy's.
+    epsilon : float, optional
+        Privacy budget. Exactly one of ``epsilon`` and ``public=True``.
+    public : bool, default False
+        Exactly ``scipy.stats.wilcoxon(x, y, zero_method=..., correction=...,
+        alternative=...)`` with ``method="auto"`` (exact for n ≤ 50 without ties/zeros,
+        exhaustive permutation for n ≤ 13 with ties/zeros, else normal).
+    zero_method : {'wilcox', 'pratt'}
+        Public test only (the private test always uses Pratt).
+    reference : {'exact', 'exact-untied', 'normal'}
+        Private reference (default: the zero-robust exact reference).
+    data : pandas.DataFrame, optional
+        Then ``x`` and ``y`` are column names.
+    alpha, ledger, progress
+        As :func:`kruskal`.
+
+    Returns
+    -------
+    TestResult
+
+    Raises
+    ------
+    ValueError, PrivacyBudgetError
+    """
+    eps = _mode(epsilon, public)
+    d, kind = _differences(x, y, data)
+    args = (d, kind, eps, alternative, zero_method, reference, bool(correction), float(alpha))
+    return _ledger_run(
+        ledger, "wilcoxon", eps, 0.0,
+        lambda: _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args),
+    )
+
+
+def ttest(
+    x: Any,
+    y: Any = None,
+    *,
+    epsilon: Optional[float] = None,
+    public: bool = False,
+    bounds: Optional[Tuple[float, float]] = None,
+    popmean: float = 0.0,
+    alternative: str = "two-sided",
+    data: Any = None,
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """One-sample (``y=None``) or paired t-test of d = x − y, ε-DP or public.
+
+    Parameters
+    ----------
+    x, y : array_like or str
+        As :func:`wilcoxon`.
+    epsilon : float, optional
+        Privacy budget. Exactly one of ``epsilon`` and ``public=True``.
+    public : bool, default False
+        Exactly ``scipy.stats.ttest_1samp(x, popmean)`` or ``scipy.stats.ttest_rel(x, y)``.
+    bounds : (float, float)
+        Private test: the declared range of the tested values (of x − y when paired).
+    popmean : float, default 0
+        One-sample null mean (paired tests test E[d] = 0).
+    alternative, data, draws, seed, alpha, ledger, progress
+        As :func:`wilcoxon` and :func:`kruskal`.
+
+    Returns
+    -------
+    TestResult
+
+    Raises
+    ------
+    ValueError, PrivacyBudgetError
+    """
+    eps = _mode(epsilon, public)
+    d, kind = _differences(x, y, data)
+    if kind == "paired" and popmean != 0.0:
+        raise ValueError("popmean applies to the one-sample test; paired tests test E[d] = 0")
+    b = None if bounds is None else (float(bounds[0]), float(bounds[1]))
+    args = (d, kind, float(popmean), eps, b, alternative, draws, seed, float(alpha))
+    return _ledger_run(
+        ledger, "t-test", eps, 0.0,
+        lambda: _call(progress, "simulating the reference distribution", _dptest.ttest, *args),
+    )
+
+
+def anova(
+    *samples: Any,
+    epsilon: float,
+    bounds: Tuple[float, float],
+    groups: Optional[Sequence[Any]] = None,
+    data: Any = None,
+    group: Optional[str] = None,
+    value: Optional[str] = None,
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """Swanberg et al.'s ε-DP one-way ANOVA (a baseline; group sizes treated as public).
+
+    Parameters
+    ----------
+    *samples : array_like
+        One sample per declared group.
+    epsilon : float
+        Privacy budget.
+    bounds : (float, float)
+        Declared data range (values are clamped to it).
+    groups, data, group, value, draws, seed, alpha, ledger, progress
+        As :func:`kruskal`.
+
+    Returns
+    -------
+    TestResult
+    """
+    eps = _mode(epsilon, False)
+    arrays, labels = _grouped(samples, data, group, value, groups, True)
+    args = (arrays, labels, eps, (float(bounds[0]), float(bounds[1])), draws, seed, float(alpha))
+    return _ledger_run(
+        ledger, "anova", eps, 0.0,
+        lambda: _call(progress, "simulating the reference distribution", _dptest.anova, *args),
+    )
+
+
+def task_clifton(
+    x: Any,
+    y: Any = None,
+    *,
+    epsilon: float,
+    variant: str = "high-privacy",
+    k: int = 15,
+    alternative: str = "two-sided",
+    data: Any = None,
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """Task & Clifton's private Wilcoxon test (a baseline, corrected), on d = x − y.
+
+    ``variant='high-utility'`` is NOT differentially private (and is never charged to a
+    ledger). The result has ``reject`` and ``critical_value`` (no p-value).
+    """
+    d, _ = _differences(x, y, data)
+    private = variant in ("high-privacy", "high-privacy-plus")
+    args = (d, float(epsilon), variant, int(k), alternative, draws, seed, float(alpha))
+    run = lambda: _call(progress, "computing the critical value", _dptest.task_clifton, *args)  # noqa: E731
+    if ledger is not None and not private:
+        raise ValueError(f"variant {variant!r} is not differentially private: no ledger covers it")
+    return _ledger_run(ledger, "task-clifton", float(epsilon), 0.0, run)
+
+
+def reference_pvalue(result: Any, statistic: Optional[float] = None) -> float:
+    """The p-value the reference of a private result (or CLI JSON dict) gives ``statistic``
+    (default: the result's own released statistic). Public post-processing only.
+
+    Supported: private Kruskal–Wallis and Wilcoxon results.
+    """
+    f = result.to_dict() if isinstance(result, TestResult) else dict(result)
+    s = f["statistic"] if statistic is None else float(statistic)
+    ref = f.get("reference") or {}
+    if f.get("epsilon") is None:
+        raise ValueError("reference_pvalue applies to private results")
+    if f["test"] == "kruskal-wallis":
+        kind = "squared" if f.get("variant") == "kruskal-wallis" else "abs"
+        return _dptest.kruskal_reference_pvalue(
+            s, f["n"], f["groups"], f["epsilon"], kind, ref.get("draws"), ref.get("seed")
+        )
+    if f["test"] == "wilcoxon":
+        null = {"exact": "exact", "exact_untied": "exact-untied", "exact-untied": "exact-untied",
+                "normal": "normal"}[str(f["null"]).lower()]
+        return _dptest.wilcoxon_reference_pvalue(s, f["n"], f["epsilon"], f["alternative"], null)
+    raise ValueError(f"reference_pvalue does not support {f['test']!r} yet")
+
+
+def critical_value(
+    test: str,
+    n: int,
+    epsilon: float,
+    alpha: float = 0.05,
+    *,
+    groups: int = 3,
+    statistic: str = "abs",
+    reference: str = "exact",
+    m_star: Optional[int] = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """Critical value of a private test's reference (public parameters only, no data).
+
+    The shipped table cell when one matches, else computed (exact where possible, else
+    10⁶ CPU Monte Carlo draws). ``result.critical_value`` is the value, ``result.row`` the
+    table row (CI, engine, draws), ``result.shipped`` whether it came from the tables.
+
+    Parameters
+    ----------
+    test : {'kruskal-wallis', 'mann-whitney', 'wilcoxon', 't-test'}
+    n : int
+        Total sample size.
+    epsilon, alpha : float
+    groups, statistic : Kruskal–Wallis only.
+    reference : {'exact', 'normal'}
+        Wilcoxon only.
+    m_star : int, optional
+        Mann–Whitney: the released lower bound on the smaller group (default n // 2).
+    """
+    return _call(progress, "computing the critical value", _dptest.critical_value,
+                 test, int(n), float(epsilon), float(alpha), int(groups), statistic, reference,
+                 m_star)
+
+
+def shipped_table(family: str, as_frame: bool = False) -> Any:
+    """The shipped critical-value table of ``family`` ('wilcoxon', 'kruskal-wallis',
+    'mann-whitney', 't-test', 'wilcoxon-comparison') as CSV text, or a pandas DataFrame."""
+    text = _dptest.shipped_table(family)
+    if not as_frame:
+        return text
+    import io
+
+    import pandas as pd
+
+    lines = [ln for ln in text.splitlines() if not ln.startswith("#")]
+    return pd.read_csv(io.StringIO("\n".join(lines)))

@@ -1,0 +1,633 @@
+//! `dptest._dptest`: the native half of the Python package `dptest`.
+//!
+//! Every function takes validated public parameters and the data, runs the library call the
+//! CLI runs (same crates, same defaults, same seeds of the public reference), and returns the
+//! result as a JSON string with the keys of the CLI's `--json` output (the Python layer turns
+//! it into a result object). Long calls release the GIL. Release noise comes only from
+//! `dptest-mechanisms` (OS CSPRNG, never seeded); `seed` fixes the public Monte Carlo
+//! reference only. Library errors become `ValueError` with the library's message.
+
+use dptest_anova as av;
+use dptest_kruskal_wallis as kw;
+use dptest_mann_whitney as mw;
+use dptest_mechanisms::{Delta, Epsilon};
+use dptest_refdist::{Alternative, CpuEngine, Engine, MonteCarlo, Tail};
+use dptest_t_test as tt;
+use dptest_tables as tables;
+use dptest_wilcoxon as wx;
+use numpy::PyReadonlyArray1;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// Seed used when neither `seed` nor the test crate gives one (the CLI's `DEFAULT_SEED`).
+const DEFAULT_SEED: u64 = 1;
+/// Fewer Monte Carlo draws than this get a resolution warning (the CLI's `MIN_USEFUL_DRAWS`).
+const MIN_USEFUL_DRAWS: u64 = 1000;
+
+fn err(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A copy of a float64 array's data (read straight from its buffer; the library owns it).
+fn values(a: &PyReadonlyArray1<'_, f64>) -> PyResult<Vec<f64>> {
+    match a.as_slice() {
+        Ok(s) => Ok(s.to_vec()),
+        Err(_) => Ok(a.as_array().iter().copied().collect()),
+    }
+}
+
+fn alternative(name: &str) -> PyResult<Alternative> {
+    match name {
+        "two-sided" => Ok(Alternative::TwoSided),
+        "less" => Ok(Alternative::Less),
+        "greater" => Ok(Alternative::Greater),
+        other => Err(err(format!(
+            "alternative must be 'two-sided', 'less' or 'greater', not {other:?}"
+        ))),
+    }
+}
+
+fn monte_carlo(draws: Option<u64>, default_draws: u64, seed: Option<u64>, default_seed: u64) -> PyResult<MonteCarlo> {
+    MonteCarlo::new(draws.unwrap_or(default_draws), seed.unwrap_or(default_seed))
+        .map_err(|e| err(format!("draws: {e}")))
+}
+
+/// The CLI's `Report` fields, built the same way (see crates/cli/src/output.rs).
+struct Report {
+    fields: Map<String, Value>,
+}
+
+impl Report {
+    fn from_result(test: &str, result: &impl Serialize) -> PyResult<Report> {
+        let value = serde_json::to_value(result).map_err(err)?;
+        let mut fields = match value {
+            Value::Object(map) => map,
+            other => {
+                let mut m = Map::new();
+                m.insert("result".to_owned(), other);
+                m
+            }
+        };
+        let own = fields.insert("test".to_owned(), Value::String(test.to_owned()));
+        if let Some(Value::String(name)) = own
+            && name != test
+        {
+            fields.insert("variant".to_owned(), Value::String(name));
+        }
+        for key in ["statistic", "p_value", "n", "epsilon", "delta", "reference"] {
+            fields.entry(key.to_owned()).or_insert(Value::Null);
+        }
+        Ok(Report { fields })
+    }
+
+    fn plain(test: &str) -> Report {
+        let mut fields = Map::new();
+        fields.insert("test".to_owned(), Value::String(test.to_owned()));
+        Report { fields }
+    }
+
+    fn set(&mut self, key: &str, value: impl Serialize) {
+        self.fields.insert(key.to_owned(), serde_json::to_value(value).unwrap_or(Value::Null));
+    }
+
+    fn warn(&mut self, text: impl Into<String>) {
+        let list = self.fields.entry("warnings").or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(items) = list {
+            items.push(Value::String(text.into()));
+        }
+    }
+
+    fn decision(&mut self, alpha: f64) {
+        if let Some(p) = self.fields.get("p_value").and_then(Value::as_f64) {
+            self.set("alpha", alpha);
+            self.set("reject", p <= alpha);
+        }
+    }
+
+    fn engine(&mut self, engine: &dyn Engine) {
+        let e = self.fields.get("reference").and_then(|r| r.get("engine"));
+        if e.and_then(Value::as_str).is_some_and(|e| e == "exact" || e == "none") {
+            return;
+        }
+        self.set("engine_choice", "cpu (the Python package runs the CPU engine)");
+        self.set("engine_device", engine.device());
+    }
+
+    fn all_noise(&mut self, noise_scale: f64, range: f64) {
+        if noise_scale > 1e3 * range {
+            self.warn(format!(
+                "the noise scale {noise_scale} is over 1000 times the statistic's range {range}: \
+                 the release is essentially pure noise and the test has no power; use a larger ε \
+                 or more data"
+            ));
+        }
+    }
+
+    /// As the CLI's `add_monte_carlo_precision`, then serialised.
+    fn finish(mut self) -> String {
+        let draws = self.fields.get("reference").and_then(|r| r.get("draws")).and_then(Value::as_u64);
+        if let (Some(draws), Some(p)) =
+            (draws.filter(|&d| d > 0), self.fields.get("p_value").and_then(Value::as_f64))
+        {
+            self.set("p_value_se", (p * (1.0 - p) / draws as f64).sqrt());
+            let floor = 1.0 / (draws as f64 + 1.0);
+            if p <= floor * (1.0 + 1e-9) {
+                self.warn(format!(
+                    "p = 1/(draws + 1) = {floor}, the smallest this reference can give: the true \
+                     p may be smaller; pass more draws for resolution"
+                ));
+            } else if draws < MIN_USEFUL_DRAWS {
+                self.warn(format!(
+                    "only {draws} draws: the p-value resolves no better than 1/{}; use draws={MIN_USEFUL_DRAWS} or more",
+                    draws + 1
+                ));
+            }
+        }
+        Value::Object(self.fields).to_string()
+    }
+}
+
+fn asymptotic_reference(distribution: &str) -> Value {
+    json!({"engine": "asymptotic", "draws": 0, "seed": null, "distribution": distribution})
+}
+
+fn exact_reference() -> Value {
+    json!({"engine": "exact", "draws": 0, "seed": null})
+}
+
+fn kw_statistic(name: &str) -> PyResult<kw::KwStatistic> {
+    match name {
+        "abs" => Ok(kw::KwStatistic::Abs),
+        "squared" => Ok(kw::KwStatistic::Squared),
+        other => Err(err(format!("statistic must be 'abs' or 'squared', not {other:?}"))),
+    }
+}
+
+/// Kruskal–Wallis: public (scipy.stats.kruskal) when `epsilon` is None, else ε-DP. The
+/// number of samples is the declared number of groups (empty groups allowed when private).
+#[pyfunction]
+#[pyo3(signature = (samples, labels, epsilon, statistic, draws, seed, alpha))]
+fn kruskal(
+    py: Python<'_>,
+    samples: Vec<PyReadonlyArray1<'_, f64>>,
+    labels: Vec<String>,
+    epsilon: Option<f64>,
+    statistic: &str,
+    draws: Option<u64>,
+    seed: Option<u64>,
+    alpha: f64,
+) -> PyResult<String> {
+    let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
+    let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
+    let index: Vec<usize> =
+        sizes.iter().enumerate().flat_map(|(i, &s)| std::iter::repeat_n(i, s)).collect();
+    let pooled: Vec<f64> = groups.concat();
+    let sample = kw::GroupedSample::from_indices(pooled, &index, groups.len()).map_err(err)?;
+    let mut report = match epsilon {
+        None => {
+            if let Some(g) = sizes.iter().position(|&s| s == 0) {
+                return Err(err(format!("group {g} is empty: the public test needs every group non-empty")));
+            }
+            let result = kw::kruskal(&sample).map_err(err)?;
+            let mut r = Report::from_result("kruskal-wallis", &result)?;
+            r.set("reference", asymptotic_reference("chi2"));
+            r.set("group_sizes", &sizes);
+            r
+        }
+        Some(eps) => {
+            let statistic = kw_statistic(statistic)?;
+            let mc = monte_carlo(draws, kw::DEFAULT_DRAWS, seed, kw::DEFAULT_SEED)?;
+            let options =
+                kw::PrivateKwOptions::new(statistic, Epsilon::new(eps).map_err(err)?).with_monte_carlo(mc);
+            kw::reference_model(sample.n(), sample.groups(), statistic, options.epsilon).map_err(err)?;
+            let engine = CpuEngine;
+            let result = py
+                .detach(|| {
+                    let mut tie_rng = rand::rng();
+                    kw::private_kruskal_wallis(&sample, &options, &engine, &mut tie_rng)
+                })
+                .map_err(err)?;
+            let mut r = Report::from_result("kruskal-wallis", &result)?;
+            r.all_noise(result.noise_scale, 2.0 * result.n as f64);
+            r.engine(&engine);
+            r
+        }
+    };
+    report.set("group_labels", &labels);
+    report.decision(alpha);
+    Ok(report.finish())
+}
+
+/// The p-value the private Kruskal–Wallis reference gives a released statistic (public
+/// post-processing: n, groups, ε, draws and seed only).
+#[pyfunction]
+#[pyo3(signature = (released, n, groups, epsilon, statistic="abs", draws=None, seed=None))]
+fn kruskal_reference_pvalue(
+    py: Python<'_>,
+    released: f64,
+    n: usize,
+    groups: usize,
+    epsilon: f64,
+    statistic: &str,
+    draws: Option<u64>,
+    seed: Option<u64>,
+) -> PyResult<f64> {
+    let statistic = kw_statistic(statistic)?;
+    let model = kw::reference_model(n, groups, statistic, Epsilon::new(epsilon).map_err(err)?)
+        .map_err(err)?;
+    let mc = monte_carlo(draws, kw::DEFAULT_DRAWS, seed, kw::DEFAULT_SEED)?;
+    let p = py.detach(|| CpuEngine.p_value(&model, released, Tail::Upper, &mc)).map_err(err)?;
+    Ok(p.p_value)
+}
+
+/// Mann–Whitney U: public (scipy.stats.mannwhitneyu) or (ε, δ)-DP / ε-DP (known sizes).
+#[pyfunction]
+#[pyo3(signature = (x, y, labels, epsilon, alternative, delta, known_sizes, reference, use_continuity, method, draws, seed, alpha))]
+fn mannwhitneyu(
+    py: Python<'_>,
+    x: PyReadonlyArray1<'_, f64>,
+    y: PyReadonlyArray1<'_, f64>,
+    labels: Vec<String>,
+    epsilon: Option<f64>,
+    alternative: &str,
+    delta: f64,
+    known_sizes: bool,
+    reference: &str,
+    use_continuity: bool,
+    method: &str,
+    draws: Option<u64>,
+    seed: Option<u64>,
+    alpha: f64,
+) -> PyResult<String> {
+    let (x, y) = (values(&x)?, values(&y)?);
+    let (n1, n2) = (x.len(), y.len());
+    let alt = self::alternative(alternative)?;
+    let mut report = match epsilon {
+        None => {
+            let sample = mw::TwoSample::new(x, y).map_err(err)?;
+            let method = match method {
+                "auto" => mw::Method::Auto,
+                "exact" => mw::Method::Exact,
+                "asymptotic" => mw::Method::Asymptotic,
+                other => return Err(err(format!("method must be 'auto', 'exact' or 'asymptotic', not {other:?}"))),
+            };
+            let options = mw::MannWhitneyOptions { alternative: alt, method, use_continuity };
+            let result = mw::mann_whitney_u(&sample, &options).map_err(err)?;
+            let mut r = Report::from_result("mann-whitney", &result)?;
+            r.set(
+                "reference",
+                match result.method {
+                    mw::Method::Exact => exact_reference(),
+                    _ => asymptotic_reference("normal"),
+                },
+            );
+            r.set("group_sizes", [n1, n2]);
+            r
+        }
+        Some(eps) => {
+            if alt != Alternative::TwoSided && !known_sizes {
+                return Err(err(
+                    "a one-sided private Mann–Whitney test needs public group sizes: pass \
+                     known_sizes=True, or use alternative='two-sided'",
+                ));
+            }
+            let sample = mw::TwoSample::declared(x, y).map_err(err)?;
+            let epsilon = Epsilon::new(eps).map_err(err)?;
+            let delta_v = Delta::new(delta).map_err(|e| err(format!("delta: {e}")))?;
+            let privacy = if known_sizes {
+                mw::MwPrivacy::known_sizes(epsilon, alt)
+            } else {
+                mw::MwPrivacy::new(epsilon).with_delta(delta_v)
+            };
+            let privacy = mw::MwPrivacy { alternative: alt, ..privacy };
+            privacy.split().map_err(err)?;
+            let kind = match reference {
+                "normal" => mw::MwReferenceKind::Normal,
+                "exact-u" => mw::MwReferenceKind::ExactU,
+                other => return Err(err(format!("reference must be 'normal' or 'exact-u', not {other:?}"))),
+            };
+            let mc = monte_carlo(draws, mw::DEFAULT_DRAWS, seed, mw::DEFAULT_SEED)?;
+            let options = mw::PrivateMwOptions::new(privacy).with_reference(kind).with_monte_carlo(mc);
+            let engine = CpuEngine;
+            let result = py.detach(|| mw::private_mann_whitney(&sample, &options, &engine)).map_err(err)?;
+            let mut r = Report::from_result("mann-whitney", &result)?;
+            if result.no_power {
+                r.warn(
+                    "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
+                     more data or a larger ε",
+                );
+            }
+            let n = result.n as f64;
+            r.all_noise(result.noise_scale, n * n / 4.0);
+            r.engine(&engine);
+            r
+        }
+    };
+    report.set("group_labels", &labels);
+    report.decision(alpha);
+    Ok(report.finish())
+}
+
+fn wx_reference(name: &str) -> PyResult<wx::Reference> {
+    match name {
+        "exact" => Ok(wx::Reference::Exact),
+        "exact-untied" => Ok(wx::Reference::ExactUntied),
+        "normal" => Ok(wx::Reference::Normal),
+        other => Err(err(format!(
+            "reference must be 'exact', 'exact-untied' or 'normal', not {other:?}"
+        ))),
+    }
+}
+
+/// Wilcoxon signed-rank of the differences `d` (x − y, or x): public (scipy.stats.wilcoxon
+/// with method="auto") or ε-DP (Pratt ranks).
+#[pyfunction]
+#[pyo3(signature = (d, kind, epsilon, alternative, zero_method, reference, correction, alpha))]
+fn wilcoxon(
+    py: Python<'_>,
+    d: PyReadonlyArray1<'_, f64>,
+    kind: &str,
+    epsilon: Option<f64>,
+    alternative: &str,
+    zero_method: &str,
+    reference: &str,
+    correction: bool,
+    alpha: f64,
+) -> PyResult<String> {
+    let d = values(&d)?;
+    let sample = wx::PairedSample::from_differences(&d).map_err(err)?;
+    let alt = self::alternative(alternative)?;
+    let mut report = match epsilon {
+        None => {
+            let zero_method = match zero_method {
+                "wilcox" => wx::ZeroMethod::Wilcox,
+                "pratt" => wx::ZeroMethod::Pratt,
+                other => return Err(err(format!("zero_method must be 'wilcox' or 'pratt', not {other:?}"))),
+            };
+            let options = wx::PublicOptions { alternative: alt, zero_method, correction, ..Default::default() };
+            let result = py.detach(|| wx::wilcoxon_pratt(&sample, &options)).map_err(err)?;
+            let mut r = Report::from_result("wilcoxon", &result)?;
+            r.set(
+                "reference",
+                match result.method {
+                    wx::PublicMethod::Exact => exact_reference(),
+                    wx::PublicMethod::Permutation => {
+                        json!({"engine": "exact", "draws": 0, "seed": null, "distribution": "permutation"})
+                    }
+                    _ => asymptotic_reference("normal"),
+                },
+            );
+            r
+        }
+        Some(eps) => {
+            let epsilon = Epsilon::new(eps).map_err(err)?;
+            let options = wx::PrivateOptions { alternative: alt, reference: wx_reference(reference)? };
+            let backend = wx::Backend::Exact;
+            wx::WpReference::new(sample.len(), epsilon, options.reference, backend).map_err(err)?;
+            let result =
+                py.detach(|| wx::private_wilcoxon(&sample, epsilon, &options, backend)).map_err(err)?;
+            let mut r = Report::from_result("wilcoxon", &result)?;
+            let n = result.n as f64;
+            r.all_noise(result.release.scale, n * (n + 1.0));
+            r
+        }
+    };
+    report.set("kind", kind);
+    report.decision(alpha);
+    Ok(report.finish())
+}
+
+/// The p-value the private Wilcoxon reference gives a released W̃ (public post-processing).
+#[pyfunction]
+#[pyo3(signature = (released, n, epsilon, alternative="two-sided", reference="exact"))]
+fn wilcoxon_reference_pvalue(
+    py: Python<'_>,
+    released: f64,
+    n: usize,
+    epsilon: f64,
+    alternative: &str,
+    reference: &str,
+) -> PyResult<f64> {
+    let alt = self::alternative(alternative)?;
+    let epsilon = Epsilon::new(epsilon).map_err(err)?;
+    let reference = wx_reference(reference)?;
+    py.detach(|| {
+        let r = wx::WpReference::new(n, epsilon, reference, wx::Backend::Exact)?;
+        r.p_value(released, alt)
+    })
+    .map_err(err)
+}
+
+/// One-sample / paired t-test of `d`: public (scipy) or ε-DP with declared bounds.
+#[pyfunction]
+#[pyo3(signature = (d, kind, popmean, epsilon, bounds, alternative, draws, seed, alpha))]
+fn ttest(
+    py: Python<'_>,
+    d: PyReadonlyArray1<'_, f64>,
+    kind: &str,
+    popmean: f64,
+    epsilon: Option<f64>,
+    bounds: Option<(f64, f64)>,
+    alternative: &str,
+    draws: Option<u64>,
+    seed: Option<u64>,
+    alpha: f64,
+) -> PyResult<String> {
+    let d = values(&d)?;
+    let alt = self::alternative(alternative)?;
+    let mut report = match epsilon {
+        None => {
+            let result = tt::ttest_1samp(&d, popmean, alt).map_err(err)?;
+            let mut r = Report::from_result("t-test", &result)?;
+            r.set("reference", json!({"engine": "exact", "draws": 0, "seed": null, "distribution": "t"}));
+            r
+        }
+        Some(eps) => {
+            let Some((lo, hi)) = bounds else {
+                return Err(err(
+                    "the private t-test needs bounds=(lo, hi): the declared range of the tested \
+                     values (of x − y for paired data)",
+                ));
+            };
+            let bounds = tt::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}")))?;
+            let mc = monte_carlo(draws, tt::DEFAULT_DRAWS, seed, DEFAULT_SEED)?;
+            let options = tt::PrivateTOptions::new(eps).map_err(err)?.with_alternative(alt);
+            tt::Rescaling::new(bounds, popmean).map_err(err)?;
+            options.noise_scales(d.len()).map_err(err)?;
+            let engine = CpuEngine;
+            let result = py
+                .detach(|| tt::private_ttest_1samp(&d, popmean, bounds, &options, &engine, &mc))
+                .map_err(err)?;
+            let mut r = Report::from_result("t-test", &result)?;
+            let no_power = result.noisy_variance <= 0.0;
+            r.set("no_power", no_power);
+            if no_power {
+                r.warn(
+                    "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
+                     more data, a larger ε or tighter bounds",
+                );
+            }
+            r.all_noise(result.noise.mean, 2.0);
+            r.engine(&engine);
+            r
+        }
+    };
+    report.set("kind", kind);
+    report.decision(alpha);
+    Ok(report.finish())
+}
+
+/// Swanberg et al.'s private ANOVA (a baseline; group sizes treated as public).
+#[pyfunction]
+#[pyo3(signature = (samples, labels, epsilon, bounds, draws, seed, alpha))]
+fn anova(
+    py: Python<'_>,
+    samples: Vec<PyReadonlyArray1<'_, f64>>,
+    labels: Vec<String>,
+    epsilon: f64,
+    bounds: (f64, f64),
+    draws: Option<u64>,
+    seed: Option<u64>,
+    alpha: f64,
+) -> PyResult<String> {
+    let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
+    let bounds = av::Bounds::new(bounds.0, bounds.1).map_err(|e| err(format!("bounds: {e}")))?;
+    let options = av::SwanbergOptions::new(epsilon).map_err(err)?;
+    options.noise_scales().map_err(err)?;
+    let mc = monte_carlo(draws, av::DEFAULT_NULL_DRAWS, seed, DEFAULT_SEED)?;
+    let engine = CpuEngine;
+    let result =
+        py.detach(|| av::private_anova(&groups, bounds, &options, &engine, &mc)).map_err(err)?;
+    let mut r = Report::from_result("anova", &result)?;
+    if result.noisy_se_nonpositive {
+        r.warn("the noisy SE is ≤ 0: the statistic is undefined and p = 1 (no power)");
+    }
+    r.engine(&engine);
+    r.set("group_labels", &labels);
+    r.decision(alpha);
+    Ok(r.finish())
+}
+
+/// The public one-way ANOVA F test (scipy.stats.f_oneway).
+#[pyfunction]
+fn f_oneway(samples: Vec<PyReadonlyArray1<'_, f64>>, alpha: f64) -> PyResult<String> {
+    let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
+    let result = av::f_oneway(&groups).map_err(err)?;
+    let mut r = Report::from_result("anova", &result)?;
+    r.set("reference", json!({"engine": "exact", "draws": 0, "seed": null, "distribution": "f"}));
+    r.decision(alpha);
+    Ok(r.finish())
+}
+
+/// Task & Clifton's private Wilcoxon test (a baseline).
+#[pyfunction]
+#[pyo3(signature = (d, epsilon, variant, k, alternative, draws, seed, alpha))]
+fn task_clifton(
+    py: Python<'_>,
+    d: PyReadonlyArray1<'_, f64>,
+    epsilon: f64,
+    variant: &str,
+    k: usize,
+    alternative: &str,
+    draws: Option<u64>,
+    seed: Option<u64>,
+    alpha: f64,
+) -> PyResult<String> {
+    let d = values(&d)?;
+    let sample = wx::PairedSample::from_differences(&d).map_err(err)?;
+    let variant = match variant {
+        "high-utility" => wx::TcVariant::HighUtility,
+        "high-privacy" => wx::TcVariant::HighPrivacy { k },
+        "high-utility-plus" => wx::TcVariant::HighUtilityPlus,
+        "high-privacy-plus" => wx::TcVariant::HighPrivacyPlus { k },
+        other => return Err(err(format!(
+            "variant must be 'high-utility', 'high-privacy', 'high-utility-plus' or 'high-privacy-plus', not {other:?}"
+        ))),
+    };
+    let mc = monte_carlo(draws, 100_000, seed, DEFAULT_SEED)?;
+    let options =
+        wx::TcOptions { variant, alternative: self::alternative(alternative)?, alpha, monte_carlo: mc };
+    let eps = Epsilon::new(epsilon).map_err(err)?;
+    wx::TcReference::new(variant, sample.len(), eps, mc).map_err(err)?;
+    let result = py.detach(|| wx::task_clifton(&sample, eps, &options)).map_err(err)?;
+    let r = Report::from_result("task-clifton", &result)?;
+    Ok(r.finish())
+}
+
+/// A critical value of a private test's reference from the shipped tables (computed when no
+/// shipped cell matches: exact where possible, else 10⁶ CPU draws).
+#[pyfunction]
+#[pyo3(signature = (test, n, epsilon, alpha, groups=3, statistic="abs", reference="exact", m_star=None))]
+fn critical_value(
+    py: Python<'_>,
+    test: &str,
+    n: u32,
+    epsilon: f64,
+    alpha: f64,
+    groups: u32,
+    statistic: &str,
+    reference: &str,
+    m_star: Option<u32>,
+) -> PyResult<String> {
+    let table_test = match test {
+        "kruskal-wallis" => tables::TableTest::KruskalWallis { statistic: kw_statistic(statistic)?, groups },
+        "wilcoxon" => tables::TableTest::Wilcoxon(match reference {
+            "exact" => tables::WilcoxonReference::Exact,
+            "normal" => tables::WilcoxonReference::Normal,
+            other => return Err(err(format!("reference must be 'exact' or 'normal', not {other:?}"))),
+        }),
+        "mann-whitney" => tables::TableTest::MannWhitney {
+            m_star: m_star.unwrap_or(n / 2),
+        },
+        "t-test" => tables::TableTest::TTest,
+        other => {
+            return Err(err(format!(
+                "test must be 'kruskal-wallis', 'mann-whitney', 'wilcoxon' or 't-test', not {other:?}"
+            )));
+        }
+    };
+    let lookup =
+        py.detach(|| tables::critical_value(table_test, n, epsilon, alpha)).map_err(err)?;
+    let mut r = Report::plain("critical-value");
+    r.set("for", test);
+    r.set("critical_value", lookup.value());
+    r.set("shipped", lookup.shipped);
+    r.set("row", &lookup.row);
+    r.set("n", n);
+    r.set("epsilon", epsilon);
+    r.set("alpha", alpha);
+    Ok(r.finish())
+}
+
+/// The shipped critical-value tables (CSV text of one family).
+#[pyfunction]
+fn shipped_table(family: &str) -> PyResult<String> {
+    let family = tables::Family::ALL
+        .into_iter()
+        .find(|f| f.name() == family)
+        .ok_or_else(|| {
+            let names: Vec<&str> = tables::Family::ALL.iter().map(|f| f.name()).collect();
+            err(format!("family must be one of {}, not {family:?}", names.join(", ")))
+        })?;
+    Ok(tables::shipped_text(family).to_owned())
+}
+
+/// The native module.
+#[pymodule]
+fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(kruskal, m)?)?;
+    m.add_function(wrap_pyfunction!(kruskal_reference_pvalue, m)?)?;
+    m.add_function(wrap_pyfunction!(mannwhitneyu, m)?)?;
+    m.add_function(wrap_pyfunction!(wilcoxon, m)?)?;
+    m.add_function(wrap_pyfunction!(wilcoxon_reference_pvalue, m)?)?;
+    m.add_function(wrap_pyfunction!(ttest, m)?)?;
+    m.add_function(wrap_pyfunction!(anova, m)?)?;
+    m.add_function(wrap_pyfunction!(f_oneway, m)?)?;
+    m.add_function(wrap_pyfunction!(task_clifton, m)?)?;
+    m.add_function(wrap_pyfunction!(critical_value, m)?)?;
+    m.add_function(wrap_pyfunction!(shipped_table, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,181 @@
+"""Private tests: the release shape (keys) and the reference p-value are the CLI's for the
+same reference seed (the noise differs run to run); bad inputs raise; the ledger refuses."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+
+import dptest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def cli():
+    """The dptest binary: $DPTEST_CLI, else target/{release,debug}/dptest. CI sets
+    DPTEST_REQUIRE_CLI=1 so a missing binary fails instead of skipping."""
+    for p in [os.environ.get("DPTEST_CLI"), ROOT / "target/release/dptest", ROOT / "target/debug/dptest"]:
+        if p and pathlib.Path(p).is_file():
+            return str(p)
+    if os.environ.get("DPTEST_REQUIRE_CLI") == "1":
+        pytest.fail("DPTEST_REQUIRE_CLI=1 but no dptest binary (cargo build -p dptest-cli)")
+    pytest.skip("no dptest binary: build it with cargo build -p dptest-cli")
+
+
+def run_cli(*args):
+    out = subprocess.run([cli(), *args, "--json", "--backend", "cpu"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def keys(d):
+    """The keys of a release (warnings depend on the noise: present or not)."""
+    return set(d) - {"warnings"}
+
+
+GROUPS = {"a": [1.0, 2.0, 2.0, 3.5, 4.0, 0.0], "b": [2.5, 3.0, 6.0, 7.0, 8.0], "c": [5.0, 9.0, 9.0, 1.0]}
+
+
+@pytest.fixture
+def grouped_csv(tmp_path):
+    p = tmp_path / "g.csv"
+    rows = ["group,value"] + [f"{g},{v}" for g, vs in GROUPS.items() for v in vs]
+    p.write_text("\n".join(rows) + "\n")
+    return str(p)
+
+
+def test_kruskal_matches_cli(grouped_csv):
+    want = run_cli("kruskal-wallis", "--input", grouped_csv, "--group", "group", "--value", "value",
+                   "--groups", "a,b,c", "--epsilon", "1", "--seed", "7", "--draws", "20000")
+    got = dptest.kruskal(*GROUPS.values(), groups=list(GROUPS), epsilon=1, seed=7, draws=20000)
+    assert keys(got.to_dict()) == keys(want)
+    assert got.reference == want["reference"]
+    assert got.group_labels == want["group_labels"] == ["a", "b", "c"]
+    # The same reference: our reference gives the CLI's statistic the CLI's p-value.
+    assert dptest.reference_pvalue(want) == want["p_value"]
+    assert dptest.reference_pvalue(got) == got.pvalue
+    assert dptest.reference_pvalue(got, want["statistic"]) == want["p_value"]
+    for key in ["n", "groups", "epsilon", "delta", "sensitivity", "noise_scale", "reference_sizes"]:
+        assert got.to_dict()[key] == want[key], key
+
+
+def test_private_output_carries_no_input_facts(grouped_csv):
+    got = dptest.kruskal(*GROUPS.values(), epsilon=1, draws=2000).to_dict()
+    assert "input" not in got and "group_sizes" not in got
+    assert got["reference_sizes"] == [5, 5, 5]  # equal groups from public n, g
+
+
+def test_empty_group_is_a_declared_group():
+    r = dptest.kruskal([1.0, 2.0, 3.0], [], [4.0, 5.0], epsilon=1, draws=2000)
+    assert r.groups == 3 and r.n == 5
+    r = dptest.mannwhitneyu([1.0, 2.0, 3.0], [], epsilon=1)
+    assert r.n == 3
+    with pytest.raises(ValueError):
+        dptest.kruskal([1.0, 2.0], [], public=True)
+
+
+def test_data_frame_private_needs_declared_groups():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"g": ["a", "a", "b", "b"], "v": [1.0, 2.0, 3.0, 4.0]})
+    with pytest.raises(ValueError, match="declared"):
+        dptest.kruskal(data=df, group="g", value="v", epsilon=1)
+    r = dptest.kruskal(data=df, group="g", value="v", groups=["a", "b", "z"], epsilon=1, draws=2000)
+    assert r.groups == 3 and r.group_labels == ["a", "b", "z"]
+    with pytest.raises(ValueError, match="not among the declared"):
+        dptest.kruskal(data=df, group="g", value="v", groups=["a"], epsilon=1)
+
+
+@pytest.fixture
+def paired_csv(tmp_path):
+    rng = np.random.default_rng(3)
+    before = np.round(rng.normal(0, 1, 30), 1)
+    after = np.round(before + rng.normal(0.5, 1, 30), 1)
+    p = tmp_path / "p.csv"
+    p.write_text("before,after\n" + "\n".join(f"{b},{a}" for b, a in zip(before, after)) + "\n")
+    return str(p), before, after
+
+
+def test_wilcoxon_matches_cli(paired_csv):
+    path, before, after = paired_csv
+    want = run_cli("wilcoxon", "--input", path, "--before", "before", "--after", "after", "--epsilon", "1")
+    got = dptest.wilcoxon(after, before, epsilon=1)
+    assert keys(got.to_dict()) == keys(want)
+    assert got.reference == want["reference"]
+    assert dptest.reference_pvalue(want) == pytest.approx(want["p_value"], rel=1e-12)
+    assert dptest.reference_pvalue(got) == pytest.approx(got.pvalue, rel=1e-12)
+
+
+def test_t_test_shape_matches_cli(paired_csv):
+    path, before, after = paired_csv
+    want = run_cli("t-test", "--input", path, "--before", "before", "--after", "after",
+                   "--epsilon", "1", "--bounds=-5,5", "--draws", "2000", "--seed", "3")
+    got = dptest.ttest(after, before, epsilon=1, bounds=(-5, 5), draws=2000, seed=3)
+    assert keys(got.to_dict()) == keys(want)
+    assert got.reference == want["reference"]
+
+
+def test_mann_whitney_shape_matches_cli(tmp_path):
+    x, y = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
+    p = tmp_path / "mw.csv"
+    p.write_text("group,value\n" + "\n".join([f"x,{v}" for v in x] + [f"y,{v}" for v in y]) + "\n")
+    want = run_cli("mann-whitney", "--input", str(p), "--group", "group", "--value", "value",
+                   "--groups", "x,y", "--epsilon", "1")
+    got = dptest.mannwhitneyu(x, y, groups=["x", "y"], epsilon=1)
+    assert keys(got.to_dict()) == keys(want)
+    for key in ["n", "epsilon", "delta", "epsilon_u", "epsilon_sizes", "reference"]:
+        assert got.to_dict()[key] == want[key], key
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: dptest.kruskal([1.0, 2.0], [3.0]), "exactly one of"),
+        (lambda: dptest.kruskal([1.0, 2.0], [3.0], epsilon=1, public=True), "exactly one of"),
+        (lambda: dptest.kruskal([1.0, float("nan")], [3.0], public=True), None),
+        (lambda: dptest.kruskal([1.0, 2.0], epsilon=1), None),
+        (lambda: dptest.kruskal([1.0, 2.0], [3.0], epsilon=-1), None),
+        (lambda: dptest.kruskal(["a"], [3.0], public=True), "numeric"),
+        (lambda: dptest.kruskal([[1.0, 2.0]], [3.0], public=True), "one-dimensional"),
+        (lambda: dptest.mannwhitneyu([1.0], [2.0], epsilon=1, alternative="less"), "known_sizes"),
+        (lambda: dptest.mannwhitneyu([1.0], [2.0], public=True, alternative="up"), "alternative"),
+        (lambda: dptest.wilcoxon([1.0, 2.0], [1.0], public=True), "same length"),
+        (lambda: dptest.wilcoxon([], epsilon=1), None),
+        (lambda: dptest.ttest([1.0, 2.0, 3.0], epsilon=1), "bounds"),
+        (lambda: dptest.ttest([1.0, 2.0, 3.0], epsilon=1, bounds=(2, 1)), "bounds"),
+        (lambda: dptest.critical_value("nope", 10, 1.0), "test must be"),
+        (lambda: dptest.critical_value("t-test", 10, 0.0), None),
+    ],
+)
+def test_bad_inputs_raise_value_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_ledger_refuses_overspending_in_the_cli_format(tmp_path, grouped_csv):
+    path = tmp_path / "budget.json"
+    led = dptest.Ledger(path, dataset="trial", budget=1.0)
+    r = dptest.kruskal(*GROUPS.values(), epsilon=0.6, draws=2000, ledger=led)
+    assert r.ledger["spent"] == 0.6 and r.ledger["releases"] == 1
+    with pytest.raises(dptest.PrivacyBudgetError, match="refused"):
+        dptest.kruskal(*GROUPS.values(), epsilon=0.6, draws=2000, ledger=led)
+    with pytest.raises(ValueError, match="public tests"):
+        dptest.kruskal(*GROUPS.values(), public=True, ledger=led)
+    on_disk = json.loads(path.read_text())
+    assert on_disk["format"] == "dptest-ledger-2"
+    assert len(on_disk["datasets"]["name:trial"]["releases"]) == 1
+    # The CLI reads and extends the same ledger.
+    want = run_cli("kruskal-wallis", "--input", grouped_csv, "--group", "group", "--value", "value",
+                   "--groups", "a,b,c", "--epsilon", "0.3", "--draws", "2000",
+                   "--ledger", str(path), "--dataset", "trial")
+    assert want["ledger"]["releases"] == 2
+    assert led.status()["spent"] == pytest.approx(0.9)
+
+
+def test_critical_value_and_tables():
+    cv = dptest.critical_value("wilcoxon", 100, 1.0, 0.05, reference="normal")
+    assert cv.shipped and abs(cv.critical_value - 1271.0) < 5.0  # the tables crate's doc value
+    text = dptest.shipped_table("kruskal-wallis")
+    assert "critical_value" in text
