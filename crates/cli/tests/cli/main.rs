@@ -2,6 +2,7 @@
 //! against scipy golden values (testdata/cli.toml), malformed files, the ledger, federated flow.
 
 mod common;
+mod doc_commands;
 
 mod errors;
 mod federated;
