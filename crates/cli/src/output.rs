@@ -197,9 +197,10 @@ impl Report {
             return "no reference: the test cannot reject".to_owned();
         }
         if draws == 0 {
-            return match reference.get("distribution").and_then(Value::as_str) {
-                Some(d) => format!("{engine} {d} reference"),
-                None => format!("{engine} reference"),
+            return match (engine, reference.get("distribution").and_then(Value::as_str)) {
+                ("exact", Some(d)) => format!("{d} reference, computed exactly"),
+                (_, Some(d)) => format!("{engine} {d} reference"),
+                (_, None) => format!("{engine} reference"),
             };
         }
         let seed = reference.get("seed").and_then(Value::as_u64);

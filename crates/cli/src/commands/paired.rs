@@ -63,6 +63,9 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                     fmt(result.normalized)
                 ),
             );
+            if let Some(serde_json::Value::Object(reference)) = r.fields.get_mut("reference") {
+                reference.insert("distribution".to_owned(), reference_name(result.null).into());
+            }
             let n = result.n as f64;
             warn_if_all_noise(&mut r, result.release.scale, n * (n + 1.0));
             if let Some(s) = &sim {
@@ -82,9 +85,9 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
 
 fn reference_name(reference: wx::Reference) -> &'static str {
     match reference {
-        wx::Reference::Exact => "exact zero-robust",
-        wx::Reference::ExactUntied => "exact untied",
-        wx::Reference::Normal => "normal",
+        wx::Reference::Exact => "zero-robust signed-rank ⊕ Laplace",
+        wx::Reference::ExactUntied => "untied signed-rank ⊕ Laplace",
+        wx::Reference::Normal => "normal ⊕ Laplace",
     }
 }
 

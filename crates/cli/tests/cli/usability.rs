@@ -153,3 +153,25 @@ fn public_group_order_is_natural() {
     ]);
     assert_eq!(v["group_labels"], serde_json::json!(["10", "9"]));
 }
+
+#[test]
+fn the_wilcoxon_output_names_the_reference_that_ran() {
+    let base = [
+        "wilcoxon",
+        "--input",
+        "examples/paired.csv",
+        "--before",
+        "before",
+        "--after",
+        "after",
+        "--epsilon",
+        "1",
+    ];
+    let normal = ok(&[&base[..], &["--reference", "normal"]].concat());
+    assert!(
+        normal.contains("normal ⊕ Laplace reference") && !normal.contains("(exact reference)"),
+        "{normal}"
+    );
+    let v = json(&base);
+    assert_eq!(v["reference"]["distribution"], "zero-robust signed-rank ⊕ Laplace");
+}
