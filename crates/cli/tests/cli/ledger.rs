@@ -49,7 +49,8 @@ fn ledger_records_and_refuses_overspending() {
 
 /// A copy of examples/methylation.csv with its rows reversed and a blank line added.
 fn reordered_copy(name: &str) -> std::path::PathBuf {
-    let text = std::fs::read_to_string(root().join("examples/methylation.csv")).expect("read the example");
+    let text =
+        std::fs::read_to_string(root().join("examples/methylation.csv")).expect("read the example");
     let mut lines: Vec<&str> = text.lines().collect();
     lines[1..].reverse();
     let path = temp(name);
