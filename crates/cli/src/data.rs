@@ -2,10 +2,12 @@
 //! in natural order), paired columns; files or standard input, any one-byte delimiter.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::Read as _;
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use serde::Serialize;
@@ -14,11 +16,27 @@ use sha2::{Digest, Sha256};
 /// How many offending rows an error message names before it summarises the rest.
 const ROWS_NAMED: usize = 8;
 
-/// A CSV file read into memory.
+/// A CSV file's header, opened for streaming: each extraction reads the file once more,
+/// keeping only the named columns (numbers as f64, labels interned). Standard input (`-`)
+/// cannot be re-read, so its bytes are kept.
 pub struct Table {
-    path: PathBuf,
+    source: Source,
     headers: Vec<String>,
-    rows: Vec<csv::StringRecord>,
+}
+
+/// Where the rows come from, and how to split them.
+#[derive(Clone, Debug)]
+struct Source {
+    path: PathBuf,
+    delimiter: u8,
+    stdin: Option<Arc<[u8]>>,
+}
+
+/// The columns an extraction read, so the cells hash can be recomputed on demand.
+#[derive(Clone, Debug)]
+struct Extraction {
+    source: Source,
+    columns: Vec<(String, Kind)>,
 }
 
 /// Where the analysed rows came from: printed by public tests only (a private release
@@ -31,10 +49,21 @@ pub struct InputInfo {
     pub rows: usize,
     /// Rows left out by `--drop-missing`.
     pub dropped_rows: usize,
-    /// SHA-256 of the analysed cells, rows sorted (the ledger's fallback dataset key; never
-    /// printed).
     #[serde(skip)]
-    pub cells_sha256: String,
+    extraction: Extraction,
+}
+
+impl InputInfo {
+    /// SHA-256 of the analysed cells, rows sorted (the ledger's fallback dataset key; never
+    /// printed). Computed on demand by reading the input again (O(rows) memory).
+    pub fn cells_sha256(&self) -> Result<String> {
+        let Extraction { source, columns } = &self.extraction;
+        let borrowed: Vec<(&str, Kind)> = columns.iter().map(|(n, k)| (n.as_str(), *k)).collect();
+        let table = Table::open(source.clone())?;
+        let mut lines = Vec::with_capacity(self.rows);
+        table.extract(&borrowed, true, |cells| lines.push(cells_line(cells)))?;
+        Ok(sorted_lines_sha256(lines))
+    }
 }
 
 /// Values split by group label (group index = position in `labels`).
@@ -137,15 +166,16 @@ pub struct Column {
 }
 
 /// A column to extract from every row.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Kind {
     Number,
     Label,
 }
 
-enum Cell {
+/// One parsed cell, borrowed from the current record.
+enum Cell<'a> {
     Number(f64),
-    Label(String),
+    Label(&'a str),
 }
 
 impl Table {
@@ -154,26 +184,31 @@ impl Table {
         Table::read_with(path, b',')
     }
 
-    /// Reads `path` (`-`: standard input): a header row of distinct names, then data rows;
-    /// fields are trimmed.
+    /// Opens `path` (`-`: standard input): a header row of distinct names, then data rows;
+    /// fields are trimmed. Only the header and the first data row are read here.
     pub fn read_with(path: &Path, delimiter: u8) -> Result<Table> {
-        let bytes = read_bytes(path)?;
-        let mut reader = csv::ReaderBuilder::new()
-            .trim(csv::Trim::All)
-            .delimiter(delimiter)
-            .from_reader(bytes.as_slice());
+        let stdin = if path.as_os_str() == "-" { Some(Arc::from(read_stdin()?)) } else { None };
+        Table::open(Source { path: path.to_owned(), delimiter, stdin })
+    }
+
+    fn open(source: Source) -> Result<Table> {
+        let path = source.path.clone();
+        let mut reader = source.reader()?;
         let headers: Vec<String> =
-            reader.headers().map_err(|e| csv_error(path, &e))?.iter().map(str::to_owned).collect();
+            reader.headers().map_err(|e| csv_error(&path, &e))?.iter().map(str::to_owned).collect();
         if headers.iter().all(String::is_empty) {
             bail!("{} is empty: expected a header row naming the columns", path.display());
         }
-        check_distinct_headers(path, &headers, delimiter)?;
-        let rows =
-            reader.records().collect::<Result<Vec<_>, _>>().map_err(|e| csv_error(path, &e))?;
-        if rows.is_empty() {
+        check_distinct_headers(&path, &headers, source.delimiter)?;
+        let mut first = csv::StringRecord::new();
+        if !reader.read_record(&mut first).map_err(|e| csv_error(&path, &e))? {
             bail!("{} has a header but no data rows", path.display());
         }
-        Ok(Table { path: path.to_owned(), headers, rows })
+        Ok(Table { source, headers })
+    }
+
+    fn path(&self) -> &Path {
+        &self.source.path
     }
 
     fn column(&self, name: &str) -> Result<usize> {
@@ -182,7 +217,7 @@ impl Table {
         }
         let mut msg = format!(
             "column '{name}' not found in {}; its columns are: {}",
-            self.path.display(),
+            self.path().display(),
             self.headers.join(", ")
         );
         if let Some(h) = self.headers.iter().find(|h| h.eq_ignore_ascii_case(name)) {
@@ -208,7 +243,7 @@ impl Table {
         if data.labels.len() < 2 {
             bail!(
                 "column '{group}' of {} has a single group ({}); a comparison needs at least two",
-                self.path.display(),
+                self.path().display(),
                 data.labels.join(", ")
             );
         }
@@ -217,65 +252,71 @@ impl Table {
 
     /// Group labels and numeric values, any number of labels (federated centres may hold one).
     pub fn labelled(&self, group: &str, value: &str, drop_missing: bool) -> Result<Grouped> {
-        let (rows, input) =
-            self.extract(&[(group, Kind::Label), (value, Kind::Number)], drop_missing)?;
-        let mut index: BTreeMap<String, usize> = BTreeMap::new();
-        for row in &rows {
-            if let Cell::Label(l) = &row[0] {
-                index.entry(l.clone()).or_insert(0);
-            }
-        }
-        let mut natural: Vec<String> = index.keys().cloned().collect();
+        let mut ids: HashMap<String, usize> = HashMap::new();
+        let mut groups = Vec::new();
+        let mut values = Vec::new();
+        let input =
+            self.extract(&[(group, Kind::Label), (value, Kind::Number)], drop_missing, |cells| {
+                if let [Cell::Label(l), Cell::Number(v)] = cells {
+                    let next = ids.len();
+                    let id = *ids.entry((*l).to_owned()).or_insert(next);
+                    groups.push(id);
+                    values.push(*v);
+                }
+            })?;
+        let mut natural: Vec<String> = ids.keys().cloned().collect();
         natural.sort_by(|a, b| natural_cmp(a, b));
+        let mut position = vec![0; natural.len()];
         for (i, label) in natural.iter().enumerate() {
-            index.insert(label.clone(), i);
+            position[ids[label]] = i;
         }
-        let mut groups = Vec::with_capacity(rows.len());
-        let mut values = Vec::with_capacity(rows.len());
-        for row in rows {
-            if let [Cell::Label(l), Cell::Number(v)] = &row[..] {
-                groups.push(index[l]);
-                values.push(*v);
-            }
-        }
+        groups.iter_mut().for_each(|g| *g = position[*g]);
         Ok(Grouped { labels: natural, groups, values, input })
     }
 
     /// Two numeric columns of the same rows.
     pub fn paired(&self, before: &str, after: &str, drop_missing: bool) -> Result<Paired> {
-        let (rows, input) =
-            self.extract(&[(before, Kind::Number), (after, Kind::Number)], drop_missing)?;
-        let mut b = Vec::with_capacity(rows.len());
-        let mut a = Vec::with_capacity(rows.len());
-        for row in rows {
-            if let [Cell::Number(x), Cell::Number(y)] = &row[..] {
-                b.push(*x);
-                a.push(*y);
-            }
-        }
+        let (mut b, mut a) = (Vec::new(), Vec::new());
+        let input = self.extract(
+            &[(before, Kind::Number), (after, Kind::Number)],
+            drop_missing,
+            |cells| {
+                if let [Cell::Number(x), Cell::Number(y)] = cells {
+                    b.push(*x);
+                    a.push(*y);
+                }
+            },
+        )?;
         Ok(Paired { before: b, after: a, input })
     }
 
     /// One numeric column.
     pub fn numbers(&self, value: &str, drop_missing: bool) -> Result<Column> {
-        let (rows, input) = self.extract(&[(value, Kind::Number)], drop_missing)?;
-        let values = rows
-            .into_iter()
-            .filter_map(|r| if let [Cell::Number(v)] = r[..] { Some(v) } else { None })
-            .collect();
+        let mut values = Vec::new();
+        let input = self.extract(&[(value, Kind::Number)], drop_missing, |cells| {
+            if let [Cell::Number(v)] = cells {
+                values.push(*v);
+            }
+        })?;
         Ok(Column { values, input })
     }
 
+    /// Streams the rows once, handing each complete row's parsed `columns` to `row`.
     fn extract(
         &self,
         columns: &[(&str, Kind)],
         drop_missing: bool,
-    ) -> Result<(Vec<Vec<Cell>>, InputInfo)> {
+        mut row: impl FnMut(&[Cell<'_>]),
+    ) -> Result<InputInfo> {
         let indices = columns.iter().map(|(n, _)| self.column(n)).collect::<Result<Vec<_>>>()?;
-        let mut out = Vec::with_capacity(self.rows.len());
-        let mut problems = Vec::new();
-        for (r, record) in self.rows.iter().enumerate() {
-            let line = record.position().map_or(r as u64 + 2, csv::Position::line);
+        let path = self.path();
+        let mut reader = self.source.reader()?;
+        let mut record = csv::StringRecord::new();
+        let (mut rows, mut complete, mut problems) = (0usize, 0usize, Vec::new());
+        let mut problem_count = 0usize;
+        while reader.read_record(&mut record).map_err(|e| csv_error(path, &e))? {
+            rows += 1;
+            let line = record.position().map_or(rows as u64 + 1, csv::Position::line);
             let mut cells = Vec::with_capacity(columns.len());
             let mut bad = Vec::new();
             for (&i, &(name, kind)) in indices.iter().zip(columns) {
@@ -285,18 +326,21 @@ impl Table {
                 }
             }
             if bad.is_empty() {
-                out.push(cells);
+                complete += 1;
+                row(&cells);
             } else {
-                problems.push(format!("line {line} ({})", bad.join(", ")));
+                problem_count += 1;
+                if problems.len() < ROWS_NAMED {
+                    problems.push(format!("line {line} ({})", bad.join(", ")));
+                }
             }
         }
-        if !problems.is_empty() && !drop_missing {
-            let more = problems.len().saturating_sub(ROWS_NAMED);
+        if problem_count > 0 && !drop_missing {
+            let more = problem_count.saturating_sub(ROWS_NAMED);
             let mut msg = format!(
-                "{} has {} row(s) with missing or unparsable cells: {}",
-                self.path.display(),
-                problems.len(),
-                problems[..problems.len().min(ROWS_NAMED)].join("; ")
+                "{} has {problem_count} row(s) with missing or unparsable cells: {}",
+                path.display(),
+                problems.join("; ")
             );
             if more > 0 {
                 let _ = write!(msg, "; and {more} more");
@@ -304,34 +348,48 @@ impl Table {
             msg.push_str(" — fix them or pass --drop-missing to leave those rows out");
             bail!(msg);
         }
-        if out.is_empty() {
-            bail!("{}: no complete rows left after dropping missing cells", self.path.display());
+        if complete == 0 {
+            bail!("{}: no complete rows left after dropping missing cells", path.display());
         }
-        if !problems.is_empty() {
+        if problem_count > 0 {
             eprintln!(
-                "note: --drop-missing left out {} of {} rows of {} (missing or unparsable cells)",
-                problems.len(),
-                self.rows.len(),
-                self.path.display()
+                "note: --drop-missing left out {problem_count} of {rows} rows of {} (missing or \
+                 unparsable cells)",
+                path.display()
             );
         }
-        let input = InputInfo {
-            path: self.path.display().to_string(),
-            rows: self.rows.len(),
-            dropped_rows: problems.len(),
-            cells_sha256: cells_sha256(&out),
-        };
-        Ok((out, input))
+        let columns = columns.iter().map(|(n, k)| ((*n).to_owned(), *k)).collect();
+        Ok(InputInfo {
+            path: path.display().to_string(),
+            rows,
+            dropped_rows: problem_count,
+            extraction: Extraction { source: self.source.clone(), columns },
+        })
     }
 }
 
-fn read_bytes(path: &Path) -> Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
-        return Ok(bytes);
+impl Source {
+    /// A fresh reader over the whole input (header included).
+    fn reader(&self) -> Result<csv::Reader<Box<dyn Read>>> {
+        let input: Box<dyn Read> = match &self.stdin {
+            Some(bytes) => Box::new(std::io::Cursor::new(Arc::clone(bytes))),
+            None => Box::new(
+                File::open(&self.path)
+                    .with_context(|| format!("cannot read {}", self.path.display()))?,
+            ),
+        };
+        Ok(csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .delimiter(self.delimiter)
+            .buffer_capacity(1 << 20)
+            .from_reader(input))
     }
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn read_stdin() -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+    Ok(bytes)
 }
 
 fn check_distinct_headers(path: &Path, headers: &[String], delimiter: u8) -> Result<()> {
@@ -353,21 +411,21 @@ fn check_distinct_headers(path: &Path, headers: &[String], delimiter: u8) -> Res
     Ok(())
 }
 
-/// SHA-256 over the analysed cells, rows in sorted order (so reordering rows or adding blank
-/// or unused lines keeps the key; changing a used cell changes it).
-fn cells_sha256(rows: &[Vec<Cell>]) -> String {
-    let mut lines: Vec<String> = rows
+/// One row's cells as a line of the cells hash: numbers as `{v:e}`, fields joined by U+001F.
+fn cells_line(cells: &[Cell<'_>]) -> String {
+    cells
         .iter()
-        .map(|row| {
-            row.iter()
-                .map(|c| match c {
-                    Cell::Number(v) => format!("{v:e}"),
-                    Cell::Label(l) => l.clone(),
-                })
-                .collect::<Vec<_>>()
-                .join("\u{1f}")
+        .map(|c| match c {
+            Cell::Number(v) => format!("{v:e}"),
+            Cell::Label(l) => (*l).to_owned(),
         })
-        .collect();
+        .collect::<Vec<_>>()
+        .join("\u{1f}")
+}
+
+/// SHA-256 over the lines in sorted order (so reordering rows or adding blank or unused lines
+/// keeps the key; changing a used cell changes it).
+fn sorted_lines_sha256(mut lines: Vec<String>) -> String {
     lines.sort_unstable();
     let mut hasher = Sha256::new();
     for line in &lines {
@@ -414,12 +472,12 @@ fn is_missing(raw: &str) -> bool {
     matches!(raw.to_ascii_lowercase().as_str(), "" | "na" | "n/a" | "nan" | "null" | "none")
 }
 
-fn parse_cell(raw: &str, kind: Kind) -> std::result::Result<Cell, String> {
+fn parse_cell(raw: &str, kind: Kind) -> std::result::Result<Cell<'_>, String> {
     if is_missing(raw) {
         return Err("missing".to_owned());
     }
     match kind {
-        Kind::Label => Ok(Cell::Label(raw.to_owned())),
+        Kind::Label => Ok(Cell::Label(raw)),
         Kind::Number => match raw.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(Cell::Number(v)),
             Ok(_) => Err(format!("'{raw}' is not finite")),
@@ -485,7 +543,7 @@ mod tests {
         assert!(matches!(parse_cell("-1.5e3", Kind::Number), Ok(Cell::Number(v)) if v == -1500.0));
         assert_eq!(parse_cell("inf", Kind::Number).err().unwrap(), "'inf' is not finite");
         assert_eq!(parse_cell("1,5", Kind::Number).err().unwrap(), "'1,5' is not a number");
-        assert!(matches!(parse_cell("x", Kind::Label), Ok(Cell::Label(l)) if l == "x"));
+        assert!(matches!(parse_cell("x", Kind::Label), Ok(Cell::Label("x"))));
     }
 
     #[test]
@@ -539,8 +597,9 @@ mod tests {
         let a = table("g,v,x\na,1,7\nb,2,8\n").labelled("g", "v", false).unwrap();
         let b = table("g,v,x\nb,2,0\na,1.0,9\n").labelled("g", "v", false).unwrap();
         let c = table("g,v,x\nb,2,0\na,1.5,9\n").labelled("g", "v", false).unwrap();
-        assert_eq!(a.input.cells_sha256, b.input.cells_sha256);
-        assert_ne!(a.input.cells_sha256, c.input.cells_sha256);
+        let hash = |g: &Grouped| g.input.cells_sha256().unwrap();
+        assert_eq!(hash(&a), hash(&b));
+        assert_ne!(hash(&a), hash(&c));
     }
 
     #[test]

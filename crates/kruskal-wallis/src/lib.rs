@@ -10,6 +10,9 @@
 //!   near-equal groups summing to n (the worst case for H_abs, paper App. A.5; for H the null
 //!   barely depends on the sizes, χ²_{g−1} asymptotically for any sizes) with the same noise,
 //!   upper tail, +1 p-value. Group sizes are never used, so they stay private.
+//! - Any n ([`reference_null`], [`KwNull`]): from [`LIMIT_LAW_MIN_N`] on, the reference is the
+//!   multivariate normal limit of the rank sums with their exact finite-n covariance (O(g) a
+//!   draw instead of O(n)); results name the law in `reference_law`.
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].
@@ -45,10 +48,11 @@
 
 pub use crate::{
     error::KruskalWallisError,
+    large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
     private::{
         DEFAULT_DRAWS, DEFAULT_SEED, KwRelease, KwStatistic, PrivateKruskalResult,
         PrivateKwOptions, p_value_of_release, private_kruskal_wallis, reference_model,
-        release_kruskal_wallis, statistic_random_ties,
+        reference_null, release_kruskal_wallis, statistic_random_ties,
     },
     public::{KruskalResult, kruskal},
     sample::GroupedSample,
@@ -56,6 +60,7 @@ pub use crate::{
 };
 
 mod error;
+mod large_n;
 mod private;
 mod public;
 mod sample;

@@ -5,12 +5,13 @@ use dptest_mechanisms::{
     Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
 };
 use dptest_refdist::{
-    Engine, MonteCarlo, RankStatistic, RankSumNull, ReferenceInfo, Tail, kruskal_wallis_abs,
-    kruskal_wallis_h,
+    CpuEngine, Engine, MonteCarlo, RankStatistic, RankSumNull, ReferenceInfo, Tail,
+    kruskal_wallis_abs, kruskal_wallis_h,
 };
 use rand::Rng;
 use serde::Serialize;
 
+use crate::large_n::{KwNull, ReferenceLaw};
 use crate::{GroupedSample, KruskalWallisError};
 
 /// Default number of Monte Carlo draws of the KW references.
@@ -179,6 +180,20 @@ pub fn reference_model(
     Ok(RankSumNull::equal_groups(n32, g32, statistic.rank_statistic(), plan.scale)?)
 }
 
+/// The reference the private test uses: [`reference_model`] below
+/// [`crate::LIMIT_LAW_MIN_N`], its multivariate normal limit (exact covariance) from there on.
+///
+/// # Errors
+/// As [`reference_model`].
+pub fn reference_null(
+    n: usize,
+    groups: usize,
+    statistic: KwStatistic,
+    epsilon: Epsilon,
+) -> Result<KwNull, KruskalWallisError> {
+    Ok(KwNull::for_model(reference_model(n, groups, statistic, epsilon)?))
+}
+
 /// Options of the full private test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PrivateKwOptions {
@@ -230,13 +245,16 @@ pub struct PrivateKruskalResult {
     pub noise_scale: f64,
     /// Group sizes of the reference (near-equal, summing to n).
     pub reference_sizes: Vec<u32>,
+    /// The law the reference samples: the permutation null, or its normal limit at large n.
+    pub reference_law: ReferenceLaw,
     /// Reference draws at least as large as the statistic.
     pub exceedances: u64,
     /// The reference engine, draws and seed.
     pub reference: ReferenceInfo,
 }
 
-/// The p-value of an existing release against the equal-groups reference on `engine`.
+/// The p-value of an existing release against the equal-groups reference on `engine` (the
+/// normal-limit reference of large n costs O(g) a draw and always runs on the CPU).
 ///
 /// # Errors
 /// [`KruskalWallisError::Reference`] if the engine fails.
@@ -246,7 +264,9 @@ pub fn p_value_of_release(
     monte_carlo: &MonteCarlo,
 ) -> Result<PrivateKruskalResult, KruskalWallisError> {
     let epsilon = Epsilon::new(release.laplace.epsilon)?;
-    let model = reference_model(release.n, release.groups, release.statistic, epsilon)?;
+    let model = reference_null(release.n, release.groups, release.statistic, epsilon)?;
+    let engine: &dyn Engine =
+        if model.law() == ReferenceLaw::NormalLimit { &CpuEngine } else { engine };
     let p = engine.p_value(&model, release.value, Tail::Upper, monte_carlo)?;
     Ok(PrivateKruskalResult {
         test: release.statistic.test_name(),
@@ -259,6 +279,7 @@ pub fn p_value_of_release(
         sensitivity: release.laplace.sensitivity,
         noise_scale: release.laplace.scale,
         reference_sizes: model.sizes().to_vec(),
+        reference_law: model.law(),
         exceedances: p.exceedances,
         reference: ReferenceInfo::monte_carlo(engine, monte_carlo),
     })
@@ -266,7 +287,8 @@ pub fn p_value_of_release(
 
 /// The full private test (paper Alg. KW_p / KWabs_p): release the statistic
 /// ([`release_kruskal_wallis`]) and compare it with the Monte Carlo reference of g near-equal
-/// groups summing to n, noise included, upper tail. ε-DP; the reference is post-processing.
+/// groups summing to n (its normal limit from [`crate::LIMIT_LAW_MIN_N`] on), noise included,
+/// upper tail. ε-DP; the reference is post-processing.
 ///
 /// # Errors
 /// As [`release_kruskal_wallis`] and [`p_value_of_release`].
@@ -286,7 +308,7 @@ pub fn private_kruskal_wallis<R: Rng + ?Sized>(
 mod tests {
     use super::*;
     use dptest_mechanisms::release_laplace_insecure_seeded;
-    use dptest_refdist::{CpuEngine, cpu};
+    use dptest_refdist::cpu;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 

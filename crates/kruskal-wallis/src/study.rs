@@ -2,14 +2,12 @@
 //! simulated releases, and the paper's data generators.
 
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::{
-    MonteCarlo, RankSumNull, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys,
-};
+use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Normal};
 
-use crate::private::{reference_model, statistic_random_ties};
-use crate::{GroupedSample, KruskalWallisError, KwStatistic};
+use crate::private::{reference_null, statistic_random_ties};
+use crate::{GroupedSample, KruskalWallisError, KwNull, KwStatistic};
 
 /// One public setting of the private test: n, g, statistic, ε.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,7 +27,7 @@ pub struct KwSetting {
 #[derive(Clone, Debug)]
 pub struct KwReference {
     setting: KwSetting,
-    model: RankSumNull,
+    model: KwNull,
     monte_carlo: MonteCarlo,
     sorted: Vec<f64>,
 }
@@ -38,10 +36,10 @@ impl KwReference {
     /// Simulates `monte_carlo.draws` null statistics (noise included) for `setting`.
     ///
     /// # Errors
-    /// As [`crate::reference_model`]; [`KruskalWallisError::TooLarge`] if the draws do not fit
+    /// As [`crate::reference_null`]; [`KruskalWallisError::TooLarge`] if the draws do not fit
     /// in memory addressing.
     pub fn new(setting: KwSetting, monte_carlo: MonteCarlo) -> Result<Self, KruskalWallisError> {
-        let model = reference_model(setting.n, setting.groups, setting.statistic, setting.epsilon)?;
+        let model = reference_null(setting.n, setting.groups, setting.statistic, setting.epsilon)?;
         let count = usize::try_from(monte_carlo.draws)
             .map_err(|_| KruskalWallisError::TooLarge { n: usize::MAX })?;
         let mut sorted = cpu::sample(&model, monte_carlo.seed, 0, count);
@@ -54,8 +52,8 @@ impl KwReference {
         &self.setting
     }
 
-    /// The null model (sizes, statistic, noise scale).
-    pub fn model(&self) -> &RankSumNull {
+    /// The null model (sizes, law, noise scale).
+    pub fn model(&self) -> &KwNull {
         &self.model
     }
 

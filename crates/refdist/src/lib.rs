@@ -63,6 +63,7 @@ pub use crate::{
         critical_values_from_sorted_top, lowest_needed_rank, order_statistic_interval,
         select_needed_order_statistics,
     },
+    rank_sum_limit::RankSumNormalLimit,
     rank_sums::{
         NullParts, RankStatistic, RankSumNull, kruskal_wallis_abs, kruskal_wallis_abs_constant,
         kruskal_wallis_h, mann_whitney_u1,
@@ -88,6 +89,7 @@ mod philox;
 mod philox_x8;
 mod quantile;
 mod rank_select;
+mod rank_sum_limit;
 mod rank_sums;
 mod shared;
 mod signed_rank;

@@ -28,6 +28,8 @@ pub mod tags {
     pub const T_STATISTIC: u32 = 4;
     /// Raw words (benchmarks, known-answer checks).
     pub const RAW: u32 = 5;
+    /// Normal limit of group rank sums (large-n Kruskal–Wallis reference).
+    pub const RANK_SUM_LIMIT: u32 = 6;
     /// First tag free for models defined outside this crate.
     pub const FIRST_EXTERNAL: u32 = 16;
 }

@@ -40,18 +40,6 @@ pub enum WilcoxonError {
         /// Largest n the exact computation accepts.
         max: usize,
     },
-    /// The zero-robust exact reference is not available at this (n, ε): above `max_table_n`
-    /// pairs it is certified only for ε ≤ `max_epsilon`.
-    RobustOutOfRange {
-        /// Pairs given.
-        n: usize,
-        /// ε asked for.
-        epsilon: f64,
-        /// Largest ε accepted above `max_table_n` pairs.
-        max_epsilon: f64,
-        /// Largest n of the zero-robust table (any ε).
-        max_table_n: usize,
-    },
     /// The zero-robust exact reference is validated (ties included) only up to `max_epsilon`.
     EpsilonAboveValidated {
         /// ε asked for.
@@ -112,14 +100,8 @@ impl fmt::Display for WilcoxonError {
             ),
             TooLargeForExact { n, max } => write!(
                 f,
-                "n = {n} exceeds {max}, the largest n of the exact signed-rank reference; \
-                 use the normal reference"
-            ),
-            RobustOutOfRange { n, epsilon, max_epsilon, max_table_n } => write!(
-                f,
-                "the zero-robust exact reference is certified above n = {max_table_n} only for \
-                 ε ≤ {max_epsilon} (got n = {n}, ε = {epsilon}); lower ε, or use the \
-                 exact-untied reference (not valid with zeros at this noise level)"
+                "n = {n} exceeds {max}, the largest n of the exact-untied signed-rank \
+                 reference; the default (zero-robust) reference covers every n"
             ),
             EpsilonAboveValidated { epsilon, max_epsilon } => write!(
                 f,

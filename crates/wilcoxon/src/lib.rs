@@ -53,8 +53,8 @@ pub use crate::{
     error::WilcoxonError,
     exact::MAX_EXACT_N,
     private::{
-        Backend, PrivateOptions, PrivateResult, Reference, WpReference, pratt_sensitivity,
-        private_wilcoxon, release_pratt,
+        Backend, PrivateOptions, PrivateResult, Reference, ReferenceLaw, WpReference,
+        pratt_sensitivity, private_wilcoxon, release_pratt, uses_normal_limit,
     },
     public::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,

@@ -19,10 +19,13 @@ use crate::sample::{Alternative, PairedSample, pratt_statistic, signed_rank_sd};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reference {
-    /// The zero-robust exact reference (the default): the largest tail over every number of
+    /// The zero-robust reference (the default): the largest tail over every number of
     /// zeros n0 ∈ {0, …, n} of the exact signed-rank null of the n − n0 untied ranks above
     /// the zeros, ⊕ Laplace. Valid whatever the (private) number of zeros; see the crate docs
-    /// ("Validity") for ties and for n above [`crate::MAX_ROBUST_TABLE_N`].
+    /// ("Validity") for ties and for n above [`crate::MAX_ROBUST_TABLE_N`]. Above
+    /// [`crate::MAX_EXACT_N`] pairs, and above [`crate::MAX_ROBUST_TABLE_N`] pairs with
+    /// ε > [`crate::ROBUST_FAST_MAX_EPSILON`], it is its normal limit N(0, σ_n²) ⊕ Laplace
+    /// (zeros and ties only shrink the variance; [`ReferenceLaw::ZeroRobustNormalLimit`]).
     #[default]
     Exact,
     /// The exact signed-rank null of W for n untied, non-zero ranks ⊕ Laplace (the reference
@@ -50,6 +53,25 @@ impl std::str::FromStr for Reference {
             }),
         }
     }
+}
+
+/// The law a [`WpReference`] evaluates, as named in results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReferenceLaw {
+    /// Zero-robust exact table (n ≤ [`crate::MAX_ROBUST_TABLE_N`]).
+    ZeroRobustExact,
+    /// Untied exact tail with the central guard (zero-robust for ε ≤
+    /// [`crate::ROBUST_FAST_MAX_EPSILON`], n ≤ [`crate::MAX_EXACT_N`]).
+    ZeroRobustGuarded,
+    /// N(0, σ_n²) ⊕ Laplace as the zero-robust reference at large n (docs/notes/large-n.md).
+    ZeroRobustNormalLimit,
+    /// The exact untied signed-rank null ⊕ Laplace.
+    ExactUntied,
+    /// The paper's normal reference.
+    Normal,
+    /// A Monte Carlo simulation of the untied or normal null.
+    MonteCarlo,
 }
 
 /// How the reference is evaluated.
@@ -107,7 +129,27 @@ enum Exact {
     /// The zero-robust reference above MAX_ROBUST_TABLE_N: the untied tail, which attains the
     /// maximum over n0 for one-sided tails ≤ 1/4 there (measured), plus the central guard.
     Guarded(LatticeLaplace),
+    /// The zero-robust reference at large n: N(0, σ_n²) ⊕ Laplace (the all-zero tail below 0).
+    NormalLimit(NormalLaplaceExact),
     Normal(NormalLaplaceExact),
+}
+
+/// The normal limit's variance is σ_n²·(1 + this/n): it covers the first Edgeworth term of
+/// the signed-rank law (excess kurtosis ≈ −3.6/n, which makes the exact tail exceed the
+/// normal one by up to ≈ 0.46/n relative for z < √3) with room for zero counts
+/// (docs/notes/large-n.md).
+pub const LIMIT_VARIANCE_INFLATION: f64 = 2.0;
+
+/// The sd of the zero-robust normal limit: σ_n·√(1 + [`LIMIT_VARIANCE_INFLATION`]/n).
+pub fn normal_limit_sd(n: usize) -> f64 {
+    signed_rank_sd(n) * (1.0 + LIMIT_VARIANCE_INFLATION / n as f64).sqrt()
+}
+
+/// Whether the zero-robust reference at (n, ε) is its normal limit: above
+/// [`crate::MAX_EXACT_N`] pairs, or above [`MAX_ROBUST_TABLE_N`] pairs when ε exceeds
+/// [`ROBUST_FAST_MAX_EPSILON`] (where the guarded untied tail is not certified).
+pub fn uses_normal_limit(n: usize, epsilon: Epsilon) -> bool {
+    n > crate::MAX_EXACT_N || (n > MAX_ROBUST_TABLE_N && epsilon.value() > ROBUST_FAST_MAX_EPSILON)
 }
 
 impl<'a> WpReference<'a> {
@@ -115,13 +157,14 @@ impl<'a> WpReference<'a> {
     /// (2n + γ)/ε, so reference and release match exactly.
     ///
     /// [`Reference::Exact`] costs O(n³ + n²ε) once (≈ 0.5 s at n = 400, ε = 10, release
-    /// build) for n ≤ [`crate::MAX_ROBUST_TABLE_N`]; above, it is the untied pmf (cached per n).
+    /// build) for n ≤ [`crate::MAX_ROBUST_TABLE_N`]; above, it is the untied pmf (cached per n)
+    /// or, where [`uses_normal_limit`], a closed form (O(1)).
     ///
     /// # Errors
     /// [`WilcoxonError::TooFewPairs`] for n = 0, [`WilcoxonError::TooLargeForExact`] for the
-    /// exact pmf above [`crate::MAX_EXACT_N`], [`WilcoxonError::RobustOutOfRange`] for
-    /// [`Reference::Exact`] with n > [`crate::MAX_ROBUST_TABLE_N`] and ε >
-    /// [`crate::ROBUST_FAST_MAX_EPSILON`], [`WilcoxonError::RobustNeedsExactBackend`] for
+    /// exact-untied pmf above [`crate::MAX_EXACT_N`], [`WilcoxonError::EpsilonAboveValidated`]
+    /// for [`Reference::Exact`] with n ≤ [`crate::MAX_ROBUST_TABLE_N`] and ε >
+    /// [`crate::ROBUST_MAX_EPSILON`], [`WilcoxonError::RobustNeedsExactBackend`] for
     /// [`Reference::Exact`] on a Monte Carlo backend where the robust maximum is not the untied
     /// null, or a refused privacy parameter.
     pub fn new(
@@ -139,22 +182,19 @@ impl<'a> WpReference<'a> {
             let total = (n * (n + 1) / 2) as f64;
             Ok(LatticeLaplace::new(&signed_rank_pmf(n)?, -total, 2.0, scale))
         };
-        if reference == Reference::Exact && epsilon.value() > ROBUST_MAX_EPSILON {
+        let table = n <= MAX_ROBUST_TABLE_N;
+        if reference == Reference::Exact && table && epsilon.value() > ROBUST_MAX_EPSILON {
             return Err(WilcoxonError::EpsilonAboveValidated {
                 epsilon: epsilon.value(),
                 max_epsilon: ROBUST_MAX_EPSILON,
             });
         }
-        let table = n <= MAX_ROBUST_TABLE_N;
-        if reference == Reference::Exact && !table && epsilon.value() > ROBUST_FAST_MAX_EPSILON {
-            return Err(WilcoxonError::RobustOutOfRange {
-                n,
-                epsilon: epsilon.value(),
-                max_epsilon: ROBUST_FAST_MAX_EPSILON,
-                max_table_n: MAX_ROBUST_TABLE_N,
-            });
-        }
+        let limit = reference == Reference::Exact && uses_normal_limit(n, epsilon);
+        let normal = || NormalLaplaceExact::new(signed_rank_sd(n), scale);
         let exact = match (reference, backend) {
+            (Reference::Exact, _) if limit => {
+                Exact::NormalLimit(NormalLaplaceExact::new(normal_limit_sd(n), scale)?)
+            }
             (Reference::Exact, Backend::Exact) if table => Exact::Robust(RobustTail::new(n, scale)),
             (Reference::Exact, Backend::Exact) => Exact::Guarded(untied()?),
             (Reference::ExactUntied, Backend::Exact) => Exact::Lattice(untied()?),
@@ -164,7 +204,7 @@ impl<'a> WpReference<'a> {
                     max_table_n: MAX_ROBUST_TABLE_N,
                 });
             }
-            _ => Exact::Normal(NormalLaplaceExact::new(signed_rank_sd(n), scale)?),
+            _ => Exact::Normal(normal()?),
         };
         Ok(WpReference { n, scale, reference, backend, exact })
     }
@@ -184,8 +224,23 @@ impl<'a> WpReference<'a> {
         self.reference
     }
 
-    /// Engine, draws and seed, for results.
+    /// The law this reference evaluates.
+    pub fn law(&self) -> ReferenceLaw {
+        match (&self.exact, self.backend) {
+            (Exact::NormalLimit(_), _) => ReferenceLaw::ZeroRobustNormalLimit,
+            (_, Backend::MonteCarlo { .. }) => ReferenceLaw::MonteCarlo,
+            (Exact::Robust(_), _) => ReferenceLaw::ZeroRobustExact,
+            (Exact::Guarded(_), _) => ReferenceLaw::ZeroRobustGuarded,
+            (Exact::Lattice(_), _) => ReferenceLaw::ExactUntied,
+            (Exact::Normal(_), _) => ReferenceLaw::Normal,
+        }
+    }
+
+    /// Engine, draws and seed, for results (a closed form is exact whatever the backend).
     pub fn info(&self) -> ReferenceInfo {
+        if let Exact::NormalLimit(_) = self.exact {
+            return ReferenceInfo::exact();
+        }
         match self.backend {
             Backend::Exact => ReferenceInfo::exact(),
             Backend::MonteCarlo { engine, mc } => ReferenceInfo::monte_carlo(engine, &mc),
@@ -198,7 +253,10 @@ impl<'a> WpReference<'a> {
             Exact::Lattice(lattice) => lattice.sf(t),
             Exact::Robust(table) => table.sf(t),
             Exact::Guarded(lattice) => guarded_sf(lattice, t, self.scale),
-            Exact::Normal(normal) => normal.sf(t),
+            Exact::NormalLimit(normal) if t <= 0.0 => {
+                normal.sf(t).max(robust_lower_sf(t, self.scale))
+            }
+            Exact::NormalLimit(normal) | Exact::Normal(normal) => normal.sf(t),
         }
     }
 
@@ -223,13 +281,13 @@ impl<'a> WpReference<'a> {
                 requirement: "finite",
             });
         }
-        match self.backend {
-            Backend::Exact => Ok(match alternative {
+        match (self.backend, &self.exact) {
+            (Backend::Exact, _) | (_, Exact::NormalLimit(_)) => Ok(match alternative {
                 Alternative::Greater => self.sf(released),
                 Alternative::Less => self.sf(-released),
                 Alternative::TwoSided => (2.0 * self.sf(released.abs())).min(1.0),
             }),
-            Backend::MonteCarlo { engine, mc } => {
+            (Backend::MonteCarlo { engine, mc }, _) => {
                 let model = self.model()?;
                 Ok(engine.p_value(model.as_ref(), released, alternative.tail(), &mc)?.p_value)
             }
@@ -247,16 +305,17 @@ impl<'a> WpReference<'a> {
         alternative: Alternative,
     ) -> Result<f64, WilcoxonError> {
         check_alpha(alpha)?;
-        match self.backend {
-            Backend::Exact => {
+        match (self.backend, &self.exact) {
+            (Backend::Exact, _) | (_, Exact::NormalLimit(_)) => {
                 let p = if alternative == Alternative::TwoSided { alpha / 2.0 } else { alpha };
                 let c = match &self.exact {
                     Exact::Normal(normal) => normal.isf(p)?,
+                    Exact::NormalLimit(normal) if p <= 0.5 => normal.isf(p)?,
                     _ => invert_sf(|t| self.sf(t), p, signed_rank_sd(self.n) + self.scale),
                 };
                 Ok(if alternative == Alternative::Less { -c } else { c })
             }
-            Backend::MonteCarlo { engine, mc } => {
+            (Backend::MonteCarlo { engine, mc }, _) => {
                 let model = self.model()?;
                 let values =
                     engine.critical_values(model.as_ref(), &[alpha], alternative.tail(), &mc)?;
@@ -305,8 +364,10 @@ pub struct PrivateResult {
     pub delta: f64,
     /// The alternative tested.
     pub alternative: Alternative,
-    /// The null used.
+    /// The null asked for.
     pub null: Reference,
+    /// The law the p-value was computed from (the default's depends on n and ε).
+    pub reference_law: ReferenceLaw,
     /// Where the reference came from.
     pub reference: ReferenceInfo,
     /// The noise of the release (scale, grid, sensitivity 2n, ε).
@@ -350,6 +411,7 @@ pub(crate) fn finish(
         delta: 0.0,
         alternative: options.alternative,
         null: options.reference,
+        reference_law: reference.law(),
         reference: reference.info(),
         release,
     })
@@ -475,11 +537,59 @@ mod tests {
     }
 
     #[test]
+    fn default_reference_covers_every_n_and_epsilon_above_the_table() {
+        // Formerly refused: n > 400 with ε > 4, and n > 2000 at any ε.
+        for (n, e, law) in [
+            (401, 4.5, ReferenceLaw::ZeroRobustNormalLimit),
+            (401, 1000.0, ReferenceLaw::ZeroRobustNormalLimit),
+            (401, 4.0, ReferenceLaw::ZeroRobustGuarded),
+            (2001, 0.1, ReferenceLaw::ZeroRobustNormalLimit),
+            (10_000_000, 1.0, ReferenceLaw::ZeroRobustNormalLimit),
+            (10_000_000, 1e6, ReferenceLaw::ZeroRobustNormalLimit),
+        ] {
+            let r = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact).unwrap();
+            assert_eq!(r.law(), law, "n {n} ε {e}");
+            let p = r.p_value(0.1 * signed_rank_sd(n), Alternative::TwoSided).unwrap();
+            assert!(p > 0.9 && p <= 1.0, "n {n} ε {e}: {p}");
+            let c = r.critical_value(0.05, Alternative::TwoSided).unwrap();
+            assert!((r.p_value(c, Alternative::TwoSided).unwrap() - 0.05).abs() < 1e-9);
+        }
+        // The limit is a closed form on any backend, reported as exact.
+        let engine = CpuEngine;
+        let mc = Backend::MonteCarlo { engine: &engine, mc: MonteCarlo::new(1000, 1).unwrap() };
+        let r = WpReference::new(5000, eps(1.0), Reference::Exact, mc).unwrap();
+        assert_eq!(
+            (r.law(), r.info().engine.as_str()),
+            (ReferenceLaw::ZeroRobustNormalLimit, "exact")
+        );
+    }
+
+    #[test]
+    fn normal_limit_dominates_every_zero_count_at_the_crossover() {
+        // The smallest n where the default uses the limit (401, ε > 4), nearly noiseless
+        // (ε = 1000, the coarsest lattice): for every one-sided tail ≤ 0.15 of the limit (two-
+        // sided α ≤ 0.3), the largest tail over n0 = 0..n zeros and the two tie families is
+        // not above it. Fails without the variance inflation (by 0.1% relative at z ≈ 1).
+        let n = 401;
+        let scale = pratt_sensitivity(n) / 1000.0;
+        let limit = NormalLaplaceExact::new(normal_limit_sd(n), scale).unwrap();
+        let lowest = limit.isf(0.15).unwrap();
+        let points: Vec<f64> = (0..300).map(|i| lowest + f64::from(i) * 0.01 * lowest).collect();
+        let worst = crate::robust::max_tail(n, scale, &points, true);
+        for (t, robust) in points.iter().zip(worst) {
+            let normal = limit.sf(*t);
+            assert!(robust <= normal, "t {t}: zero-robust {robust} > limit {normal}");
+        }
+    }
+
+    #[test]
     fn robust_reference_refuses_what_it_cannot_certify() {
-        let big = WpReference::new(401, eps(4.5), Reference::Exact, Backend::Exact);
-        assert!(matches!(big, Err(WilcoxonError::RobustOutOfRange { n: 401, .. })));
         assert!(WpReference::new(401, eps(4.5), Reference::ExactUntied, Backend::Exact).is_ok());
         assert!(WpReference::new(400, eps(4.5), Reference::Exact, Backend::Exact).is_ok());
+        assert!(matches!(
+            WpReference::new(400, eps(10.5), Reference::Exact, Backend::Exact),
+            Err(WilcoxonError::EpsilonAboveValidated { .. })
+        ));
         let engine = CpuEngine;
         let mc = Backend::MonteCarlo { engine: &engine, mc: MonteCarlo::new(1000, 1).unwrap() };
         assert!(matches!(
@@ -533,8 +643,12 @@ mod tests {
         assert_eq!(r.release.sensitivity, 12.0);
         assert!(r.p_value > 0.0 && r.p_value <= 1.0);
         let too_big = PairedSample::from_differences(&vec![1.0; crate::MAX_EXACT_N + 1]).unwrap();
+        let default =
+            private_wilcoxon(&too_big, eps(1.0), &PrivateOptions::default(), Backend::Exact);
+        assert_eq!(default.unwrap().reference_law, ReferenceLaw::ZeroRobustNormalLimit);
+        let untied = PrivateOptions { reference: Reference::ExactUntied, ..Default::default() };
         assert!(matches!(
-            private_wilcoxon(&too_big, eps(1.0), &PrivateOptions::default(), Backend::Exact),
+            private_wilcoxon(&too_big, eps(1.0), &untied, Backend::Exact),
             Err(WilcoxonError::TooLargeForExact { .. })
         ));
         let normal = PrivateOptions { reference: Reference::Normal, ..PrivateOptions::default() };

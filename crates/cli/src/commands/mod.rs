@@ -72,7 +72,9 @@ pub fn release<T>(
              ledger keys this dataset by a hash of its cells, which any edit changes"
         );
     }
-    let charge = ledger::Charge { test, epsilon, delta, cells_sha256: &input.cells_sha256 };
+    let keyed_by_cells = ledger_args.ledger.is_some() && ledger_args.dataset.is_none();
+    let cells_sha256 = if keyed_by_cells { input.cells_sha256()? } else { String::new() };
+    let charge = ledger::Charge { test, epsilon, delta, cells_sha256: &cells_sha256 };
     ledger::charged(ledger_args, &charge, make)
 }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Benchmark inputs for docs/benchmarks.md, "Any n": null data, seeded, written as CSV.
+
+    python3 scripts/make_large.py --rows 10000000 --out /tmp/large
+
+writes grouped.csv (group,value: labels A, B, C in turn; N(0, 1) values) and paired.csv
+(before,after: N(0, 1) pairs; every 10th pair equal, so there are zero differences).
+Needs numpy (tested with numpy 1.26/2.x). Values have 6 decimals (ties are possible).
+"""
+import argparse
+import pathlib
+
+import numpy as np
+
+CHUNK = 1_000_000
+
+
+def write(path, header, columns_of_chunk, rows):
+    with open(path, "w") as out:
+        out.write(header + "\n")
+        for start in range(0, rows, CHUNK):
+            count = min(CHUNK, rows - start)
+            columns = columns_of_chunk(start, count)
+            lines = np.char.add(columns[0], ",")
+            for column in columns[1:-1]:
+                lines = np.char.add(np.char.add(lines, column), ",")
+            lines = np.char.add(lines, columns[-1])
+            out.write("\n".join(lines.tolist()) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser.add_argument("--seed", type=int, default=20240601)
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(args.seed)
+    labels = np.array(["A", "B", "C"])
+
+    def grouped(start, count):
+        group = labels[(np.arange(start, start + count)) % 3]
+        return [group, np.char.mod("%.6f", rng.standard_normal(count))]
+
+    def paired(start, count):
+        before = rng.standard_normal(count)
+        after = rng.standard_normal(count)
+        after[(np.arange(start, start + count) % 10) == 0] = before[
+            (np.arange(start, start + count) % 10) == 0
+        ]
+        return [np.char.mod("%.6f", before), np.char.mod("%.6f", after)]
+
+    write(args.out / "grouped.csv", "group,value", grouped, args.rows)
+    write(args.out / "paired.csv", "before,after", paired, args.rows)
+
+
+if __name__ == "__main__":
+    main()
