@@ -203,7 +203,9 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let sample = normal_groups(&[10, 10, 10], &[0.0, 0.5, 1.0], 1.0, &mut rng).unwrap();
         let released = reference.simulate_release(&sample, &mut rng).unwrap();
-        approx::assert_relative_eq!(released, 8.346388900991897, max_relative = 1e-12);
+        // Changed once, on purpose, when tie-breaking began drawing one key per row (n draws of
+        // `rng` whatever the ties), which moves the simulated noise's position in the stream.
+        approx::assert_relative_eq!(released, 23.400198954415032, max_relative = 1e-12);
     }
 
     #[test]
