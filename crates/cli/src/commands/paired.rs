@@ -51,7 +51,7 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                 "wilcoxon",
                 format!(
                     "Wilcoxon signed-rank test, Pratt ranks (ε-DP, {} reference)",
-                    reference_name(result.null)
+                    reference_name(result.reference_law)
                 ),
                 &result,
             )?;
@@ -64,7 +64,8 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                 ),
             );
             if let Some(serde_json::Value::Object(reference)) = r.fields.get_mut("reference") {
-                reference.insert("distribution".to_owned(), reference_name(result.null).into());
+                reference
+                    .insert("distribution".to_owned(), reference_name(result.reference_law).into());
             }
             let n = result.n as f64;
             warn_if_all_noise(&mut r, result.release.scale, n * (n + 1.0));
@@ -83,11 +84,15 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     Ok(report)
 }
 
-fn reference_name(reference: wx::Reference) -> &'static str {
-    match reference {
-        wx::Reference::Exact => "zero-robust signed-rank ⊕ Laplace",
-        wx::Reference::ExactUntied => "untied signed-rank ⊕ Laplace",
-        wx::Reference::Normal => "normal ⊕ Laplace",
+fn reference_name(law: wx::ReferenceLaw) -> &'static str {
+    match law {
+        wx::ReferenceLaw::ZeroRobustExact | wx::ReferenceLaw::ZeroRobustGuarded => {
+            "zero-robust signed-rank ⊕ Laplace"
+        }
+        wx::ReferenceLaw::ZeroRobustNormalLimit => "zero-robust normal limit ⊕ Laplace",
+        wx::ReferenceLaw::ExactUntied => "untied signed-rank ⊕ Laplace",
+        wx::ReferenceLaw::Normal => "normal ⊕ Laplace",
+        wx::ReferenceLaw::MonteCarlo => "simulated",
     }
 }
 

@@ -175,3 +175,22 @@ fn the_wilcoxon_output_names_the_reference_that_ran() {
     let v = json(&base);
     assert_eq!(v["reference"]["distribution"], "zero-robust signed-rank ⊕ Laplace");
 }
+
+#[test]
+fn the_wilcoxon_default_releases_at_any_n_and_names_its_law() {
+    let rows: String = (0..3000).map(|i| format!("{},{}\n", i % 17, (i * 7) % 19)).collect();
+    let f = file("paired_3000.csv", &format!("before,after\n{rows}"));
+    let v = json(&[
+        "wilcoxon",
+        "--input",
+        &f,
+        "--before",
+        "before",
+        "--after",
+        "after",
+        "--epsilon",
+        "8",
+    ]);
+    assert_eq!(v["reference_law"], "zero_robust_normal_limit", "{v}");
+    assert_eq!(v["reference"]["distribution"], "zero-robust normal limit ⊕ Laplace");
+}
