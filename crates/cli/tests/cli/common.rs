@@ -10,11 +10,17 @@ pub fn root() -> PathBuf {
 
 /// Runs `dptest args…` in the repository root.
 pub fn dptest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dptest"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the dptest binary runs")
+    command().args(args).current_dir(root()).output().expect("the dptest binary runs")
+}
+
+/// The `dptest` binary, with `XDG_RUNTIME_DIR` set (Mesa's lavapipe complains on stderr
+/// without it while dptest looks for a GPU, which would break the one-line error checks).
+pub fn command() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dptest"));
+    if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+        c.env("XDG_RUNTIME_DIR", std::env::temp_dir());
+    }
+    c
 }
 
 /// Runs and expects success; returns stdout.
@@ -95,6 +101,15 @@ pub fn kw_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     if file == "examples/methylation.csv" {
         args.extend(["--groups", METHYLATION_GROUPS]);
     }
+    args.extend_from_slice(extra);
+    args
+}
+
+/// `dptest COMMAND --input examples/paired.csv --before before --after after` followed by
+/// `extra`.
+pub fn paired_args<'a>(command: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![command, "--input", "examples/paired.csv", "--before", "before"];
+    args.extend(["--after", "after"]);
     args.extend_from_slice(extra);
     args
 }

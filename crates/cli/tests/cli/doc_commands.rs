@@ -72,16 +72,12 @@ fn every_documented_command_runs_as_written() {
         commands.extend(help_commands(&[sub]));
     }
     assert!(commands.len() > 20, "found only {} commands", commands.len());
-    for command in &commands {
-        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dptest"))
-            .args(&args)
-            .current_dir(&scratch)
-            .output()
-            .expect("run");
+    for line in &commands {
+        let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let out = command().args(&args).current_dir(&scratch).output().expect("run");
         assert!(
             out.status.success(),
-            "`{command}` failed: {}",
+            "`{line}` failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
     }

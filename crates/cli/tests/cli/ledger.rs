@@ -141,7 +141,7 @@ fn concurrent_runs_cannot_overspend() {
     );
     let children: Vec<_> = (0..3)
         .map(|_| {
-            std::process::Command::new(env!("CARGO_BIN_EXE_dptest"))
+            command()
                 .args(&args)
                 .current_dir(root())
                 .stdout(std::process::Stdio::null())
@@ -161,23 +161,10 @@ fn concurrent_runs_cannot_overspend() {
 fn non_dp_outputs_are_never_charged() {
     let path = temp("ledger_hu.json");
     let ledger = path.to_str().unwrap();
-    let e = data_error(&[
+    let e = data_error(&paired_args(
         "task-clifton",
-        "--input",
-        "examples/paired.csv",
-        "--before",
-        "before",
-        "--after",
-        "after",
-        "--epsilon",
-        "1",
-        "--variant",
-        "high-utility",
-        "--ledger",
-        ledger,
-        "--budget",
-        "1",
-    ]);
+        &["--epsilon", "1", "--variant", "high-utility", "--ledger", ledger, "--budget", "1"],
+    ));
     assert!(e.contains("not DP"), "{e}");
     assert!(!path.exists());
 }

@@ -226,19 +226,7 @@ fn every_private_command_keeps_the_file_out_of_its_output() {
 #[test]
 fn high_utility_is_never_labelled_dp() {
     // Finding 8: "pure ε-DP" beside "NOT differentially private".
-    let out = ok(&[
-        "task-clifton",
-        "--input",
-        "examples/paired.csv",
-        "--before",
-        "before",
-        "--after",
-        "after",
-        "--epsilon",
-        "1",
-        "--variant",
-        "high-utility",
-    ]);
+    let out = ok(&paired_args("task-clifton", &["--epsilon", "1", "--variant", "high-utility"]));
     assert!(out.contains("NOT differentially private"), "{out}");
     assert!(
         !out.contains("pure ε-DP") && out.contains("baseline, NOT differentially private"),

@@ -6,16 +6,7 @@ use super::common::*;
 #[test]
 fn public_paired_and_one_sample_match_scipy() {
     let gold = golden("t_test_paired");
-    let v = json(&[
-        "t-test",
-        "--input",
-        "examples/paired.csv",
-        "--before",
-        "before",
-        "--after",
-        "after",
-        "--public",
-    ]);
+    let v = json(&paired_args("t-test", &["--public"]));
     assert_standard_keys(&v);
     close(v["statistic"].as_f64().unwrap(), g(&gold, "statistic"), 1e-10);
     close(v["p_value"].as_f64().unwrap(), g(&gold, "p_value"), 1e-9);

@@ -2,7 +2,7 @@
 //! errors, warnings about resolution and noise, natural group order.
 
 use std::io::Write as _;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use super::common::*;
 
@@ -14,7 +14,7 @@ fn file(name: &str, text: &str) -> String {
 
 #[test]
 fn a_closed_stdout_is_not_a_panic() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dptest"))
+    let mut child = command()
         .args(kw_args("examples/methylation.csv", &["--public"]))
         .current_dir(root())
         .stdout(Stdio::piped())
@@ -30,7 +30,7 @@ fn a_closed_stdout_is_not_a_panic() {
 #[test]
 fn standard_input_and_other_delimiters() {
     let text = std::fs::read_to_string(root().join("examples/methylation.csv")).expect("read");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dptest"))
+    let mut child = command()
         .args(["kruskal-wallis", "--input", "-", "--group", "group", "--value", "value"])
         .args(["--public", "--json"])
         .current_dir(root())
@@ -116,20 +116,7 @@ fn an_all_noise_release_is_flagged() {
 
 #[test]
 fn the_t_test_flags_no_power() {
-    let v = json(&[
-        "t-test",
-        "--input",
-        "examples/paired.csv",
-        "--before",
-        "before",
-        "--after",
-        "after",
-        "--epsilon",
-        "1",
-        "--bounds=-20,20",
-        "--draws",
-        "200",
-    ]);
+    let v = json(&paired_args("t-test", &["--epsilon", "1", "--bounds=-20,20", "--draws", "200"]));
     let no_power = v["no_power"].as_bool().expect("no_power is always present");
     assert_eq!(no_power, v["noisy_variance"].as_f64().expect("variance") <= 0.0);
 }
@@ -156,17 +143,7 @@ fn public_group_order_is_natural() {
 
 #[test]
 fn the_wilcoxon_output_names_the_reference_that_ran() {
-    let base = [
-        "wilcoxon",
-        "--input",
-        "examples/paired.csv",
-        "--before",
-        "before",
-        "--after",
-        "after",
-        "--epsilon",
-        "1",
-    ];
+    let base = paired_args("wilcoxon", &["--epsilon", "1"]);
     let normal = ok(&[&base[..], &["--reference", "normal"]].concat());
     assert!(
         normal.contains("normal ⊕ Laplace reference") && !normal.contains("(exact reference)"),

@@ -54,19 +54,7 @@ fn task_clifton_variants() {
     assert_eq!(v["test"], "task-clifton");
     assert_eq!(v["differentially_private"], true);
     assert_eq!(v["dummies"], 15);
-    let out = ok(&[
-        "task-clifton",
-        "--input",
-        "examples/paired.csv",
-        "--before",
-        "before",
-        "--after",
-        "after",
-        "--epsilon",
-        "1",
-        "--variant",
-        "high-utility",
-    ]);
+    let out = ok(&paired_args("task-clifton", &["--epsilon", "1", "--variant", "high-utility"]));
     assert!(out.contains("NOT differentially private"), "{out}");
 }
 
