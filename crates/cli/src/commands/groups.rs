@@ -31,12 +31,9 @@ fn grouped_input(
         None => columns.groups.as_deref(),
     };
     let table = super::read_table(input)?;
-    let data = super::input_error(table.grouped(
-        &columns.group,
-        &columns.value,
-        input.drop_missing,
-        declared,
-    ))?;
+    let data = super::reading(|| {
+        table.grouped(&columns.group, &columns.value, input.drop_missing, declared)
+    })?;
     Ok((mode, data))
 }
 
@@ -231,12 +228,9 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
     }
     let declared = super::declared_groups(&args.columns)?;
     let table = super::read_table(&args.input)?;
-    let data = super::input_error(table.grouped(
-        &args.columns.group,
-        &args.columns.value,
-        false,
-        Some(declared),
-    ))?;
+    let data = super::reading(|| {
+        table.grouped(&args.columns.group, &args.columns.value, false, Some(declared))
+    })?;
     let groups = data.split();
     let bounds =
         av::Bounds::new(args.bounds.lo, args.bounds.hi).map_err(|e| anyhow!("--bounds: {e}"))?;

@@ -196,6 +196,12 @@ pub fn read_table(input: &InputArgs) -> Result<Table> {
     input_error(Table::read_with(&input.input, input.delimiter))
 }
 
+/// Reads data with a spinner on stderr after a second (10⁷ rows take seconds); errors are
+/// [`Kind::Input`].
+pub fn reading<T: Send>(work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    input_error(crate::engine::with_spinner("reading the input", work))
+}
+
 /// Tags a data-reading error as [`Kind::Input`].
 pub fn input_error<T>(result: Result<T>) -> Result<T> {
     tag(Kind::Input, result)

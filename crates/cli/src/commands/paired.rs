@@ -113,11 +113,11 @@ fn one_or_paired(
 ) -> Result<TestedValues> {
     match columns {
         [Some(v), _, _] => {
-            let c = super::input_error(table.numbers(v, input.drop_missing))?;
+            let c = super::reading(|| table.numbers(v, input.drop_missing))?;
             Ok(TestedValues { values: c.values, input: c.input, kind: "one-sample" })
         }
         [None, Some(b), Some(a)] => {
-            let p = super::input_error(table.paired(b, a, input.drop_missing))?;
+            let p = super::reading(|| table.paired(b, a, input.drop_missing))?;
             // Saturating differences: a pair like (−1e308, 1e308) gives f64::MAX, which a
             // private test ranks or clamps like any other value.
             let d = wx::PairedSample::new(&p.before, &p.after).map_err(|e| anyhow!("{e}"))?;
@@ -308,7 +308,7 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
         bail!("--drop-missing is for public tests only: clean the file before a private run");
     }
     let table = super::read_table(&args.input)?;
-    let data = super::input_error(table.paired(&args.columns.before, &args.columns.after, false))?;
+    let data = super::reading(|| table.paired(&args.columns.before, &args.columns.after, false))?;
     let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
     let k = args.k;
     let variant = match args.variant {

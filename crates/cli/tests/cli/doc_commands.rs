@@ -75,10 +75,6 @@ fn every_documented_command_runs_as_written() {
     for line in &commands {
         let args: Vec<&str> = line.split_whitespace().skip(1).collect();
         let out = command().args(&args).current_dir(&scratch).output().expect("run");
-        assert!(
-            out.status.success(),
-            "`{line}` failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "`{line}` failed: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
