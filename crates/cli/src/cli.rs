@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+pub use dptest_core::Bounds;
 
 use crate::commands::federated::FederatedCommand;
 use crate::engine::Backend;
@@ -487,23 +488,11 @@ pub enum LedgerCommand {
     },
 }
 
-/// A declared data range.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Bounds {
-    /// Lower bound.
-    pub lo: f64,
-    /// Upper bound.
-    pub hi: f64,
-}
-
 fn bounds(s: &str) -> Result<Bounds, String> {
     let (lo, hi) = s.split_once(',').ok_or("expected LO,HI (e.g. --bounds=-1,1)")?;
     let parse = |x: &str| x.trim().parse::<f64>().map_err(|_| format!("'{x}' is not a number"));
     let (lo, hi) = (parse(lo)?, parse(hi)?);
-    if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-        return Err(format!("need finite LO < HI, got {lo},{hi}"));
-    }
-    Ok(Bounds { lo, hi })
+    Bounds::new(lo, hi).map_err(|_| format!("need finite LO < HI, got {lo},{hi}"))
 }
 
 fn delimiter(s: &str) -> Result<u8, String> {

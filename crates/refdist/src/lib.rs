@@ -46,12 +46,13 @@
 
 #![deny(missing_docs)]
 
+pub use dptest_core::{Alternative, Tail};
+
 pub use crate::{
-    alternative::Alternative,
     cpu::{MonteCarlo, MonteCarloPValue},
     engine::{CpuEngine, Engine, ReferenceInfo},
     error::RefdistError,
-    model::{NullModel, Tail},
+    model::NullModel,
     normal_laplace::{FoldedNormalLaplace, NormalLaplace},
     philox::{PHILOX_M0, PHILOX_M1, PHILOX_W0, PHILOX_W1, philox4x32_10},
     philox_x8::{
@@ -77,7 +78,6 @@ pub mod exact;
 pub mod special;
 pub mod transforms;
 
-mod alternative;
 mod batch;
 mod engine;
 mod error;
