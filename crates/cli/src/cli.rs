@@ -420,12 +420,35 @@ impl TestName {
     }
 }
 
+/// The tests `dptest critical-value` covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CriticalTest {
+    /// Private Kruskal–Wallis (see --statistic).
+    KruskalWallis,
+    /// Private Mann–Whitney.
+    MannWhitney,
+    /// Private Wilcoxon signed-rank (Pratt).
+    Wilcoxon,
+}
+
+impl CriticalTest {
+    /// The subcommand spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CriticalTest::KruskalWallis => TestName::KruskalWallis.as_str(),
+            CriticalTest::MannWhitney => TestName::MannWhitney.as_str(),
+            CriticalTest::Wilcoxon => TestName::Wilcoxon.as_str(),
+        }
+    }
+}
+
 /// `dptest critical-value`.
 #[derive(Args, Debug)]
 pub struct CriticalArgs {
-    /// The test.
+    /// The test (the private t-test has no single critical value: its reference depends on
+    /// the released variance).
     #[arg(value_enum)]
-    pub test: TestName,
+    pub test: CriticalTest,
     /// Sample size (total over groups).
     #[arg(long, value_name = "N")]
     pub n: usize,

@@ -40,7 +40,7 @@ pub use crate::{
     },
     row::{CSV_HEADER, DESIGN_HEADER, TableRow, read_rows, sort_rows, write_rows},
     select::{critical_values_from_keys, critical_values_of},
-    shipped::{LOOKUP_DRAWS, Lookup, critical_value, shipped_rows, shipped_text},
+    shipped::{LOOKUP_DRAWS, Lookup, critical_value, shipped_cell, shipped_rows, shipped_text},
     spec::{
         Cell, Family, MW_EPSILON_U_SHARE, Sided, T_PAPER_SD, TableTest, WilcoxonReference,
         signed_rank_sd,

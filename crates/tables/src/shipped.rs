@@ -65,12 +65,8 @@ pub fn critical_value(
     alpha: f64,
 ) -> Result<Lookup, TablesError> {
     let cell = Cell::new(test, n, epsilon, alpha)?;
-    let shipped = shipped_rows()?
-        .iter()
-        .filter(|row| row.cell().is_ok_and(|own| own.matches(&cell)))
-        .max_by_key(|row| row.draws);
-    if let Some(row) = shipped {
-        return Ok(Lookup { row: row.clone(), shipped: true });
+    if let Some(lookup) = shipped_cell(&cell)? {
+        return Ok(lookup);
     }
     let unit = single_unit(cell)?;
     let cache = DrawCache::new();
@@ -85,6 +81,16 @@ pub fn critical_value(
         .next()
         .ok_or_else(|| TablesError::Unsupported("no value computed for the cell".into()))?;
     Ok(Lookup { row, shipped: false })
+}
+
+/// The shipped row of `cell` (the one with the most draws), if a shipped table covers it;
+/// never computes.
+pub fn shipped_cell(cell: &Cell) -> Result<Option<Lookup>, TablesError> {
+    let shipped = shipped_rows()?
+        .iter()
+        .filter(|row| row.cell().is_ok_and(|own| own.matches(cell)))
+        .max_by_key(|row| row.draws);
+    Ok(shipped.map(|row| Lookup { row: row.clone(), shipped: true }))
 }
 
 fn single_unit(cell: Cell) -> Result<Unit, TablesError> {
