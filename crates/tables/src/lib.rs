@@ -29,6 +29,8 @@
 
 #![deny(missing_docs)]
 
+pub use dptest_refdist::parts::{critical_values_from_keys, critical_values_of};
+
 pub use crate::{
     compute::{DrawCache, Settings, Source, TABLES_SEED, Unit, has_exact, plan_units},
     error::TablesError,
@@ -39,7 +41,6 @@ pub use crate::{
         mann_whitney_null, null_model, t_scales, wilcoxon_scale,
     },
     row::{CSV_HEADER, DESIGN_HEADER, TableRow, read_rows, sort_rows, write_rows},
-    select::{critical_values_from_keys, critical_values_of},
     shipped::{LOOKUP_DRAWS, Lookup, critical_value, shipped_cell, shipped_rows, shipped_text},
     spec::{
         Cell, Family, MW_EPSILON_U_SHARE, Sided, T_PAPER_SD, TableTest, WilcoxonReference,
@@ -48,13 +49,10 @@ pub use crate::{
 };
 
 mod compute;
-mod draws;
 mod error;
 mod grid;
-mod lanes;
 mod markdown;
 mod model;
 mod row;
-mod select;
 mod shipped;
 mod spec;
