@@ -3,6 +3,7 @@
 //! This umbrella crate only re-exports the workspace's crates, so one dependency gives access
 //! to all of them:
 //!
+//! - [`core`]: the shared vocabulary (alternatives, tails, bounds, stream tags);
 //! - [`ranking`]: mid-ranks, random tie-breaking, signed ranks;
 //! - [`mechanisms`]: privacy parameters, budget accountant, exact discrete Laplace release;
 //! - [`refdist`]: reference distributions (Philox streams, exact and CPU Monte Carlo engines);
@@ -34,6 +35,7 @@
 #![deny(missing_docs)]
 
 pub use dptest_anova as anova;
+pub use dptest_core as core;
 pub use dptest_federated as federated;
 pub use dptest_kruskal_wallis as kruskal_wallis;
 pub use dptest_mann_whitney as mann_whitney;

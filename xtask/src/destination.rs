@@ -1,4 +1,4 @@
-//! Where a task writes. Shipped files (`tables/`, `docs/power/`) change only when the caller
+//! Where a task writes. Shipped files (`crates/tables/shipped/`, `docs/power/`) change only when the caller
 //! says so with the task's regenerate flag; every other run writes to `--out DIR` or, without
 //! it, to a fresh temporary folder whose path is printed.
 
@@ -117,15 +117,16 @@ pub(crate) mod tests {
 
     #[test]
     fn shipped_folders_need_the_regenerate_flag() {
-        let shipped = crate::project_root().join("tables");
-        let error = output_dir(Some(&shipped), false, "tables", "test", "--regenerate");
+        let shipped_rel = crate::tables::SHIPPED;
+        let shipped = crate::project_root().join(shipped_rel);
+        let error = output_dir(Some(&shipped), false, shipped_rel, "test", "--regenerate");
         assert!(error.unwrap_err().to_string().contains("--regenerate"));
-        let below = crate::project_root().join("tables/../tables/new");
-        assert!(output_dir(Some(&below), false, "tables", "test", "--regenerate").is_err());
+        let below = shipped.join("../shipped/new");
+        assert!(output_dir(Some(&below), false, shipped_rel, "test", "--regenerate").is_err());
         assert!(!below.exists());
-        let regenerated = output_dir(None, true, "tables", "test", "--regenerate").unwrap();
+        let regenerated = output_dir(None, true, shipped_rel, "test", "--regenerate").unwrap();
         assert_eq!(regenerated, shipped);
         let elsewhere = std::env::temp_dir();
-        assert!(output_dir(Some(&elsewhere), true, "tables", "test", "--regenerate").is_err());
+        assert!(output_dir(Some(&elsewhere), true, shipped_rel, "test", "--regenerate").is_err());
     }
 }

@@ -4,8 +4,8 @@
 //!
 //! Files: `<out>/<family>.csv` (always; the source of truth, also used to skip cells) and
 //! `<out>/<family>.md` with `--format md`. `<out>` is `--out DIR`, else a fresh temporary
-//! folder (printed); only `--regenerate` writes the shipped `tables/`. `--check` reads `--out`
-//! or, without it, the shipped `tables/`, and writes nothing.
+//! folder (printed); only `--regenerate` writes the shipped `crates/tables/shipped/`. `--check`
+//! reads `--out` or, without it, the shipped tables, and writes nothing.
 
 mod check;
 
@@ -62,10 +62,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = FormatArg::Csv)]
     format: FormatArg,
     /// Output folder (default: a fresh temporary folder, printed). With --check: the folder
-    /// to check (default: the shipped tables/).
+    /// to check (default: the shipped crates/tables/shipped/).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Rewrite the shipped tables in the repository's tables/ (cells merged into them).
+    /// Rewrite the shipped tables in crates/tables/shipped/ (cells merged into them).
     #[arg(long, conflicts_with = "check")]
     regenerate: bool,
     /// Recompute cells already present in the output folder.
@@ -137,7 +137,7 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// The repository folder of the shipped tables.
-const SHIPPED: &str = "tables";
+pub(crate) const SHIPPED: &str = "crates/tables/shipped";
 
 /// The folder `--check` reads: `--out`, else the shipped tables.
 fn checked_dir(args: &Args) -> PathBuf {
@@ -357,7 +357,7 @@ mod tests {
         let shipped = snapshot(SHIPPED);
         let grid = ["--test", "wilcoxon", "--n", "12", "--epsilon", "0.7", "--alpha", "0.05"];
         let dir = generate(&args(&[&grid[..], &["--draws", "2000", "--quiet"]].concat())).unwrap();
-        assert_eq!(snapshot(SHIPPED), shipped, "the run rewrote tables/");
+        assert_eq!(snapshot(SHIPPED), shipped, "the run rewrote the shipped tables");
         assert!(!dir.starts_with(crate::project_root()), "{}", dir.display());
         let written: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         assert_eq!(written, vec![dir.join("wilcoxon.csv")]);

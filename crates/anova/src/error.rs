@@ -124,13 +124,18 @@ pub(crate) fn check_groups<G: AsRef<[f64]>>(groups: &[G]) -> Result<(usize, usiz
         if values.is_empty() {
             return Err(AnovaError::EmptyGroup { group: j });
         }
-        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
-            return Err(AnovaError::NonFinite { group: j, index });
-        }
+        dptest_core::check_finite(values)
+            .map_err(|e| AnovaError::NonFinite { group: j, index: e.index })?;
         n += values.len();
     }
     if n <= g {
         return Err(AnovaError::TooFewObservations { n, groups: g });
     }
     Ok((n, g))
+}
+
+impl From<dptest_core::InvalidBounds> for AnovaError {
+    fn from(e: dptest_core::InvalidBounds) -> Self {
+        AnovaError::InvalidBounds { lo: e.lo, hi: e.hi }
+    }
 }

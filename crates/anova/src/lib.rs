@@ -46,9 +46,9 @@
 pub use crate::{
     error::AnovaError,
     private::{
-        AbsoluteDeviations, Bounds, DEFAULT_FRACTION, NoisySums, SA_SENSITIVITY, SE_SENSITIVITY,
-        SwanbergOptions, SwanbergRelease, SwanbergScales, absolute_deviations, f_abs,
-        release_swanberg, rescale_to_unit,
+        AbsoluteDeviations, Bounds, DEFAULT_FRACTION, InvalidBounds, NoisySums, SA_SENSITIVITY,
+        SE_SENSITIVITY, SwanbergOptions, SwanbergRelease, SwanbergScales, absolute_deviations,
+        f_abs, release_swanberg, rescale_to_unit,
     },
     public::{FOnewayResult, f_oneway, f_sf},
     reference::{

@@ -15,41 +15,7 @@ pub const SE_SENSITIVITY: f64 = 3.0;
 /// examples use 0.75).
 pub const DEFAULT_FRACTION: f64 = 0.75;
 
-/// Declared bounds of the data; values outside are clamped. They must not depend on the data.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Bounds {
-    lo: f64,
-    hi: f64,
-}
-
-impl Bounds {
-    /// Finite bounds with `lo < hi`.
-    ///
-    /// # Errors
-    /// [`AnovaError::InvalidBounds`].
-    pub fn new(lo: f64, hi: f64) -> Result<Self, AnovaError> {
-        if lo.is_finite() && hi.is_finite() && lo < hi {
-            Ok(Bounds { lo, hi })
-        } else {
-            Err(AnovaError::InvalidBounds { lo, hi })
-        }
-    }
-
-    /// Lower bound.
-    pub fn lo(&self) -> f64 {
-        self.lo
-    }
-
-    /// Upper bound.
-    pub fn hi(&self) -> f64 {
-        self.hi
-    }
-
-    /// Clamps `x` to the bounds and maps it to [0, 1].
-    pub fn to_unit(&self, x: f64) -> f64 {
-        ((x.clamp(self.lo, self.hi) - self.lo) / (self.hi - self.lo)).clamp(0.0, 1.0)
-    }
-}
+pub use dptest_core::{Bounds, InvalidBounds};
 
 /// Clamps every value to `bounds` and maps it to [0, 1] (Swanberg's `scale.to.unit`).
 ///

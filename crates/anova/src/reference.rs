@@ -9,12 +9,11 @@ use crate::private::{NoisySums, SwanbergScales, f_abs};
 
 /// Default number of null datasets (the authors' 300).
 pub const DEFAULT_NULL_DRAWS: u64 = 300;
-/// Kernel tag of [`SwanbergNull`] (ANOVA tags: 0x0041_0001 ..= 0x0041_00ff).
-pub const TAG_SWANBERG_NULL: u32 = 0x0041_0001;
+/// Kernel tag of [`SwanbergNull`] (ANOVA tags: 0x0041_0001 ..= 0x0041_00ff, registered in
+/// `dptest_core::tags`).
+pub const TAG_SWANBERG_NULL: u32 = tags::ANOVA_SWANBERG_NULL;
 /// Tag of simulated datasets in the study API.
-pub const TAG_ANOVA_DATA: u32 = 0x0041_0002;
-
-const _: () = assert!(TAG_SWANBERG_NULL >= tags::FIRST_EXTERNAL);
+pub const TAG_ANOVA_DATA: u32 = tags::ANOVA_DATA;
 
 /// Null of F̃₁: y_ij = clamp(0.5 + σ·Z_ij, 0, 1) in groups of the given sizes, SA and SE
 /// plus Laplace noise at the release's scales, F̃₁ (−∞ when SẼ ≤ 0, so such draws are never

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+pub use dptest_core::Bounds;
 
 use crate::commands::federated::FederatedCommand;
 use crate::engine::Backend;
@@ -433,12 +434,35 @@ impl TestName {
     }
 }
 
+/// The tests `dptest critical-value` covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CriticalTest {
+    /// Private Kruskal–Wallis (see --statistic).
+    KruskalWallis,
+    /// Private Mann–Whitney.
+    MannWhitney,
+    /// Private Wilcoxon signed-rank (Pratt).
+    Wilcoxon,
+}
+
+impl CriticalTest {
+    /// The subcommand spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CriticalTest::KruskalWallis => TestName::KruskalWallis.as_str(),
+            CriticalTest::MannWhitney => TestName::MannWhitney.as_str(),
+            CriticalTest::Wilcoxon => TestName::Wilcoxon.as_str(),
+        }
+    }
+}
+
 /// `dptest critical-value`.
 #[derive(Args, Debug)]
 pub struct CriticalArgs {
-    /// The test.
+    /// The test (the private t-test has no single critical value: its reference depends on
+    /// the released variance).
     #[arg(value_enum)]
-    pub test: TestName,
+    pub test: CriticalTest,
     /// Sample size (total over groups).
     #[arg(long, value_name = "N")]
     pub n: usize,
@@ -501,23 +525,11 @@ pub enum LedgerCommand {
     },
 }
 
-/// A declared data range.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Bounds {
-    /// Lower bound.
-    pub lo: f64,
-    /// Upper bound.
-    pub hi: f64,
-}
-
 fn bounds(s: &str) -> Result<Bounds, String> {
     let (lo, hi) = s.split_once(',').ok_or("expected LO,HI (e.g. --bounds=-1,1)")?;
     let parse = |x: &str| x.trim().parse::<f64>().map_err(|_| format!("'{x}' is not a number"));
     let (lo, hi) = (parse(lo)?, parse(hi)?);
-    if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-        return Err(format!("need finite LO < HI, got {lo},{hi}"));
-    }
-    Ok(Bounds { lo, hi })
+    Bounds::new(lo, hi).map_err(|_| format!("need finite LO < HI, got {lo},{hi}"))
 }
 
 fn delimiter(s: &str) -> Result<u8, String> {

@@ -79,9 +79,8 @@ impl GroupedSample {
         if values.len() >= u32::MAX as usize || groups >= u32::MAX as usize {
             return Err(KruskalWallisError::TooLarge { n: values.len() });
         }
-        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
-            return Err(KruskalWallisError::NonFinite { index });
-        }
+        dptest_core::check_finite(&values)
+            .map_err(|e| KruskalWallisError::NonFinite { index: e.index })?;
         let mut sizes = vec![0u32; groups];
         let mut indices = Vec::with_capacity(group_of.len());
         for (index, &group) in group_of.iter().enumerate() {
@@ -144,9 +143,8 @@ impl GroupedSample {
         for v in &mut rounded.values {
             *v = (*v / multiple).round() * multiple;
         }
-        if let Some(index) = rounded.values.iter().position(|v| !v.is_finite()) {
-            return Err(KruskalWallisError::NonFinite { index });
-        }
+        dptest_core::check_finite(&rounded.values)
+            .map_err(|e| KruskalWallisError::NonFinite { index: e.index })?;
         Ok(rounded)
     }
 }

@@ -37,9 +37,8 @@ impl TwoSample {
             return Err(MannWhitneyError::EmptySample { sample: "x and y" });
         }
         for (name, sample) in [("x", &x), ("y", &y)] {
-            if let Some(index) = sample.iter().position(|v| !v.is_finite()) {
-                return Err(MannWhitneyError::NonFinite { sample: name, index });
-            }
+            dptest_core::check_finite(sample)
+                .map_err(|e| MannWhitneyError::NonFinite { sample: name, index: e.index })?;
         }
         let n = x.len() + y.len();
         if n >= u32::MAX as usize {

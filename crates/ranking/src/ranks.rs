@@ -62,10 +62,7 @@ pub(crate) fn check_finite(values: &[f64]) -> Result<(), RankError> {
     if values.is_empty() {
         return Err(RankError::Empty);
     }
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(RankError::NonFinite { index }),
-        None => Ok(()),
-    }
+    dptest_core::check_finite(values).map_err(|e| RankError::NonFinite { index: e.index })
 }
 
 /// Average ranks (1-based), like `scipy.stats.rankdata(values, method="average")`.

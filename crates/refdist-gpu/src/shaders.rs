@@ -1,11 +1,11 @@
-//! The WGSL sources (top-level `shaders/`, one kernel per file) and how modules are composed:
+//! The WGSL sources (the crate's `shaders/`, one kernel per file) and how modules are composed:
 //! `philox.wgsl` + `common.wgsl` + the model's file + the operation's file (naga has no
 //! `#include`).
 
 use serde::Serialize;
 
-const PHILOX: &str = include_str!("../../../shaders/philox.wgsl");
-const COMMON: &str = include_str!("../../../shaders/common.wgsl");
+const PHILOX: &str = include_str!("../shaders/philox.wgsl");
+const COMMON: &str = include_str!("../shaders/common.wgsl");
 
 /// A statistic kernel: one WGSL file per null model (and its CPU twin of the same name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -46,13 +46,13 @@ impl Kernel {
 
     fn source(self) -> &'static str {
         match self {
-            Kernel::NormalLaplace => include_str!("../../../shaders/normal_laplace.wgsl"),
+            Kernel::NormalLaplace => include_str!("../shaders/normal_laplace.wgsl"),
             Kernel::FoldedNormalLaplace => {
-                include_str!("../../../shaders/folded_normal_laplace.wgsl")
+                include_str!("../shaders/folded_normal_laplace.wgsl")
             }
-            Kernel::SignedRank => include_str!("../../../shaders/signed_rank.wgsl"),
-            Kernel::RankSums => include_str!("../../../shaders/rank_sums.wgsl"),
-            Kernel::TStatistic => include_str!("../../../shaders/t_statistic.wgsl"),
+            Kernel::SignedRank => include_str!("../shaders/signed_rank.wgsl"),
+            Kernel::RankSums => include_str!("../shaders/rank_sums.wgsl"),
+            Kernel::TStatistic => include_str!("../shaders/t_statistic.wgsl"),
         }
     }
 }
@@ -92,10 +92,10 @@ impl Operation {
 
     fn source(self) -> &'static str {
         match self {
-            Operation::Sample => include_str!("../../../shaders/sample.wgsl"),
-            Operation::PValueCount => include_str!("../../../shaders/p_value_count.wgsl"),
-            Operation::QuantileHist => include_str!("../../../shaders/quantile_hist.wgsl"),
-            Operation::QuantileTail => include_str!("../../../shaders/quantile_tail.wgsl"),
+            Operation::Sample => include_str!("../shaders/sample.wgsl"),
+            Operation::PValueCount => include_str!("../shaders/p_value_count.wgsl"),
+            Operation::QuantileHist => include_str!("../shaders/quantile_hist.wgsl"),
+            Operation::QuantileTail => include_str!("../shaders/quantile_tail.wgsl"),
         }
     }
 }
@@ -107,5 +107,5 @@ pub fn module_source(kernel: Kernel, operation: Operation) -> String {
 
 /// The WGSL of the Philox known-answer module (`philox_kat.wgsl`).
 pub fn philox_kat_source() -> String {
-    [PHILOX, COMMON, include_str!("../../../shaders/philox_kat.wgsl")].concat()
+    [PHILOX, COMMON, include_str!("../shaders/philox_kat.wgsl")].concat()
 }

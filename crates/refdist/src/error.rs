@@ -63,3 +63,9 @@ pub(crate) fn non_negative(name: &'static str, value: f64) -> Result<f64, Refdis
         Err(RefdistError::InvalidParameter { name, value, requirement: "finite and >= 0" })
     }
 }
+
+impl From<dptest_core::UnknownAlternative> for RefdistError {
+    fn from(e: dptest_core::UnknownAlternative) -> Self {
+        RefdistError::Unsupported(e.to_string())
+    }
+}

@@ -46,17 +46,18 @@
 
 #![deny(missing_docs)]
 
+pub use dptest_core::{Alternative, Tail};
+
 pub use crate::{
-    alternative::Alternative,
     cpu::{MonteCarlo, MonteCarloPValue},
     engine::{CpuEngine, Engine, ReferenceInfo},
     error::RefdistError,
-    model::{NullModel, Tail},
+    model::NullModel,
     normal_laplace::{FoldedNormalLaplace, NormalLaplace},
-    philox::{PHILOX_M0, PHILOX_M1, PHILOX_W0, PHILOX_W1, philox4x32_10},
+    philox::philox4x32_10,
     philox_x8::{
         PHILOX_LANES, PhiloxBackend, PhiloxLanes, draw_blocks, philox_backend, philox_x8_with,
-        philox4x32_10_x8, stream_words,
+        philox4x32_10_x8,
     },
     quantile::{
         CriticalValue, OrderInterval, check_alpha, critical_rank, critical_values_from_sorted_keys,
@@ -75,10 +76,10 @@ pub use crate::{
 
 pub mod cpu;
 pub mod exact;
+pub mod parts;
 pub mod special;
 pub mod transforms;
 
-mod alternative;
 mod batch;
 mod engine;
 mod error;

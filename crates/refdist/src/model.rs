@@ -1,42 +1,8 @@
 //! The contract between tests and engines: a null statistic as a function of one draw's stream.
 
-use serde::Serialize;
-
 use crate::stream::DrawStream;
 
-/// Which values of the statistic count as "at least as extreme" as the observed one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Tail {
-    /// Large values are extreme: count `T ≥ t`.
-    Upper,
-    /// Small values are extreme: count `T ≤ t`.
-    Lower,
-    /// Large absolute values are extreme: count `|T| ≥ |t|`.
-    TwoSided,
-}
-
-impl Tail {
-    /// Maps a statistic to the key whose upper tail is extreme: `T`, `−T` or `|T|`.
-    #[inline]
-    pub fn key(self, statistic: f64) -> f64 {
-        match self {
-            Tail::Upper => statistic,
-            Tail::Lower => -statistic,
-            Tail::TwoSided => statistic.abs(),
-        }
-    }
-
-    /// Maps a key back to the statistic scale (inverse of [`Tail::key`] for `Upper`/`Lower`;
-    /// the absolute value for `TwoSided`).
-    #[inline]
-    pub fn unkey(self, key: f64) -> f64 {
-        match self {
-            Tail::Lower => -key,
-            Tail::Upper | Tail::TwoSided => key,
-        }
-    }
-}
+pub use dptest_core::Tail;
 
 /// A null distribution that engines can sample: the statistic of one simulated dataset under
 /// the null hypothesis, computed from that draw's own Philox stream.

@@ -14,25 +14,9 @@
 use crate::philox::philox4x32_10;
 use crate::transforms;
 
-/// Kernel tags: they keep independent uses of one seed on disjoint counters.
-pub mod tags {
-    /// Normal ⊕ Laplace (Wilcoxon normal reference).
-    pub const NORMAL_LAPLACE: u32 = 0;
-    /// Folded normal ⊕ Laplace (Mann–Whitney normal reference).
-    pub const FOLDED_NORMAL_LAPLACE: u32 = 1;
-    /// Signed-rank sum ⊕ Laplace (Wilcoxon exact-null Monte Carlo).
-    pub const SIGNED_RANK: u32 = 2;
-    /// Group rank sums by selection sampling (Kruskal–Wallis, Mann–Whitney exact U).
-    pub const RANK_SUMS: u32 = 3;
-    /// Private t statistic.
-    pub const T_STATISTIC: u32 = 4;
-    /// Raw words (benchmarks, known-answer checks).
-    pub const RAW: u32 = 5;
-    /// Normal limit of group rank sums (large-n Kruskal–Wallis reference).
-    pub const RANK_SUM_LIMIT: u32 = 6;
-    /// First tag free for models defined outside this crate.
-    pub const FIRST_EXTERNAL: u32 = 16;
-}
+/// Kernel tags: they keep independent uses of one seed on disjoint counters (the registry
+/// of every crate's tags is `dptest_core::tags`).
+pub use dptest_core::tags;
 
 /// The random words of one Monte Carlo draw.
 #[derive(Clone, Debug)]

@@ -15,9 +15,9 @@ use crate::error::TTestError;
 use crate::reference::NoisyVarianceNull;
 
 /// Tag of [`MomentNull`] drawing T̃.
-pub const TAG_MOMENT_STATISTIC: u32 = 0x0074_0003;
+pub const TAG_MOMENT_STATISTIC: u32 = dptest_refdist::tags::T_TEST_MOMENT_STATISTIC;
 /// Tag of [`MomentNull`] drawing s̃².
-pub const TAG_MOMENT_VARIANCE: u32 = 0x0074_0004;
+pub const TAG_MOMENT_VARIANCE: u32 = dptest_refdist::tags::T_TEST_MOMENT_VARIANCE;
 /// Total-variation budget between the clamped and unclamped nulls.
 const CLAMP_PROBABILITY: f64 = 1e-6;
 

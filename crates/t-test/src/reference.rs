@@ -55,9 +55,9 @@ pub const GRID_FLOOR_FRACTION: f64 = 0.01;
 /// tails is exact, so few draws suffice).
 pub const VARIANCE_DRAWS: u64 = 4000;
 /// Kernel tag of [`NoisyVarianceNull`] (t-test tags: 0x0074_0001 ..= 0x0074_00ff).
-pub const TAG_NOISY_VARIANCE: u32 = 0x0074_0001;
+pub const TAG_NOISY_VARIANCE: u32 = tags::T_TEST_NOISY_VARIANCE;
 /// Tag of the simulated datasets of the study API.
-pub const TAG_SIMULATED_DATA: u32 = 0x0074_0002;
+pub const TAG_SIMULATED_DATA: u32 = tags::T_TEST_SIMULATED_DATA;
 
 const _: () = assert!(TAG_NOISY_VARIANCE >= tags::FIRST_EXTERNAL);
 

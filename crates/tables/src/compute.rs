@@ -4,13 +4,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use dptest_refdist::parts::{self as draws, NormalPart, critical_values_of};
 use dptest_refdist::{CriticalValue, Engine, MonteCarlo, Tail, private_t, tags};
 
-use crate::draws::{self, NormalPart};
 use crate::error::TablesError;
 use crate::model::{self, exact_reference, exact_value, normalized, raw_factor};
 use crate::row::TableRow;
-use crate::select::critical_values_of;
 use crate::spec::{Cell, T_PAPER_SD, TableTest, WilcoxonReference, signed_rank_sd};
 
 /// Simulation seed of the shipped tables (public: the tables are post-processing).

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::error::{TablesError, require};
 
-/// A family of tables, written to one file `tables/<name>.csv` (and `.md`).
+/// A family of tables, written to one file `<name>.csv` (and `.md`; shipped in `crates/tables/shipped/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {

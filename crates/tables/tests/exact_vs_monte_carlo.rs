@@ -100,11 +100,11 @@ fn lookup_computes_cells_that_are_not_shipped() {
 
 #[test]
 fn lookup_uses_shipped_cells() {
-    // Shipped by `cargo xtask tables` (skipped while tables/ holds only placeholders).
+    // Shipped by `cargo xtask tables` (skipped while shipped/ holds only placeholders).
     let test = TableTest::Wilcoxon(WilcoxonReference::Normal);
     let found = critical_value(test, 100, 1.0, 0.05).expect("lookup");
     if !found.shipped {
-        eprintln!("tables/wilcoxon.csv not generated yet");
+        eprintln!("shipped/wilcoxon.csv not generated yet");
         return;
     }
     assert_eq!(found.row.draws, dptest_tables::PAPER_DRAWS);

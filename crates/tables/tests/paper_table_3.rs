@@ -80,7 +80,7 @@ fn shipped_table_matches_paper_table_3() {
         .filter(|r| r.epsilon == 1.0 && r.reference == "normal" && r.draws == PAPER_DRAWS)
         .collect();
     if table_3.is_empty() {
-        eprintln!("tables/wilcoxon.csv has no ε = 1 rows yet; run cargo xtask tables");
+        eprintln!("shipped/wilcoxon.csv has no ε = 1 rows yet; run cargo xtask tables");
         return;
     }
     assert_eq!(table_3.len(), 48);

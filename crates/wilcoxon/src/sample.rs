@@ -42,9 +42,7 @@ impl PairedSample {
         if d.is_empty() {
             return Err(WilcoxonError::Empty);
         }
-        if let Some(index) = d.iter().position(|v| !v.is_finite()) {
-            return Err(WilcoxonError::NonFinite { index });
-        }
+        dptest_core::check_finite(d).map_err(|e| WilcoxonError::NonFinite { index: e.index })?;
         // −0.0 and 0.0 are both zero differences; store +0.0 so signs never see −0.0.
         let differences = d.iter().map(|&v| if v == 0.0 { 0.0 } else { v }).collect();
         Ok(PairedSample { differences })

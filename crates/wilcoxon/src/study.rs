@@ -9,9 +9,9 @@ use crate::private::WpReference;
 use crate::sample::{Alternative, PairedSample, pratt_statistic};
 use crate::task_clifton::{TcReference, tc_statistic};
 
-/// Philox tag of this crate's study data streams (refdist tags ≥ `FIRST_EXTERNAL`;
+/// Philox tag of this crate's study data streams (registered in `dptest_core::tags`;
 /// dptest-wilcoxon uses 48 for study data and 49 for the Task–Clifton null).
-pub const STUDY_TAG: u32 = 48;
+pub const STUDY_TAG: u32 = dptest_refdist::tags::WILCOXON_STUDY;
 
 /// The Philox stream of replicate `replicate` of a study under `seed` (simulation only).
 pub fn study_stream(seed: u64, replicate: u64) -> DrawStream {

@@ -20,7 +20,7 @@ pub const DEFAULT_DUMMIES: usize = 15;
 pub const TC_GAMMA: f64 = 0.01;
 
 /// Philox tag of [`TcNull`] (dptest-wilcoxon: 48 study data, 49 TC null).
-pub const TC_NULL_TAG: u32 = 49;
+pub const TC_NULL_TAG: u32 = dptest_refdist::tags::WILCOXON_TASK_CLIFTON_NULL;
 
 /// Which Task–Clifton variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -14,7 +14,7 @@ use rand_distr::{Distribution, StandardNormal};
 
 /// Philox tag of xtask's simulated-release noise streams (refdist external tags start at 16;
 /// dptest-wilcoxon uses 48/49, t-test 0x0074_xxxx, anova 0x0041_xxxx).
-pub const XTASK_TAG: u32 = 0x0078_0001;
+pub const XTASK_TAG: u32 = tags::XTASK_POWER_DATA;
 const _: () = assert!(XTASK_TAG >= tags::FIRST_EXTERNAL);
 
 /// How one simulated dataset is generated.

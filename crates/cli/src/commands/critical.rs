@@ -1,16 +1,21 @@
 //! `dptest critical-value`: critical values of the private tests' reference distributions
 //! (public quantities only: n, groups, ε, α; no data).
+//!
+//! A request that a shipped table of `dptest-tables` covers (same test, reference, n, ε, α,
+//! groups or m*), made without --draws, --seed or --backend, reads that table cell; any other
+//! request is computed now. The output says which (`source`: `shipped` or `computed`).
 
 use anyhow::{Result, anyhow, bail};
 use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{MonteCarlo, Tail};
+use dptest_tables as tables;
 use dptest_wilcoxon as wx;
 use serde_json::json;
 
 use super::{DEFAULT_SEED, add_engine, simulation};
-use crate::cli::{Common, CriticalArgs, KwStatistic, TestName, WilcoxonReference};
+use crate::cli::{Common, CriticalArgs, CriticalTest, KwStatistic, WilcoxonReference};
 use crate::engine::{Backend, with_spinner};
 use crate::output::{Report, fmt};
 
@@ -20,14 +25,18 @@ pub fn critical_value(args: &CriticalArgs, common: &Common) -> Result<Report> {
         bail!("--n must be at least 1");
     }
     let epsilon = Epsilon::new(args.epsilon)?;
-    let mut report = match args.test {
-        TestName::KruskalWallis => kruskal_wallis(args, common, epsilon)?,
-        TestName::MannWhitney => mann_whitney(args, common, epsilon)?,
-        TestName::Wilcoxon => wilcoxon(args, common, epsilon)?,
-        TestName::TTest => bail!(
-            "the private t-test has no single critical value: its reference depends on the \
-             released variance (Berger–Boos over the sd); run `dptest t-test` for a p-value"
-        ),
+    let mut report = match shipped_lookup(args, common)? {
+        Some(lookup) => shipped(args, common.alpha, &lookup),
+        None => {
+            let mut report = match args.test {
+                CriticalTest::KruskalWallis => kruskal_wallis(args, common, epsilon)?,
+                CriticalTest::MannWhitney => mann_whitney(args, common, epsilon)?,
+                CriticalTest::Wilcoxon => wilcoxon(args, common, epsilon)?,
+            };
+            report.line("source", "computed now");
+            report.set("source", "computed");
+            report
+        }
     };
     report.privacy = Some(
         "nothing released: the critical value depends only on the public n, ε and α".to_owned(),
@@ -49,11 +58,139 @@ fn title(args: &CriticalArgs, alpha: f64) -> String {
     )
 }
 
-fn kruskal_wallis(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Report> {
-    let statistic = match args.statistic {
+/// The rejection rule of each test's critical value.
+fn rule(test: CriticalTest) -> &'static str {
+    match test {
+        CriticalTest::KruskalWallis => "reject when the released H̃ ≥ it",
+        CriticalTest::MannWhitney => {
+            "reject when the released min(U1, U2) + noise ≤ it (two-sided)"
+        }
+        CriticalTest::Wilcoxon => "reject when |W̃| ≥ it (two-sided)",
+    }
+}
+
+/// The tail that counts as extreme (the JSON `tail`).
+fn tail_name(test: CriticalTest) -> &'static str {
+    match test {
+        CriticalTest::KruskalWallis => "upper",
+        CriticalTest::MannWhitney => "lower",
+        CriticalTest::Wilcoxon => "two-sided",
+    }
+}
+
+fn kw_statistic(statistic: KwStatistic) -> kw::KwStatistic {
+    match statistic {
         KwStatistic::Abs => kw::KwStatistic::Abs,
         KwStatistic::Squared => kw::KwStatistic::Squared,
+    }
+}
+
+/// Mann–Whitney's m*: --m, default n/2.
+fn m_star(args: &CriticalArgs) -> Result<usize> {
+    let m = args.m.unwrap_or(args.n / 2);
+    if m == 0 || m >= args.n {
+        bail!("--m (the private smaller group size m*) must be between 1 and n − 1");
+    }
+    Ok(m)
+}
+
+/// The table test of a request, where the tables have one (the zero-robust Wilcoxon
+/// reference has none).
+fn table_test(args: &CriticalArgs) -> Result<Option<tables::TableTest>> {
+    let test = match args.test {
+        CriticalTest::KruskalWallis => u32::try_from(args.groups).ok().map(|groups| {
+            tables::TableTest::KruskalWallis { statistic: kw_statistic(args.statistic), groups }
+        }),
+        CriticalTest::MannWhitney => u32::try_from(m_star(args)?)
+            .ok()
+            .map(|m_star| tables::TableTest::MannWhitney { m_star }),
+        CriticalTest::Wilcoxon => match args.reference {
+            WilcoxonReference::Exact => None,
+            WilcoxonReference::ExactUntied => {
+                Some(tables::TableTest::Wilcoxon(tables::WilcoxonReference::Exact))
+            }
+            WilcoxonReference::Normal => {
+                Some(tables::TableTest::Wilcoxon(tables::WilcoxonReference::Normal))
+            }
+        },
     };
+    Ok(test)
+}
+
+/// The shipped cell of the request, unless the caller chose the simulation (--draws, --seed,
+/// --backend) or no shipped table covers it.
+fn shipped_lookup(args: &CriticalArgs, common: &Common) -> Result<Option<tables::Lookup>> {
+    if common.draws.is_some() || common.seed.is_some() || common.backend != Backend::Auto {
+        return Ok(None);
+    }
+    let (Some(test), Ok(n)) = (table_test(args)?, u32::try_from(args.n)) else {
+        return Ok(None);
+    };
+    let Ok(cell) = tables::Cell::new(test, n, args.epsilon, common.alpha) else {
+        return Ok(None);
+    };
+    tables::shipped_cell(&cell).map_err(|e| anyhow!("the shipped tables: {e}"))
+}
+
+/// The report of a shipped table cell: its exact value where the table records one, else its
+/// Monte Carlo value with the 95% CI.
+fn shipped(args: &CriticalArgs, alpha: f64, lookup: &tables::Lookup) -> Report {
+    let row = &lookup.row;
+    let value = lookup.value();
+    let mut r = Report::plain("critical-value", title(args, alpha));
+    let rule = rule(args.test);
+    match row.exact {
+        Some(_) => {
+            r.line("critical value", format!("{} (exact); {rule}", fmt(value)));
+            r.set("reference", json!({ "engine": "exact", "draws": 0, "seed": null }));
+        }
+        None => {
+            r.line(
+                "critical value",
+                format!(
+                    "{} (95% CI {} – {}); {rule}",
+                    fmt(value),
+                    fmt(row.ci_low),
+                    fmt(row.ci_high)
+                ),
+            );
+            r.set("ci_low", row.ci_low);
+            r.set("ci_high", row.ci_high);
+            r.set("reference", json!({ "engine": row.engine, "draws": row.draws, "seed": null }));
+        }
+    }
+    let family = lookup_family(row);
+    r.line(
+        "source",
+        format!(
+            "shipped table cell ({family}.csv of dptest-tables: {} engine, {} draws, reference {})",
+            row.engine, row.draws, row.reference
+        ),
+    );
+    r.set("source", "shipped");
+    r.set("table", json!({ "family": family, "engine": row.engine, "draws": row.draws }));
+    r.set("critical_value", value);
+    r.set("tail", tail_name(args.test));
+    match args.test {
+        CriticalTest::KruskalWallis => {
+            r.set("groups", args.groups);
+            r.set("statistic", format!("{:?}", args.statistic).to_lowercase());
+        }
+        CriticalTest::MannWhitney => r.set("m_star", row.m_star),
+        CriticalTest::Wilcoxon => {
+            r.set("normalized", value / wx::signed_rank_sd(args.n));
+            r.set("null", format!("{:?}", args.reference).to_lowercase());
+        }
+    }
+    r
+}
+
+fn lookup_family(row: &tables::TableRow) -> &'static str {
+    row.cell().map(|cell| cell.test.family().name()).unwrap_or("unknown")
+}
+
+fn kruskal_wallis(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Report> {
+    let statistic = kw_statistic(args.statistic);
     let model =
         kw::reference_model(args.n, args.groups, statistic, epsilon).map_err(|e| anyhow!("{e}"))?;
     let sim = simulation(common, kw::DEFAULT_DRAWS, kw::DEFAULT_SEED)?;
@@ -68,10 +205,11 @@ fn kruskal_wallis(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Res
     r.line(
         "critical value",
         format!(
-            "{} (95% CI {} – {}); reject when the released H̃ ≥ it",
+            "{} (95% CI {} – {}); {}",
             fmt(cv.value),
             fmt(cv.ci_low),
-            fmt(cv.ci_high)
+            fmt(cv.ci_high),
+            rule(args.test)
         ),
     );
     r.line(
@@ -81,7 +219,7 @@ fn kruskal_wallis(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Res
     r.set("critical_value", cv.value);
     r.set("ci_low", cv.ci_low);
     r.set("ci_high", cv.ci_high);
-    r.set("tail", "upper");
+    r.set("tail", tail_name(args.test));
     r.set("groups", args.groups);
     r.set("statistic", format!("{:?}", args.statistic).to_lowercase());
     r.set("reference", dptest_refdist::ReferenceInfo::monte_carlo(sim.engine(), &sim.mc));
@@ -90,10 +228,7 @@ fn kruskal_wallis(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Res
 }
 
 fn mann_whitney(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Report> {
-    let m = args.m.unwrap_or(args.n / 2);
-    if m == 0 || m >= args.n {
-        bail!("--m (the private smaller group size m*) must be between 1 and n − 1");
-    }
+    let m = m_star(args)?;
     let setting = mw::MwSetting {
         n1: m,
         n2: args.n - m,
@@ -113,16 +248,13 @@ fn mann_whitney(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Resul
         .map_err(|e| anyhow!("{e}"))?
         .ok_or_else(|| anyhow!("no critical value: a reference group is empty"))?;
     let mut r = Report::plain("critical-value", title(args, alpha));
-    r.line(
-        "critical value",
-        format!("{}; reject when the released min(U1, U2) + noise ≤ it (two-sided)", fmt(value)),
-    );
+    r.line("critical value", format!("{}; {}", fmt(value), rule(args.test)));
     r.line(
         "reference",
         format!("folded normal ⊕ Laplace on sizes ({m}, {}), δ = 1e-6 split 0.65/0.35", args.n - m),
     );
     r.set("critical_value", value);
-    r.set("tail", "lower");
+    r.set("tail", tail_name(args.test));
     r.set("m_star", m);
     r.set("reference", reference.info());
     Ok(r)
@@ -149,7 +281,7 @@ fn wilcoxon(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Re
     let mut r = Report::plain("critical-value", title(args, alpha));
     r.line(
         "critical value",
-        format!("{} (= {} σ_n); reject when |W̃| ≥ it (two-sided)", fmt(value), fmt(value / sigma)),
+        format!("{} (= {} σ_n); {}", fmt(value), fmt(value / sigma), rule(args.test)),
     );
     r.line(
         "reference",
@@ -157,7 +289,7 @@ fn wilcoxon(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Re
     );
     r.set("critical_value", value);
     r.set("normalized", value / sigma);
-    r.set("tail", "two-sided");
+    r.set("tail", tail_name(args.test));
     r.set("reference", reference.info());
     r.set("null", json!(format!("{:?}", args.reference).to_lowercase()));
     if let Some(s) = &sim {

@@ -232,8 +232,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
         table.grouped(&args.columns.group, &args.columns.value, false, Some(declared))
     })?;
     let groups = data.split();
-    let bounds =
-        av::Bounds::new(args.bounds.lo, args.bounds.hi).map_err(|e| anyhow!("--bounds: {e}"))?;
+    let bounds = args.bounds;
     let options = av::SwanbergOptions::new(args.epsilon).map_err(|e| anyhow!("{e}"))?;
     options.noise_scales().map_err(|e| anyhow!("{e}"))?;
     let sim = simulation(common, av::DEFAULT_NULL_DRAWS, super::DEFAULT_SEED)?;
@@ -255,8 +254,8 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
             "Laplace on SA (ε = {}) and SE (ε = {}) of data clamped to [{}, {}] and rescaled to [0, 1]",
             fmt(result.fraction * result.epsilon),
             fmt((1.0 - result.fraction) * result.epsilon),
-            fmt(args.bounds.lo),
-            fmt(args.bounds.hi)
+            fmt(args.bounds.lo()),
+            fmt(args.bounds.hi())
         ),
     );
     r.line(

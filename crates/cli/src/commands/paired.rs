@@ -230,7 +230,7 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                     "the private t-test needs --bounds LO,HI: the declared range of the tested values (of d for paired data)"
                 );
             };
-            let bounds = tt::Bounds::new(b.lo, b.hi).map_err(|e| anyhow!("--bounds: {e}"))?;
+            let bounds = tt::Bounds::new(b.lo(), b.hi()).map_err(|e| anyhow!("--bounds: {e}"))?;
             let sim = simulation(common, tt::DEFAULT_DRAWS, super::DEFAULT_SEED)?;
             sim.require_monte_carlo("t-test")?;
             let options = tt::PrivateTOptions::new(eps)
@@ -265,8 +265,8 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                     fmt(result.epsilon_mean),
                     fmt(result.noise.variance),
                     fmt(result.epsilon_variance),
-                    fmt(b.lo),
-                    fmt(b.hi)
+                    fmt(b.lo()),
+                    fmt(b.hi())
                 ),
             );
             r.line("mean", format!("private estimate {} (data scale)", fmt(result.mean_estimate)));

@@ -96,8 +96,43 @@ fn kruskal_wallis_and_mann_whitney_critical_values() {
     let v = json(&["critical-value", "mann-whitney", "--n", "200", "--epsilon", "1"]);
     assert_eq!(v["tail"], "lower");
     assert!(v["critical_value"].as_f64().unwrap() < 100.0 * 100.0 / 2.0);
-    let e = data_error(&["critical-value", "t-test", "--n", "50", "--epsilon", "1"]);
-    assert!(e.contains("no single critical value"), "{e}");
+    // The private t-test has no single critical value, so --help does not offer it.
+    let e = fails(&["critical-value", "t-test", "--n", "50", "--epsilon", "1"]);
+    assert!(e.contains("possible values: kruskal-wallis, mann-whitney, wilcoxon"), "{e}");
+    assert!(!ok(&["critical-value", "--help"]).contains("t-test:"));
+}
+
+#[test]
+fn critical_values_come_from_the_shipped_tables_where_they_cover_the_request() {
+    let cell = ["critical-value", "kruskal-wallis", "--n", "10", "--groups", "2", "--epsilon", "1"];
+    let shipped = json(&[&cell[..], &["--statistic", "squared"]].concat());
+    assert_eq!(shipped["source"], "shipped");
+    assert_eq!(shipped["table"]["family"], "kruskal-wallis");
+    assert_eq!(shipped["reference"]["draws"], 10_000_000);
+    // Choosing the simulation computes the cell now; it agrees within the table's CI.
+    let computed = json(&[&cell[..], &["--statistic", "squared", "--seed", "1"]].concat());
+    assert_eq!(computed["source"], "computed");
+    let c = computed["critical_value"].as_f64().unwrap();
+    let (lo, hi) = (computed["ci_low"].as_f64().unwrap(), computed["ci_high"].as_f64().unwrap());
+    let s = shipped["critical_value"].as_f64().unwrap();
+    assert!(lo <= s && s <= hi, "shipped {s} outside the computed CI [{lo}, {hi}] of {c}");
+    // Exact shipped values equal the exact computation.
+    let mw = ["critical-value", "mann-whitney", "--n", "20", "--m", "2", "--epsilon", "1"];
+    let shipped = json(&mw);
+    assert_eq!(
+        (&shipped["source"], &shipped["reference"]["engine"]),
+        (&"shipped".into(), &"exact".into())
+    );
+    let computed = json(&[&mw[..], &["--seed", "1"]].concat());
+    assert_eq!(computed["source"], "computed");
+    close(
+        shipped["critical_value"].as_f64().unwrap(),
+        computed["critical_value"].as_f64().unwrap(),
+        1e-9,
+    );
+    // The zero-robust Wilcoxon reference has no table: always computed.
+    let v = json(&["critical-value", "wilcoxon", "--n", "100", "--epsilon", "1"]);
+    assert_eq!(v["source"], "computed");
 }
 
 #[test]

@@ -1,20 +1,49 @@
-//! Shared null draws: the noise-free part of each null is drawn once and every ε (and, for
-//! Kruskal–Wallis, both statistics) reuses it.
+//! Many models share one set of draws: the noise-free part of a null (and its standard
+//! Laplace) is drawn once, and every model that differs only in the noise scale (every ε; for
+//! Kruskal–Wallis, both statistics) reuses it. Critical values then come from the parts by
+//! selection ([`critical_values_of`]), without sorting or storing every key.
 //!
-//! Each function reproduces a refdist model's draw bit for bit (same Philox counters, same
-//! word layout, same floating-point operations), so a cell computed here equals
-//! `cpu::critical_values` of that model with the same seed; the unit tests check this.
+//! - [`normal_parts`]: (Z, L) of [`NormalLaplace`](crate::NormalLaplace) /
+//!   [`FoldedNormalLaplace`](crate::FoldedNormalLaplace) draws;
+//! - [`signed_rank_parts`]: (W, L) of [`SignedRankLaplace`] draws;
+//! - [`rank_sum_parts`]: (H, H_abs, L) of [`RankSumNull`] draws, 32 draws at a time over
+//!   SIMD lanes for up to 8 groups;
+//! - [`t_parts`]: (mean, variance, L, L) of [`TStatisticNull`](crate::TStatisticNull) draws.
+//!
+//! Each function reproduces the model's draw bit for bit (same Philox counters, same word
+//! layout, same floating-point operations), so a critical value computed here equals
+//! [`cpu::critical_values`](crate::cpu::critical_values) of that model with the same seed; the
+//! unit tests check this.
+//!
+//! ```
+//! use dptest_refdist::parts::{NormalPart, critical_values_of, normal_parts};
+//! use dptest_refdist::{Tail, tags};
+//!
+//! // One set of draws, the critical values of Normal(0, 10²) ⊕ Laplace(b) for two b.
+//! let parts = normal_parts(7, tags::NORMAL_LAPLACE, 20_000)?;
+//! for b in [1.0, 5.0] {
+//!     let key = |p: &NormalPart| Tail::TwoSided.key(10.0 * f64::from(p.normal) + b * f64::from(p.laplace));
+//!     let cv = critical_values_of(&parts, &[0.05], Tail::TwoSided, key)?;
+//!     assert!(cv[0].value > 15.0 && cv[0].value < 30.0);
+//! }
+//! # Ok::<(), dptest_refdist::RefdistError>(())
+//! ```
 
-use dptest_refdist::{
+use rayon::prelude::*;
+
+use crate::error::RefdistError;
+use crate::{
     DrawStream, RankStatistic, RankSumNull, SignedRankLaplace, kruskal_wallis_abs,
     kruskal_wallis_h, tags,
 };
-use rayon::prelude::*;
 
-use crate::error::TablesError;
+pub use self::select::{critical_values_from_keys, critical_values_of};
 
-/// Most groups a Kruskal–Wallis table may have.
-pub(crate) const MAX_GROUPS: u32 = 16;
+mod lanes;
+mod select;
+
+/// Most groups [`rank_sum_parts`] accepts.
+pub const MAX_GROUPS: u32 = 16;
 
 /// Draws per parallel work item (any fixed size: results never depend on it).
 const CHUNK: usize = 1 << 14;
@@ -22,42 +51,53 @@ const CHUNK: usize = 1 << 14;
 /// A standard normal and a standard Laplace per draw: the words of one Philox block of
 /// `NormalLaplace` / `FoldedNormalLaplace` (Box–Muller cosine of words 0–1, Laplace of word 2).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct NormalPart {
+pub struct NormalPart {
+    /// Z: the Box–Muller cosine of words 0–1.
     pub normal: f32,
+    /// L: the standard Laplace of word 2.
     pub laplace: f32,
 }
 
 /// The signed-rank statistic W and a standard Laplace per draw (`SignedRankLaplace`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct SignedRankPart {
+pub struct SignedRankPart {
+    /// W = 2R⁺ − n(n+1)/2.
     pub w: f64,
+    /// L: the standard Laplace after the sign words.
     pub laplace: f32,
 }
 
 /// Both Kruskal–Wallis statistics of one rank-sum draw and its standard Laplace
 /// (`RankSumNull`: n selection-sampling words, then the Laplace word).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct RankSumPart {
+pub struct RankSumPart {
+    /// H (the squared statistic).
     pub squared: f64,
+    /// H_abs (the absolute-value statistic).
     pub abs: f64,
+    /// L: the standard Laplace after the selection words.
     pub laplace: f32,
 }
 
 /// The clamped-data mean and variance of one t null draw and its two standard Laplaces.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct TPart {
+pub struct TPart {
+    /// Mean of the clamped data.
     pub mean: f64,
+    /// Sample variance of the clamped data.
     pub variance: f64,
+    /// Standard Laplace of the mean's noise.
     pub mean_laplace: f32,
+    /// Standard Laplace of the variance's noise.
     pub variance_laplace: f32,
 }
 
-fn fill<T, F>(draws: u64, one: F) -> Result<Vec<T>, TablesError>
+fn fill<T, F>(draws: u64, one: F) -> Result<Vec<T>, RefdistError>
 where
     T: Copy + Default + Send,
     F: Fn(u64) -> T + Sync,
 {
-    let count = usize::try_from(draws).map_err(|_| TablesError::InvalidParameter {
+    let count = usize::try_from(draws).map_err(|_| RefdistError::InvalidParameter {
         name: "draws",
         value: draws as f64,
         requirement: "addressable on this machine",
@@ -73,12 +113,12 @@ where
 }
 
 /// Like [`fill`], but each work item fills its whole slice at once (`batch(first_draw, out)`).
-fn fill_batched<T, F>(draws: u64, batch: F) -> Result<Vec<T>, TablesError>
+fn fill_batched<T, F>(draws: u64, batch: F) -> Result<Vec<T>, RefdistError>
 where
     T: Copy + Default + Send,
     F: Fn(u64, &mut [T]) + Sync,
 {
-    let count = usize::try_from(draws).map_err(|_| TablesError::InvalidParameter {
+    let count = usize::try_from(draws).map_err(|_| RefdistError::InvalidParameter {
         name: "draws",
         value: draws as f64,
         requirement: "addressable on this machine",
@@ -91,20 +131,16 @@ where
 }
 
 /// Normal and Laplace parts of `draws` draws of a model with one-block draws under `tag`.
-pub(crate) fn normal_parts(
-    seed: u64,
-    tag: u32,
-    draws: u64,
-) -> Result<Vec<NormalPart>, TablesError> {
-    fill_batched(draws, |first, out| crate::lanes::normal_parts_batch(seed, tag, first, out))
+pub fn normal_parts(seed: u64, tag: u32, draws: u64) -> Result<Vec<NormalPart>, RefdistError> {
+    fill_batched(draws, |first, out| lanes::normal_parts_batch(seed, tag, first, out))
 }
 
 /// W and Laplace parts of `SignedRankLaplace::new(n, _)`.
-pub(crate) fn signed_rank_parts(
+pub fn signed_rank_parts(
     n: u32,
     seed: u64,
     draws: u64,
-) -> Result<Vec<SignedRankPart>, TablesError> {
+) -> Result<Vec<SignedRankPart>, RefdistError> {
     let model = SignedRankLaplace::new(n, 0.0)?;
     let half_total = (u64::from(n) * u64::from(n + 1) / 2) as i64;
     fill(draws, |draw| {
@@ -116,17 +152,17 @@ pub(crate) fn signed_rank_parts(
 }
 
 /// KW and KW-abs parts of `RankSumNull::equal_groups(n, groups, _, _)`.
-pub(crate) fn rank_sum_parts(
+pub fn rank_sum_parts(
     n: u32,
     groups: u32,
     seed: u64,
     draws: u64,
-) -> Result<Vec<RankSumPart>, TablesError> {
+) -> Result<Vec<RankSumPart>, RefdistError> {
     if groups > MAX_GROUPS {
-        return Err(TablesError::InvalidParameter {
+        return Err(RefdistError::InvalidParameter {
             name: "groups",
             value: f64::from(groups),
-            requirement: "at most 16 for the tables",
+            requirement: "at most 16",
         });
     }
     let model = RankSumNull::equal_groups(n, groups, RankStatistic::KruskalWallis, 0.0)?;
@@ -134,7 +170,7 @@ pub(crate) fn rank_sum_parts(
     let g = sizes.len();
     if g <= 8 {
         return fill_batched(draws, |first, out| {
-            crate::lanes::rank_sum_parts_x8(&sizes, seed, first, out);
+            lanes::rank_sum_parts_x8(&sizes, seed, first, out);
         });
     }
     fill(draws, |draw| {
@@ -154,16 +190,14 @@ pub(crate) fn rank_sum_parts(
 }
 
 /// Data parts of `TStatisticNull::new(n, sd, _, _)` (its exact word layout and arithmetic).
-pub(crate) fn t_parts(n: u32, sd: f64, seed: u64, draws: u64) -> Result<Vec<TPart>, TablesError> {
-    fill_batched(draws, |first, out| crate::lanes::t_parts_batch(n, sd, seed, first, out))
+pub fn t_parts(n: u32, sd: f64, seed: u64, draws: u64) -> Result<Vec<TPart>, RefdistError> {
+    fill_batched(draws, |first, out| lanes::t_parts_batch(n, sd, seed, first, out))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dptest_refdist::{
-        FoldedNormalLaplace, NormalLaplace, NullModel, TStatisticNull, cpu, private_t,
-    };
+    use crate::{FoldedNormalLaplace, NormalLaplace, NullModel, TStatisticNull, cpu, private_t};
 
     const SEED: u64 = 99;
 

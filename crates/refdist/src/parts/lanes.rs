@@ -5,11 +5,9 @@
 //! The lane loops index by lane on purpose: that is the shape the compiler vectorises.
 #![allow(clippy::needless_range_loop)]
 
-use dptest_refdist::{
-    PHILOX_LANES, draw_blocks, kruskal_wallis_abs, kruskal_wallis_h, stream_words, tags, transforms,
-};
-
-use crate::draws::{NormalPart, RankSumPart, TPart};
+use super::{NormalPart, RankSumPart, TPart};
+use crate::philox_x8::{PHILOX_LANES, draw_blocks, stream_words};
+use crate::{kruskal_wallis_abs, kruskal_wallis_h, tags, transforms};
 
 /// Draws per batch of [`normal_parts_batch`] (word arrays on the stack).
 const BATCH: usize = 256;
@@ -246,7 +244,7 @@ fn step<const G: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dptest_refdist::{DrawStream, RankStatistic, RankSumNull};
+    use crate::{DrawStream, RankStatistic, RankSumNull};
 
     #[test]
     fn lanes_match_the_scalar_model() {

@@ -1,8 +1,8 @@
 //! Critical values from unsorted keys by selection: the same order statistics (and the same
-//! confidence intervals) as `dptest_refdist::critical_values_from_sorted_keys`, without sorting
+//! confidence intervals) as [`critical_values_from_sorted_keys`](crate::critical_values_from_sorted_keys), without sorting
 //! all the draws.
 
-use dptest_refdist::{CriticalValue, RefdistError, Tail, critical_rank, order_statistic_interval};
+use crate::{CriticalValue, RefdistError, Tail, critical_rank, order_statistic_interval};
 use rayon::prelude::*;
 
 /// Per α: (α, rank of the value, ranks of the CI ends), 1-based.
@@ -152,7 +152,7 @@ fn select_many(keys: &mut [f64], wanted: &[usize]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dptest_refdist::critical_values_from_sorted_keys;
+    use crate::critical_values_from_sorted_keys;
 
     #[test]
     fn selection_matches_sorting() {

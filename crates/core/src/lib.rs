@@ -1,0 +1,39 @@
+//! The shared vocabulary of the dptest crates (in the spirit of `rand_core`): small types and
+//! checks that several crates use, so that each is written once.
+//!
+//! - [`Alternative`] (scipy's `two-sided | less | greater`) and the reference [`Tail`] it
+//!   counts as extreme;
+//! - [`Bounds`]: a declared data range, finite with `lo < hi`, chosen without looking at the
+//!   data;
+//! - [`check_finite`]: the first NaN or infinity of a sample;
+//! - [`tags`]: the one registry of Philox stream tags, unique across the workspace.
+//!
+//! Each fallible constructor has its own one-case error ([`UnknownAlternative`],
+//! [`InvalidBounds`], [`NonFinite`]); the crates above convert it into their error enums.
+//!
+//! # Example
+//!
+//! ```
+//! use dptest_core::{Alternative, Bounds, Tail, check_finite};
+//!
+//! let alternative: Alternative = "less".parse()?;
+//! assert_eq!(alternative.tail(), Tail::Lower);
+//! let bounds = Bounds::new(-1.0, 1.0)?;
+//! assert_eq!(bounds.clamp(3.0), 1.0);
+//! assert_eq!(check_finite(&[0.5, f64::NAN]).unwrap_err().index, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![deny(missing_docs)]
+
+pub use crate::{
+    alternative::{Alternative, Tail, UnknownAlternative},
+    bounds::{Bounds, InvalidBounds},
+    finite::{NonFinite, check_finite},
+};
+
+pub mod tags;
+
+mod alternative;
+mod bounds;
+mod finite;
