@@ -183,7 +183,7 @@ pub fn calibrate(
     Ok(Calibration { design, options, null_draws, rates, p_values })
 }
 
-/// One of the paper's Swanberg comparisons (prior-work-notes §2 table; α = .05, f = .75).
+/// One of the paper's Swanberg comparisons (α = .05, f = .75).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PaperDesign {
     /// Figure of Couch et al. 2019.

@@ -80,7 +80,7 @@ fn exhaustive_small_n_never_exceeds_the_bounds() {
             overall = (overall.0.max(worst.0), overall.1.max(worst.1));
         }
     }
-    // Matches the independent enumeration of prior-work-notes §1.2 (g = 3, n = 8: 4.69).
+    // Matches an independent enumeration by the paper's authors (g = 3, n = 8: 4.69).
     assert!(overall.0 > 4.6 && overall.0 < 87.0);
 }
 

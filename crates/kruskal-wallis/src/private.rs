@@ -1,4 +1,4 @@
-//! The private Kruskal–Wallis statistics (paper §3 with the errata of DESIGN.md), their
+//! The private Kruskal–Wallis statistics (paper §3 with the errata of ARCHITECTURE.md), their
 //! release through `dptest-mechanisms`, and the full private test.
 
 use dptest_mechanisms::{

@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn scipy_doc_example() {
-        // ecosystem-notes §3.5 (scipy 1.17.1): H = 7.113812154696133, p = 0.028526948491942164.
+        // scipy 1.17.1: H = 7.113812154696133, p = 0.028526948491942164.
         let s = GroupedSample::from_groups(&[
             vec![6.3, 5.4, 5.7, 5.2, 5.0],
             vec![6.9, 7.0, 6.1, 7.9],

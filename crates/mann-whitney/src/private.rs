@@ -1,4 +1,4 @@
-//! The private Mann–Whitney statistic (paper §4, Alg. MW_stat~, with the DESIGN.md errata),
+//! The private Mann–Whitney statistic (paper §4, Alg. MW_stat~, with the errata of ARCHITECTURE.md),
 //! its release through `dptest-mechanisms`, and the full private test.
 
 use dptest_mechanisms::{

@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn scipy_doc_examples() {
-        // ecosystem-notes §3.5 (scipy 1.17.1).
+        // scipy 1.17.1.
         let r = mann_whitney_u(&males_females(), &MannWhitneyOptions::default()).unwrap();
         assert_eq!((r.statistic, r.method), (17.0, Method::Exact));
         approx::assert_relative_eq!(r.p_value, 0.1111111111111111, max_relative = 1e-12);

@@ -48,7 +48,7 @@ impl TwoSample {
     }
 
     /// Values with one label each; exactly two distinct labels, the smaller (sorted first)
-    /// is `x` (DESIGN.md: groups ordered by label).
+    /// is `x`.
     ///
     /// # Errors
     /// [`MannWhitneyError::LengthMismatch`], [`MannWhitneyError::NotTwoGroups`], and as

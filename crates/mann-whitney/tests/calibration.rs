@@ -98,7 +98,7 @@ fn the_test_has_power() {
 
 #[test]
 fn the_unfolded_reference_would_double_the_type_one_error() {
-    // DESIGN.md erratum: min(U1, U2) against the *unfolded* normal reference is liberal
+    // Erratum (ARCHITECTURE.md): min(U1, U2) against the *unfolded* normal reference is liberal
     // (≈ 0.094 at α = 0.05, n = 1000, ε = 1); the folded default is not. 2000 null datasets:
     // the folded rate must pass the usual limit and the unfolded one exceed 0.075 (at a true
     // unfolded rate of 0.094, P(rate ≤ 0.075) ≈ 0.2%).

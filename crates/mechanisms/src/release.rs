@@ -75,7 +75,7 @@ fn release_on_lattice_with<R: TryRng + ?Sized>(
 
 /// Releases `statistic` with ε-DP Laplace noise: the safe, exact way.
 ///
-/// Recipe (ecosystem-notes §1.8, as in Google's and OpenDP's libraries): the grid is
+/// Recipe (as in Google's and OpenDP's libraries): the grid is
 /// `γ = 2^k`, `k = ceil(log2(Δ/ε)) − 40` (see [`laplace_plan`]); the statistic is rounded
 /// exactly to the nearest multiple of γ; `Z` is drawn from the discrete Laplace with exact
 /// rational scale `t = (Δ + γ)/(γ·ε)` by the Canonne–Kamath–Steinke sampler, using only

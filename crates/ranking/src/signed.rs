@@ -88,7 +88,7 @@ fn nonzero_blocks(sorted: &SortedOrder) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    /// ecosystem-notes §3.5: scipy 1.17.1 wilcoxon on this vector gives pratt R+ = 85 and
+    /// scipy 1.17.1: wilcoxon on this vector gives pratt R+ = 85 and
     /// two-sided T = min(R+, R−) = 29; wilcox R+ = 61 and T = 17.
     const D: [f64; 15] =
         [0.0, 0.0, 1.5, -2.0, 3.0, -0.5, 4.0, 2.5, -1.0, 3.5, 1.5, 0.0, 2.0, -3.0, 5.0];

@@ -1,4 +1,4 @@
-// quantile_hist.wgsl — pass 1 of quantile extraction (gpu-notes §3.2): histogram of the top
+// quantile_hist.wgsl — pass 1 of quantile extraction: histogram of the top
 // 16 bits of the order-preserving key of each draw's tail key (65,536 bins).
 // Twin: crates/refdist-gpu/src/cpu_twin/quantile_hist.rs.
 

@@ -1,4 +1,4 @@
-//! Quantile extraction without storing every draw (gpu-notes §3.2): pass 1 histograms the top 16
+//! Quantile extraction without storing every draw: pass 1 histograms the top 16
 //! bits of each draw's order key, the host picks the bin holding the deepest order statistic
 //! needed (the boundary bin), pass 2 regenerates the draws, keeps every key above the boundary
 //! bin and histograms the low 16 bits of the keys inside it, and the host sorts the kept keys.

@@ -4,7 +4,7 @@
 //! The kernels evaluate `ln`, `sin` and `cos` with the same Cephes polynomials and exact angle
 //! reduction as `dptest_refdist::transforms` (only +, −, ×, conversions and bit moves), so a GPU
 //! value differs from the CPU's only through `sqrt`, division and the shader compiler's freedom
-//! to fuse `a·b + c` (WGSL allows both, gpu-notes §2.5). Float statistics are therefore
+//! to fuse `a·b + c` (WGSL allows both). Float statistics are therefore
 //! compared with a per-draw bound ε. The k-th order statistic is 1-Lipschitz in the sup norm, so
 //! every quantile also differs by at most ε, and a p-value count can differ only through draws
 //! within ε of the observed value.

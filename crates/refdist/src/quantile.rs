@@ -25,7 +25,7 @@ pub struct CriticalValue {
 }
 
 /// 1-based rank of the order statistic used as the critical value for level `alpha`, on keys
-/// whose upper tail is extreme: ⌈N(1−α)⌉ (gpu-notes.md §3.2; the same on CPU and GPU).
+/// whose upper tail is extreme: ⌈N(1−α)⌉ (the same on CPU and GPU).
 pub fn critical_rank(draws: u64, alpha: f64) -> Result<u64, RefdistError> {
     check_alpha(alpha)?;
     if draws == 0 {

@@ -1,5 +1,5 @@
 //! Group rank-sum nulls (Kruskal–Wallis, KW-abs, Mann–Whitney exact U), drawn by selection
-//! sampling so no permutation is stored (gpu-notes.md §2.6), and the statistics computed from
+//! sampling so no permutation is stored, and the statistics computed from
 //! rank sums, shared by the tests and their references.
 
 use serde::Serialize;

@@ -1,6 +1,6 @@
 //! Counter-addressed random streams: one stream per Monte Carlo draw.
 //!
-//! Layout (DESIGN.md "Randomness"), identical on CPU and GPU:
+//! Layout (ARCHITECTURE.md, "Two kinds of randomness"), identical on CPU and GPU:
 //!
 //! ```text
 //! key     = (seed_lo, seed_hi)

@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn corrected_tc_table_of_the_original_code() {
-        // [CW] task_crit_val_recalc (prior-work-notes §3): N_min = 10 … 1000, ε = 1,
+        // [CW] task_crit_val_recalc (the baseline authors' code): N_min = 10 … 1000, ε = 1,
         // α = .0595 (β = .05), recomputed with the correct Laplace 99% quantile.
         let n_min = [10usize, 20, 30, 40, 50, 100, 200, 300, 400, 500, 1000];
         let want = [5.632, 4.566, 4.059, 3.748, 3.533, 2.990, 2.600, 2.425, 2.321, 2.250, 2.073];
