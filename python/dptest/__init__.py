@@ -9,7 +9,7 @@ Private calls need ``epsilon``; ``public=True`` (or :mod:`dptest.public`, with s
 function names) gives exactly scipy's answer. See ``help(dptest.kruskal)``.
 """
 
-from . import public
+from . import federated, public
 from ._api import (
     PrivacyBudgetError,
     TestResult,
@@ -17,6 +17,7 @@ from ._api import (
     critical_value,
     kruskal,
     mannwhitneyu,
+    plan,
     reference_pvalue,
     shipped_table,
     task_clifton,
@@ -33,8 +34,10 @@ __all__ = [
     "__version__",
     "anova",
     "critical_value",
+    "federated",
     "kruskal",
     "mannwhitneyu",
+    "plan",
     "public",
     "reference_pvalue",
     "shipped_table",

@@ -25,6 +25,7 @@ from . import _dptest
 
 __all__ = [
     "TestResult",
+    "plan",
     "PrivacyBudgetError",
     "kruskal",
     "mannwhitneyu",
@@ -38,8 +39,9 @@ __all__ = [
 ]
 
 
-class PrivacyBudgetError(RuntimeError):
-    """A private query was refused because it would overspend the ledger's budget."""
+# A private query was refused because it would overspend the ledger's budget (raised by the
+# ledger crate; a RuntimeError subclass).
+PrivacyBudgetError = _dptest.PrivacyBudgetError
 
 
 class TestResult:
@@ -617,3 +619,49 @@ def shipped_table(family: str, as_frame: bool = False) -> Any:
 
     lines = [ln for ln in text.splitlines() if not ln.startswith("#")]
     return pd.read_csv(io.StringIO("\n".join(lines)))
+
+
+def plan(
+    test: str,
+    effect: float,
+    epsilon: float,
+    power: float = 0.8,
+    *,
+    alpha: float = 0.05,
+    groups: int = 3,
+    reps: int = 1000,
+    max_n: int = 100_000,
+    zero_fraction: float = 0.0,
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    progress: Optional[bool] = None,
+) -> dict:
+    """Sample size by simulation, as ``dptest plan``: the smallest n whose simulated power
+    reaches ``power`` (doubling then bisection over n, to 1%).
+
+    Simulation only: nothing is released and no data is read.
+
+    Parameters
+    ----------
+    test : {'kruskal-wallis', 'mann-whitney', 'wilcoxon', 't-test'}
+    effect : float
+        Effect size in standard deviations (KW: max − min of the group means; MW: mean
+        shift; Wilcoxon: mean of ``after`` minus mean of ``before``; t-test: mean over sd).
+    epsilon : float
+        Privacy budget ε of the planned test.
+    power : float
+        Target power (default 0.8).
+    alpha, groups, reps, max_n, zero_fraction, draws, seed
+        As the CLI's ``--alpha``, ``--groups``, ``--reps``, ``--max-n``, ``--zero-fraction``,
+        ``--draws`` and ``--seed`` (same defaults).
+
+    Returns
+    -------
+    dict
+        The CLI's JSON keys: ``n``, ``power``, ``target_power``, ``evaluated`` (every
+        candidate with ``n``, ``power``, ``std_error``), ``reference_draws``, ``seed``, ...
+    """
+    out = _call(progress, "planning", _dptest.plan, str(test), float(effect), float(epsilon),
+                float(power), float(alpha), int(groups), int(reps), int(max_n),
+                float(zero_fraction), draws, seed)
+    return out.to_dict()

@@ -1,25 +1,21 @@
-"""The privacy-budget ledger, in the CLI's file format (``dptest-ledger-2``).
-
-A ledger written by ``dptest ... --ledger FILE --dataset NAME`` and one written here are the
-same file: both lock ``<file stem>.lock`` (flock) from the budget check until the release is
-recorded, so the CLI and Python can share a ledger without overspending.
+"""The privacy-budget ledger (file format ``dptest-ledger-2``), bound from the Rust crate
+``dptest-ledger`` that the CLI's ``--ledger`` uses too: one implementation of the file, the
+lock on ``<ledger>.lock`` (held from the budget check until the release is recorded) and the
+ε and δ limits, so the CLI and Python share a ledger without overspending.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import time
 from typing import Any, Callable, Optional
 
-from ._api import PrivacyBudgetError
+from . import _dptest
 
 __all__ = ["Ledger", "LEDGER_FORMAT", "DEFAULT_DELTA_BUDGET"]
 
 LEDGER_FORMAT = "dptest-ledger-2"
 DEFAULT_DELTA_BUDGET = 1e-5
-_SLACK = 1e-12  # dptest_mechanisms::BUDGET_RELATIVE_SLACK
 
 
 class Ledger:
@@ -51,101 +47,23 @@ class Ledger:
         self.budget = None if budget is None else float(budget)
         self.delta_budget = None if delta_budget is None else float(delta_budget)
 
-    @property
-    def _key(self) -> str:
-        return f"name:{self.dataset}"
-
-    def _load(self) -> dict:
-        if not os.path.exists(self.path):
-            return {"format": LEDGER_FORMAT, "datasets": {}}
-        with open(self.path, encoding="utf-8") as f:
-            try:
-                ledger = json.load(f)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"ledger {self.path} is not a {LEDGER_FORMAT} ledger: {e}") from None
-        if ledger.get("format") != LEDGER_FORMAT:
-            raise ValueError(
-                f"ledger {self.path} has format '{ledger.get('format')}', expected '{LEDGER_FORMAT}'"
-            )
-        return ledger
-
-    def _save(self, ledger: dict) -> None:
-        tmp = self.path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(json.dumps(ledger, indent=2) + "\n")
-        os.replace(tmp, self.path)
-
-    def _entry(self, ledger: dict) -> dict:
-        d = ledger["datasets"].get(self._key)
-        if d is not None:
-            for given, key, what in ((self.budget, "budget", "budget"),
-                                     (self.delta_budget, "delta_budget", "delta_budget")):
-                if given is not None and given != d[key]:
-                    raise ValueError(
-                        f"the ledger fixes this dataset's {what} at {d[key]}; {what} {given} "
-                        "cannot change it"
-                    )
-            return d
-        if self.budget is None:
-            raise ValueError(
-                f"this dataset is not in ledger {self.path} yet: pass budget=E to set its total ε"
-            )
-        if not (self.budget > 0 and self.budget < float("inf")):
-            raise ValueError(f"budget: ε must be finite and > 0, got {self.budget}")
-        delta_budget = DEFAULT_DELTA_BUDGET if self.delta_budget is None else self.delta_budget
-        if not 0.0 <= delta_budget < 1.0:
-            raise ValueError(f"delta_budget {delta_budget} must be in [0, 1)")
-        d = {"budget": self.budget, "delta_budget": delta_budget, "releases": []}
-        ledger["datasets"][self._key] = d
-        return d
-
-    @staticmethod
-    def _status(name: str, d: dict) -> dict:
-        spent = sum(r["epsilon"] for r in d["releases"])
-        return {
-            "dataset": name,
-            "budget": d["budget"],
-            "spent": spent,
-            "remaining": max(d["budget"] - spent, 0.0),
-            "delta_budget": d["delta_budget"],
-            "delta_spent": sum(r["delta"] for r in d["releases"]),
-            "releases": len(d["releases"]),
-        }
-
     def status(self) -> dict:
         """The dataset's budget state (the CLI's ``ledger`` key); no lock, no release."""
-        d = self._load()["datasets"].get(self._key)
-        if d is None:
+        text = _dptest.ledger_status(self.path, self.dataset)
+        if text is None:
             raise ValueError(f"dataset {self.dataset!r} is not in ledger {self.path}")
-        return self._status(self.dataset, d)
+        return json.loads(text)
 
     def charged(self, test: str, epsilon: float, delta: float, run: Callable[[], Any]) -> Any:
         """Runs ``run`` (the release) under the locked ledger: refused (``PrivacyBudgetError``,
         nothing run) if it would overspend, recorded if it succeeds."""
-        lock_path = os.path.splitext(self.path)[0] + ".lock"
-        with open(lock_path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                ledger = self._load()
-                d = self._entry(ledger)
-                st = self._status(self.dataset, d)
-                if st["spent"] + epsilon > d["budget"] * (1.0 + _SLACK):
-                    raise PrivacyBudgetError(
-                        f"refused: this query needs ε = {epsilon:g} but only ε = "
-                        f"{st['remaining']:g} of the budget {d['budget']:g} is left for this dataset"
-                    )
-                if st["delta_spent"] + delta > d["delta_budget"] * (1.0 + _SLACK):
-                    raise PrivacyBudgetError(
-                        f"refused: this query needs δ = {delta:g} but only δ = "
-                        f"{max(d['delta_budget'] - st['delta_spent'], 0.0):g} of the δ budget "
-                        f"{d['delta_budget']:g} is left for this dataset"
-                    )
-                result = run()
-                d["releases"].append({"time_unix": int(time.time()), "test": test,
-                                      "epsilon": float(epsilon), "delta": float(delta)})
-                self._save(ledger)
-                if hasattr(result, "_fields"):
-                    result._fields["ledger"] = self._status(self.dataset, d)
-                return result
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+        result, status = _dptest.ledger_charged(
+            self.path, self.dataset, self.budget, self.delta_budget, test,
+            float(epsilon), float(delta), run,
+        )
+        if hasattr(result, "_fields"):
+            result._fields["ledger"] = json.loads(status)
+        return result
+
+    def __repr__(self) -> str:
+        return f"Ledger({self.path!r}, dataset={self.dataset!r})"

@@ -8,6 +8,7 @@
 //! reference only. Library errors become `ValueError` with the library's message.
 
 use dptest_anova as av;
+use dptest_federated as fed;
 use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::{Delta, Epsilon};
@@ -389,6 +390,9 @@ fn wilcoxon(
             let result =
                 py.detach(|| wx::private_wilcoxon(&sample, epsilon, &options, backend)).map_err(err)?;
             let mut r = Report::from_result("wilcoxon", &result)?;
+            if let Some(Value::Object(info)) = r.fields.get_mut("reference") {
+                info.insert("distribution".to_owned(), result.reference_law.description().into());
+            }
             let n = result.n as f64;
             r.all_noise(result.release.scale, n * (n + 1.0));
             r
@@ -614,6 +618,328 @@ fn shipped_table(family: &str) -> PyResult<String> {
     Ok(tables::shipped_text(family).to_owned())
 }
 
+pyo3::create_exception!(
+    _dptest,
+    PrivacyBudgetError,
+    pyo3::exceptions::PyRuntimeError,
+    "A private query was refused because it would overspend the ledger's budget."
+);
+
+fn ledger_err(e: dptest_ledger::LedgerError) -> PyErr {
+    if e.is_refusal() {
+        PrivacyBudgetError::new_err(e.to_string())
+    } else {
+        err(e)
+    }
+}
+
+/// Runs `run()` (the release) under the ledger (dptest-ledger: the CLI's file, lock and
+/// limits): refused with `PrivacyBudgetError` (nothing run) if it would overspend, recorded if
+/// it returns. Returns `(run's result, the status as JSON)`.
+#[pyfunction]
+#[pyo3(signature = (path, dataset, budget, delta_budget, test, epsilon, delta, run))]
+fn ledger_charged(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    dataset: &str,
+    budget: Option<f64>,
+    delta_budget: Option<f64>,
+    test: &str,
+    epsilon: f64,
+    delta: f64,
+    run: Py<PyAny>,
+) -> PyResult<(Py<PyAny>, String)> {
+    let account =
+        dptest_ledger::Account { file: &path, dataset: Some(dataset), budget, delta_budget };
+    let charge = dptest_ledger::Charge { test, epsilon, delta, cells_sha256: "" };
+    match dptest_ledger::charged(&account, &charge, || run.call0(py)) {
+        Ok((result, status)) => Ok((result, serde_json::to_string(&status).map_err(err)?)),
+        Err(dptest_ledger::Failure::Ledger(e)) => Err(ledger_err(e)),
+        Err(dptest_ledger::Failure::Release(e)) => Err(e),
+    }
+}
+
+/// The budget state of a named dataset (JSON), or None when it is not in the ledger.
+#[pyfunction]
+fn ledger_status(path: std::path::PathBuf, dataset: &str) -> PyResult<Option<String>> {
+    let status = dptest_ledger::status(&path, dataset).map_err(ledger_err)?;
+    status.map(|s| serde_json::to_string(&s).map_err(err)).transpose()
+}
+
+/// Sample size by simulation (dptest-plan, the CLI's `plan`); JSON with the CLI's keys.
+#[pyfunction]
+#[pyo3(signature = (test, effect, epsilon, power, alpha, groups, reps, max_n, zero_fraction, draws, seed))]
+fn plan(
+    py: Python<'_>,
+    test: &str,
+    effect: f64,
+    epsilon: f64,
+    power: f64,
+    alpha: f64,
+    groups: usize,
+    reps: usize,
+    max_n: usize,
+    zero_fraction: f64,
+    draws: Option<u64>,
+    seed: Option<u64>,
+) -> PyResult<String> {
+    use dptest_plan::PlanTest;
+    let which = match test {
+        "kruskal-wallis" => PlanTest::KruskalWallis,
+        "mann-whitney" => PlanTest::MannWhitney,
+        "wilcoxon" => PlanTest::Wilcoxon,
+        "t-test" => PlanTest::TTest,
+        other => {
+            return Err(err(format!(
+                "test must be 'kruskal-wallis', 'mann-whitney', 'wilcoxon' or 't-test', not {other:?}"
+            )));
+        }
+    };
+    let settings = dptest_plan::PlanSettings {
+        test: which,
+        effect,
+        epsilon,
+        power,
+        alpha,
+        groups,
+        reps,
+        max_n,
+        zero_fraction,
+        draws,
+        seed,
+    };
+    let found = py.detach(|| dptest_plan::plan(&settings, &mut |_| {})).map_err(err)?;
+    let mut r = Report::plain("plan");
+    r.set("for", test);
+    r.set("n", found.n);
+    r.set("power", found.at.map(|p| p.power));
+    r.set("target_power", power);
+    r.set("alpha", alpha);
+    r.set("epsilon", epsilon);
+    r.set("effect", effect);
+    r.set("reps", reps);
+    r.set("reference_draws", found.draws);
+    r.set("seed", found.seed);
+    if which == PlanTest::KruskalWallis {
+        r.set("groups", groups);
+    }
+    r.set("evaluated", &found.evaluated);
+    r.set("privacy", "nothing released: planning uses simulated data only");
+    Ok(Value::Object(r.fields).to_string())
+}
+
+fn fed_alternative(name: &str) -> PyResult<fed::Alternative> {
+    alternative(name)
+}
+
+fn small_groups(name: &str) -> PyResult<fed::SmallGroupPolicy> {
+    match name {
+        "error" => Ok(fed::SmallGroupPolicy::Error),
+        "suppress" => Ok(fed::SmallGroupPolicy::Suppress),
+        other => Err(err(format!("small_groups must be 'error' or 'suppress', not {other:?}"))),
+    }
+}
+
+fn centre_or_random(centre: Option<String>) -> PyResult<String> {
+    match centre {
+        Some(id) => Ok(id),
+        None => fed::random_centre_id().map_err(err),
+    }
+}
+
+/// The release of a centre as JSON: `table` (the table's own JSON text), `released`,
+/// `centre`, and `suppressed` (for the data holder only, never part of the release).
+fn centre_release(release: &fed::CentreRelease, centre: &str) -> PyResult<String> {
+    Ok(json!({
+        "table": release.table.to_json(),
+        "released": serde_json::to_value(&release.released).map_err(err)?,
+        "centre": centre,
+        "suppressed": release.suppressed.iter()
+            .map(|s| json!({"group": s.group, "count": s.count})).collect::<Vec<_>>(),
+    })
+    .to_string())
+}
+
+/// Algorithm S1 at one centre (the CLI's `federated bin`), bin limits from the OS CSPRNG.
+#[pyfunction]
+#[pyo3(signature = (groups, labels, k, centre, extremes, natural, small_groups_policy))]
+fn federated_bin(
+    groups: Vec<Vec<f64>>,
+    labels: Vec<String>,
+    k: usize,
+    centre: Option<String>,
+    extremes: &str,
+    natural: Option<(f64, f64)>,
+    small_groups_policy: &str,
+) -> PyResult<String> {
+    let extremes = match (extremes, natural) {
+        ("infinite", None) => fed::ExtremeLimits::INFINITE,
+        ("buffer", None) => fed::ExtremeLimits::BUFFERS,
+        ("natural", Some((lo, hi))) => fed::ExtremeLimits::natural(lo, hi).map_err(err)?,
+        ("natural", None) => return Err(err("extremes='natural' needs natural=(lo, hi)")),
+        ("infinite" | "buffer", Some(_)) => {
+            return Err(err("natural=(lo, hi) goes with extremes='natural'"));
+        }
+        (other, _) => {
+            return Err(err(format!(
+                "extremes must be 'infinite', 'buffer' or 'natural', not {other:?}"
+            )));
+        }
+    };
+    let options = fed::BinningOptions::new(k)
+        .map_err(err)?
+        .with_extremes(extremes)
+        .with_small_groups(small_groups(small_groups_policy)?);
+    let views: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+    let centre = centre_or_random(centre)?;
+    let release = fed::bin_centre_os(&views, &label_refs, &centre, &options).map_err(err)?;
+    centre_release(&release, &centre)
+}
+
+/// Adds a centre to a table (the CLI's `federated add`; draws nothing).
+#[pyfunction]
+#[pyo3(signature = (table, groups, centre, small_groups_policy))]
+fn federated_add(
+    table: &str,
+    groups: Vec<Vec<f64>>,
+    centre: Option<String>,
+    small_groups_policy: &str,
+) -> PyResult<String> {
+    let table = fed::SummaryTable::from_json(table).map_err(err)?;
+    let views: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    let centre = centre_or_random(centre)?;
+    let release =
+        fed::add_centre(&table, &views, &centre, small_groups(small_groups_policy)?).map_err(err)?;
+    centre_release(&release, &centre)
+}
+
+/// A table validated and re-serialised by the federated crate, with its public facts.
+#[pyfunction]
+fn federated_table_info(table: &str) -> PyResult<String> {
+    let t = fed::SummaryTable::from_json(table).map_err(err)?;
+    Ok(json!({
+        "json": t.to_json(), "k": t.k(), "bins": t.bins(), "groups": t.groups(),
+        "centres": t.centres(), "totals": t.totals(),
+    })
+    .to_string())
+}
+
+fn federated_report(test: &fed::FederatedTest, groups: &[String], alt: &str, n: usize) -> PyResult<Report> {
+    let mut r = Report::from_result("federated", test)?;
+    r.set("alternative", alt);
+    r.set("n", n);
+    r.set("group_labels", groups);
+    let distribution = if test.df.is_some() { "chi2" } else { "normal" };
+    r.set("reference", asymptotic_reference(distribution));
+    Ok(r)
+}
+
+/// The federated Mann–Whitney test on a table (the CLI's `federated test`).
+#[pyfunction]
+#[pyo3(signature = (table, alternative, alpha))]
+fn federated_test(table: &str, alternative: &str, alpha: f64) -> PyResult<String> {
+    let t = fed::SummaryTable::from_json(table).map_err(err)?;
+    if t.groups().len() != 2 {
+        return Err(err(format!("the table has {} groups; the test needs two", t.groups().len())));
+    }
+    let test = fed::table_test(&t, fed_alternative(alternative)?).map_err(err)?;
+    let n = t.totals().iter().sum::<f64>() as usize;
+    let mut r = federated_report(&test, t.groups(), alternative, n)?;
+    r.set("centres", t.centres());
+    r.set("k", t.k());
+    r.set("privacy", format!(
+        "computed from the K-anonymous table only (K = {}); no differential privacy", t.k()));
+    r.decision(alpha);
+    Ok(r.finish())
+}
+
+/// Quantiles of one group from a table (the CLI's `federated quantile --table`).
+#[pyfunction]
+#[pyo3(signature = (table, p, method, group))]
+fn federated_quantile(table: &str, p: Vec<f64>, method: &str, group: Option<String>) -> PyResult<String> {
+    let t = fed::SummaryTable::from_json(table).map_err(err)?;
+    let g = match &group {
+        None => 0,
+        Some(label) => t.groups().iter().position(|x| x == label).ok_or_else(|| {
+            err(format!("group '{label}' is not in the table (its groups: {})", t.groups().join(", ")))
+        })?,
+    };
+    let fit = match method {
+        "yj-table" => Some(fed::yj_table_fit(&t, g).map_err(err)?),
+        "naive" | "linear" => None,
+        other => {
+            return Err(err(format!(
+                "method must be 'yj-table', 'linear' or 'naive' on a table, not {other:?}"
+            )));
+        }
+    };
+    let mut estimates = Vec::with_capacity(p.len());
+    for &q in &p {
+        let value = match &fit {
+            Some(f) => f.quantile(q),
+            None if method == "naive" => fed::quantile_naive(&t, g, q),
+            None => fed::quantile_linear(&t, g, q),
+        }
+        .map_err(|e| err(format!("p = {q}: {e}")))?;
+        estimates.push(json!({"p": q, "quantile": if value.is_finite() { json!(value) } else { Value::Null }}));
+    }
+    let mut r = Report::plain("federated-quantile");
+    r.set("group", &t.groups()[g]);
+    r.set("method", method);
+    r.set("quantiles", estimates);
+    if let Some(f) = fit {
+        r.set("fit", f);
+    }
+    Ok(Value::Object(r.fields).to_string())
+}
+
+/// One centre's exact summary file (the CLI's `federated summary`): NOT K-anonymous.
+#[pyfunction]
+#[pyo3(signature = (x, y, groups, centre))]
+fn federated_summary(x: Vec<f64>, y: Vec<f64>, groups: (String, String), centre: Option<String>) -> PyResult<String> {
+    let summary = fed::centre_summary(&x, &y).map_err(err)?;
+    let centre = centre_or_random(centre)?;
+    let file = fed::CentreSummaryFile { centre, groups: [groups.0, groups.1], summary };
+    let text = file.to_json();
+    fed::CentreSummaryFile::from_json(&text).map_err(err)?;
+    Ok(text)
+}
+
+/// Combines centre summary files (the CLI's `federated combine`): NOT K-anonymous.
+#[pyfunction]
+#[pyo3(signature = (summaries, method, alternative, alpha))]
+fn federated_combine(summaries: Vec<String>, method: &str, alternative: &str, alpha: f64) -> PyResult<String> {
+    let files = summaries
+        .iter()
+        .map(|s| fed::CentreSummaryFile::from_json(s).map_err(err))
+        .collect::<PyResult<Vec<_>>>()?;
+    if files.is_empty() {
+        return Err(err("combine needs at least one centre summary"));
+    }
+    fed::check_distinct_centres(&files).map_err(err)?;
+    let groups = files[0].groups.clone();
+    if files.iter().any(|f| f.groups != groups) {
+        return Err(err("all centres must use the same group labels in the same order"));
+    }
+    let s: Vec<fed::CentreSummary> = files.iter().map(|f| f.summary).collect();
+    let alt = fed_alternative(alternative)?;
+    let test = match method {
+        "sum" => fed::sum_test(&s, alt),
+        "weighted" => fed::weighted_test(&s, alt),
+        "fisher" => fed::fisher_test(&s, alt),
+        other => return Err(err(format!("method must be 'sum', 'weighted' or 'fisher', not {other:?}"))),
+    }
+    .map_err(err)?;
+    let n: usize = s.iter().map(|x| x.n + x.m).sum();
+    let mut r = federated_report(&test, &groups, alternative, n)?;
+    r.set("centres", files.iter().map(|f| f.centre.as_str()).collect::<Vec<_>>());
+    r.set("k_anonymous", false);
+    r.set("privacy", "computed from exact per-centre summaries (n, m, U, V): not K-anonymous, not differentially private");
+    r.decision(alpha);
+    Ok(r.finish())
+}
+
 /// The native module.
 #[pymodule]
 fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -628,6 +954,17 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(task_clifton, m)?)?;
     m.add_function(wrap_pyfunction!(critical_value, m)?)?;
     m.add_function(wrap_pyfunction!(shipped_table, m)?)?;
+    m.add_function(wrap_pyfunction!(ledger_charged, m)?)?;
+    m.add_function(wrap_pyfunction!(ledger_status, m)?)?;
+    m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_bin, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_add, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_table_info, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_test, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_quantile, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_combine, m)?)?;
+    m.add("PrivacyBudgetError", m.py().get_type::<PrivacyBudgetError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

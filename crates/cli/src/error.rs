@@ -35,6 +35,11 @@ impl fmt::Display for Tagged {
 
 impl std::error::Error for Tagged {}
 
+/// `error` tagged with `kind`.
+pub fn tagged(kind: Kind, source: anyhow::Error) -> anyhow::Error {
+    anyhow::Error::new(Tagged { kind, source })
+}
+
 /// Tags the error of `result` with `kind`.
 pub fn tag<T>(kind: Kind, result: anyhow::Result<T>) -> anyhow::Result<T> {
     result.map_err(|source| anyhow::Error::new(Tagged { kind, source }))

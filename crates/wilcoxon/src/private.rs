@@ -74,6 +74,21 @@ pub enum ReferenceLaw {
     MonteCarlo,
 }
 
+impl ReferenceLaw {
+    /// The law in words, as the CLI and the Python package print it.
+    pub const fn description(self) -> &'static str {
+        match self {
+            ReferenceLaw::ZeroRobustExact | ReferenceLaw::ZeroRobustGuarded => {
+                "zero-robust signed-rank ⊕ Laplace"
+            }
+            ReferenceLaw::ZeroRobustNormalLimit => "zero-robust normal limit ⊕ Laplace",
+            ReferenceLaw::ExactUntied => "untied signed-rank ⊕ Laplace",
+            ReferenceLaw::Normal => "normal ⊕ Laplace",
+            ReferenceLaw::MonteCarlo => "simulated",
+        }
+    }
+}
+
 /// How the reference is evaluated.
 #[derive(Clone, Copy, Default)]
 pub enum Backend<'a> {

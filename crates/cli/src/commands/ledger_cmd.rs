@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 
 use crate::cli::LedgerCommand;
-use crate::ledger::Ledger;
+use crate::ledger::{Ledger, cli_error};
 use crate::output::{Report, fmt, plural};
 
 /// Runs a ledger subcommand.
@@ -21,11 +21,11 @@ fn show(file: &std::path::Path) -> Result<Report> {
             file.display()
         );
     }
-    let ledger = Ledger::load(file)?;
+    let ledger = Ledger::load(file).map_err(cli_error)?;
     let mut report = Report::plain("ledger", format!("Privacy ledger {}", file.display()));
     let mut datasets = Vec::new();
     for (key, d) in &ledger.datasets {
-        let acc = d.accountant()?;
+        let acc = d.accountant().map_err(cli_error)?;
         report.line(
             key,
             format!(

@@ -51,7 +51,7 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                 "wilcoxon",
                 format!(
                     "Wilcoxon signed-rank test, Pratt ranks (ε-DP, {} reference)",
-                    reference_name(result.reference_law)
+                    result.reference_law.description()
                 ),
                 &result,
             )?;
@@ -65,7 +65,7 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
             );
             if let Some(serde_json::Value::Object(reference)) = r.fields.get_mut("reference") {
                 reference
-                    .insert("distribution".to_owned(), reference_name(result.reference_law).into());
+                    .insert("distribution".to_owned(), result.reference_law.description().into());
             }
             let n = result.n as f64;
             warn_if_all_noise(&mut r, result.release.scale, n * (n + 1.0));
@@ -82,18 +82,6 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     report.input(&data.input, None);
     add_decision(&mut report, common.alpha);
     Ok(report)
-}
-
-fn reference_name(law: wx::ReferenceLaw) -> &'static str {
-    match law {
-        wx::ReferenceLaw::ZeroRobustExact | wx::ReferenceLaw::ZeroRobustGuarded => {
-            "zero-robust signed-rank ⊕ Laplace"
-        }
-        wx::ReferenceLaw::ZeroRobustNormalLimit => "zero-robust normal limit ⊕ Laplace",
-        wx::ReferenceLaw::ExactUntied => "untied signed-rank ⊕ Laplace",
-        wx::ReferenceLaw::Normal => "normal ⊕ Laplace",
-        wx::ReferenceLaw::MonteCarlo => "simulated",
-    }
 }
 
 /// The tested values of a one-sample or paired command.

@@ -1,0 +1,206 @@
+//! The ledger's errors. `Display` words them for any caller; the CLI rewords the few that
+//! name its flags.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// The two budgets a dataset has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The total ε.
+    Epsilon,
+    /// The total δ.
+    Delta,
+}
+
+/// Which ε value was not a valid ε.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EpsilonField {
+    /// A dataset's recorded budget.
+    LedgerBudget,
+    /// A recorded release.
+    LedgerEntry,
+    /// The budget declared for a new dataset.
+    Budget,
+    /// The ε of the query.
+    Charge,
+}
+
+/// A file operation of the ledger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoAction {
+    /// Reading the ledger file.
+    Read,
+    /// Writing the ledger file.
+    Write,
+    /// Opening `<ledger>.lock`.
+    OpenLock,
+    /// Taking the exclusive lock.
+    Lock,
+}
+
+/// What can go wrong with a ledger.
+#[derive(Debug)]
+pub enum LedgerError {
+    /// A file operation failed.
+    Io {
+        /// What was being done.
+        action: IoAction,
+        /// The file (the ledger or its lock).
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file is not JSON of the ledger's shape.
+    Malformed {
+        /// The ledger file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// The file is a ledger of another format.
+    WrongFormat {
+        /// The ledger file.
+        path: PathBuf,
+        /// Its `format`.
+        found: String,
+    },
+    /// The ledger could not be serialised.
+    Serialise(String),
+    /// A value is not a valid ε.
+    InvalidEpsilon {
+        /// Which value.
+        field: EpsilonField,
+        /// The mechanisms crate's message.
+        message: String,
+    },
+    /// The recorded releases already exceed the recorded budget.
+    AlreadyOverBudget(String),
+    /// The dataset is not in the ledger and no ε budget was declared.
+    NotInLedger {
+        /// The ledger file.
+        path: PathBuf,
+    },
+    /// A declared budget differs from the one the ledger fixed.
+    BudgetFixed {
+        /// Which budget.
+        limit: Limit,
+        /// The ledger's value.
+        fixed: f64,
+        /// The declared value.
+        given: f64,
+    },
+    /// The δ budget of a new dataset is outside [0, 1).
+    DeltaBudgetRange(f64),
+    /// The query would exceed the dataset's ε or δ budget (nothing was run).
+    Refused {
+        /// The budget that would be exceeded.
+        limit: Limit,
+        /// What the query needs.
+        needed: f64,
+        /// What is left.
+        left: f64,
+        /// The total budget.
+        budget: f64,
+    },
+}
+
+impl LedgerError {
+    /// Whether this is a budget refusal (as opposed to a bad file or bad parameters).
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, LedgerError::Refused { .. })
+    }
+}
+
+impl fmt::Display for LedgerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LedgerError::Io { action, path, source } => {
+                let what = match action {
+                    IoAction::Read => "cannot read ledger",
+                    IoAction::Write => "cannot write ledger",
+                    IoAction::OpenLock => "cannot open the ledger lock",
+                    IoAction::Lock => "cannot lock",
+                };
+                write!(f, "{what} {}: {source}", path.display())
+            }
+            LedgerError::Malformed { path, message } => write!(
+                f,
+                "ledger {} is not a {} ledger: {message}",
+                path.display(),
+                crate::LEDGER_FORMAT
+            ),
+            LedgerError::WrongFormat { path, found } => write!(
+                f,
+                "ledger {} has format '{found}', expected '{}'",
+                path.display(),
+                crate::LEDGER_FORMAT
+            ),
+            LedgerError::Serialise(m) => write!(f, "cannot serialise the ledger: {m}"),
+            LedgerError::InvalidEpsilon { field, message } => {
+                let what = match field {
+                    EpsilonField::LedgerBudget => "ledger budget",
+                    EpsilonField::LedgerEntry => "ledger entry",
+                    EpsilonField::Budget => "budget",
+                    EpsilonField::Charge => "epsilon",
+                };
+                write!(f, "{what}: {message}")
+            }
+            LedgerError::AlreadyOverBudget(m) => {
+                write!(f, "the ledger is already over budget: {m}")
+            }
+            LedgerError::NotInLedger { path } => write!(
+                f,
+                "this dataset is not in ledger {} yet: declare its total ε budget",
+                path.display()
+            ),
+            LedgerError::BudgetFixed { limit, fixed, given } => {
+                let what = match limit {
+                    Limit::Epsilon => "budget",
+                    Limit::Delta => "delta_budget",
+                };
+                write!(
+                    f,
+                    "the ledger fixes this dataset's {what} at {fixed}; {what} {given} cannot change it"
+                )
+            }
+            LedgerError::DeltaBudgetRange(d) => write!(f, "delta_budget {d} must be in [0, 1)"),
+            LedgerError::Refused { limit, needed, left, budget } => {
+                let (symbol, of) = match limit {
+                    Limit::Epsilon => ("ε", "budget"),
+                    Limit::Delta => ("δ", "δ budget"),
+                };
+                write!(
+                    f,
+                    "refused: this query needs {symbol} = {needed} but only {symbol} = {left} of \
+                     the {of} {budget} is left for this dataset"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for LedgerError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LedgerError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// A charged release's failure: the ledger's, or the release's own (the ledger records
+/// nothing in either case).
+#[derive(Debug)]
+pub enum Failure<E> {
+    /// The ledger refused or failed.
+    Ledger(LedgerError),
+    /// The release itself failed.
+    Release(E),
+}
+
+impl<E> From<LedgerError> for Failure<E> {
+    fn from(e: LedgerError) -> Self {
+        Failure::Ledger(e)
+    }
+}

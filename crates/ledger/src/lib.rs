@@ -1,0 +1,396 @@
+//! The privacy-budget ledger: a JSON file (format [`LEDGER_FORMAT`]) recording every private
+//! release per dataset, keyed by a declared dataset name or, as a weak fallback, by a hash of
+//! the analysed cells. ε composes sequentially (`BudgetAccountant`); δ adds up and has its own
+//! limit. The ledger is locked (an exclusive lock on `<ledger>.lock`) from the budget check
+//! until the release is recorded, so concurrent runs cannot overspend.
+//!
+//! One implementation for every front end: the `dptest` CLI (`--ledger`) and the Python
+//! package (`dptest.Ledger`) both call [`charged`], so they share one file safely.
+//!
+//! ```
+//! use dptest_ledger::{Account, Charge, charged};
+//! let dir = std::env::temp_dir().join(format!("dptest-ledger-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let file = dir.join("budget.json");
+//! # let _ = std::fs::remove_file(&file);
+//! let account = Account { file: &file, dataset: Some("trial-7"), budget: Some(1.0), delta_budget: None };
+//! let charge = Charge { test: "kruskal-wallis", epsilon: 0.6, delta: 0.0, cells_sha256: "" };
+//! let (answer, status) = charged(&account, &charge, || Ok::<_, ()>(42)).unwrap();
+//! assert_eq!((answer, status.releases), (42, 1));
+//! // A second ε = 0.6 would overspend: refused, and the closure is not run.
+//! assert!(charged(&account, &charge, || Ok::<_, ()>(0)).is_err());
+//! ```
+
+mod error;
+
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use dptest_mechanisms::{BUDGET_RELATIVE_SLACK, BudgetAccountant, Epsilon};
+use serde::{Deserialize, Serialize};
+
+pub use error::{EpsilonField, Failure, IoAction, LedgerError, Limit};
+
+/// The `format` value of ledger files written by this version.
+pub const LEDGER_FORMAT: &str = "dptest-ledger-2";
+
+/// Default total δ of a dataset entering the ledger.
+pub const DEFAULT_DELTA_BUDGET: f64 = 1e-5;
+
+/// The ledger file.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Ledger {
+    /// [`LEDGER_FORMAT`].
+    pub format: String,
+    /// Datasets by key: `name:NAME` or `cells-sha256:HEX`.
+    pub datasets: BTreeMap<String, Dataset>,
+}
+
+/// One dataset's budget and releases.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Dataset {
+    /// Total ε.
+    pub budget: f64,
+    /// Total δ.
+    pub delta_budget: f64,
+    /// Every release, in order.
+    pub releases: Vec<Release>,
+}
+
+/// One recorded release.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Release {
+    /// Seconds since the Unix epoch.
+    pub time_unix: u64,
+    /// The test (the CLI's subcommand name).
+    pub test: String,
+    /// ε spent.
+    pub epsilon: f64,
+    /// δ spent (0 for pure ε-DP).
+    pub delta: f64,
+}
+
+/// The budget state after a release, for the output.
+#[derive(Clone, Debug, Serialize)]
+pub struct LedgerStatus {
+    /// The declared dataset name (`None` when keyed by the cells' hash, which is never
+    /// printed: it is a function of the data).
+    pub dataset: Option<String>,
+    /// Total ε budget of the dataset.
+    pub budget: f64,
+    /// ε spent including this release.
+    pub spent: f64,
+    /// ε left.
+    pub remaining: f64,
+    /// Total δ budget of the dataset.
+    pub delta_budget: f64,
+    /// Σ δ including this release.
+    pub delta_spent: f64,
+    /// Releases recorded including this one.
+    pub releases: usize,
+}
+
+/// Which dataset of which ledger a release is charged to, with the budgets declared for it.
+#[derive(Clone, Copy, Debug)]
+pub struct Account<'a> {
+    /// The ledger file (created if absent).
+    pub file: &'a Path,
+    /// The declared dataset name; `None` keys the dataset by the cells' hash (weak).
+    pub dataset: Option<&'a str>,
+    /// Total ε, required on the dataset's first release, fixed after.
+    pub budget: Option<f64>,
+    /// Total δ ([`DEFAULT_DELTA_BUDGET`] when absent on the first release), fixed after.
+    pub delta_budget: Option<f64>,
+}
+
+/// What a release asks of the ledger.
+#[derive(Clone, Copy, Debug)]
+pub struct Charge<'a> {
+    /// The test.
+    pub test: &'a str,
+    /// ε of the release.
+    pub epsilon: f64,
+    /// δ of the release.
+    pub delta: f64,
+    /// Fallback key: hash of the analysed cells (used only without a dataset name).
+    pub cells_sha256: &'a str,
+}
+
+impl Ledger {
+    /// Reads `file` (an absent file is an empty ledger).
+    pub fn load(file: &Path) -> Result<Ledger, LedgerError> {
+        if !file.exists() {
+            return Ok(Ledger { format: LEDGER_FORMAT.to_owned(), datasets: BTreeMap::new() });
+        }
+        let text = std::fs::read_to_string(file).map_err(|source| LedgerError::Io {
+            action: IoAction::Read,
+            path: file.to_owned(),
+            source,
+        })?;
+        let ledger: Ledger = serde_json::from_str(&text).map_err(|e| LedgerError::Malformed {
+            path: file.to_owned(),
+            message: e.to_string(),
+        })?;
+        if ledger.format != LEDGER_FORMAT {
+            return Err(LedgerError::WrongFormat { path: file.to_owned(), found: ledger.format });
+        }
+        Ok(ledger)
+    }
+
+    fn save(&self, file: &Path) -> Result<(), LedgerError> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| LedgerError::Serialise(e.to_string()))?;
+        let tmp = file.with_extension("json.tmp");
+        std::fs::write(&tmp, text + "\n").and_then(|()| std::fs::rename(&tmp, file)).map_err(
+            |source| LedgerError::Io { action: IoAction::Write, path: file.to_owned(), source },
+        )
+    }
+}
+
+impl Dataset {
+    /// The accountant after replaying every recorded release.
+    pub fn accountant(&self) -> Result<BudgetAccountant, LedgerError> {
+        let mut acc = BudgetAccountant::new(epsilon(self.budget, EpsilonField::LedgerBudget)?);
+        for r in &self.releases {
+            acc.charge(epsilon(r.epsilon, EpsilonField::LedgerEntry)?)
+                .map_err(|e| LedgerError::AlreadyOverBudget(e.to_string()))?;
+        }
+        Ok(acc)
+    }
+
+    /// Σ δ of the recorded releases.
+    pub fn delta_spent(&self) -> f64 {
+        self.releases.iter().map(|r| r.delta).sum()
+    }
+
+    /// The dataset's budget state (`dataset` is the name to report, if declared).
+    pub fn status(&self, dataset: Option<&str>) -> Result<LedgerStatus, LedgerError> {
+        let acc = self.accountant()?;
+        Ok(LedgerStatus {
+            dataset: dataset.map(str::to_owned),
+            budget: acc.total(),
+            spent: acc.spent(),
+            remaining: acc.remaining(),
+            delta_budget: self.delta_budget,
+            delta_spent: self.delta_spent(),
+            releases: self.releases.len(),
+        })
+    }
+}
+
+fn epsilon(value: f64, field: EpsilonField) -> Result<Epsilon, LedgerError> {
+    Epsilon::new(value).map_err(|e| LedgerError::InvalidEpsilon { field, message: e.to_string() })
+}
+
+/// The dataset's key: `name:NAME` for a declared name, else `cells-sha256:HEX`.
+pub fn dataset_key(dataset: Option<&str>, cells_sha256: &str) -> String {
+    match dataset {
+        Some(name) => format!("name:{name}"),
+        None => format!("cells-sha256:{cells_sha256}"),
+    }
+}
+
+/// Runs `make` (the release) under the ledger: the ledger is locked, the budget checked, the
+/// release made and recorded, and only then unlocked. A refused query runs nothing; a failed
+/// release records nothing.
+pub fn charged<T, E>(
+    account: &Account<'_>,
+    charge: &Charge<'_>,
+    make: impl FnOnce() -> Result<T, E>,
+) -> Result<(T, LedgerStatus), Failure<E>> {
+    let file = account.file;
+    let _lock = lock(file)?;
+    let mut ledger = Ledger::load(file)?;
+    let key = dataset_key(account.dataset, charge.cells_sha256);
+    let dataset = entry(&mut ledger, &key, account)?;
+    check(dataset, charge)?;
+    let result = make().map_err(Failure::Release)?;
+    dataset.releases.push(Release {
+        time_unix: now(),
+        test: charge.test.to_owned(),
+        epsilon: charge.epsilon,
+        delta: charge.delta,
+    });
+    let status = dataset.status(account.dataset)?;
+    ledger.save(file)?;
+    Ok((result, status))
+}
+
+/// The budget state of a named dataset without charging anything (no lock; `None` when the
+/// dataset is not in the ledger).
+pub fn status(file: &Path, dataset: &str) -> Result<Option<LedgerStatus>, LedgerError> {
+    let ledger = Ledger::load(file)?;
+    ledger
+        .datasets
+        .get(&dataset_key(Some(dataset), ""))
+        .map(|d| d.status(Some(dataset)))
+        .transpose()
+}
+
+/// The lock file of a ledger: `<ledger>.lock` (the extension replaced).
+pub fn lock_path(file: &Path) -> PathBuf {
+    file.with_extension("lock")
+}
+
+/// An exclusive lock on `<ledger>.lock`, held until the returned file is dropped.
+fn lock(file: &Path) -> Result<File, LedgerError> {
+    let path = lock_path(file);
+    let handle =
+        File::options().create(true).truncate(false).write(true).open(&path).map_err(|source| {
+            LedgerError::Io { action: IoAction::OpenLock, path: path.clone(), source }
+        })?;
+    handle.lock().map_err(|source| LedgerError::Io { action: IoAction::Lock, path, source })?;
+    Ok(handle)
+}
+
+fn entry<'l>(
+    ledger: &'l mut Ledger,
+    key: &str,
+    account: &Account<'_>,
+) -> Result<&'l mut Dataset, LedgerError> {
+    match ledger.datasets.entry(key.to_owned()) {
+        Entry::Occupied(o) => {
+            let d = o.get();
+            for (given, fixed, limit) in [
+                (account.budget, d.budget, Limit::Epsilon),
+                (account.delta_budget, d.delta_budget, Limit::Delta),
+            ] {
+                if let Some(given) = given
+                    && given != fixed
+                {
+                    return Err(LedgerError::BudgetFixed { limit, fixed, given });
+                }
+            }
+            Ok(o.into_mut())
+        }
+        Entry::Vacant(v) => {
+            let Some(budget) = account.budget else {
+                return Err(LedgerError::NotInLedger { path: account.file.to_owned() });
+            };
+            epsilon(budget, EpsilonField::Budget)?;
+            let delta_budget = account.delta_budget.unwrap_or(DEFAULT_DELTA_BUDGET);
+            if !(0.0..1.0).contains(&delta_budget) {
+                return Err(LedgerError::DeltaBudgetRange(delta_budget));
+            }
+            Ok(v.insert(Dataset { budget, delta_budget, releases: Vec::new() }))
+        }
+    }
+}
+
+/// Refuses a charge that would exceed the dataset's ε or δ budget.
+fn check(dataset: &Dataset, charge: &Charge<'_>) -> Result<(), LedgerError> {
+    let mut acc = dataset.accountant()?;
+    acc.charge(epsilon(charge.epsilon, EpsilonField::Charge)?).map_err(|_| {
+        LedgerError::Refused {
+            limit: Limit::Epsilon,
+            needed: charge.epsilon,
+            left: acc.remaining(),
+            budget: acc.total(),
+        }
+    })?;
+    let delta_after = dataset.delta_spent() + charge.delta;
+    if delta_after > dataset.delta_budget * (1.0 + BUDGET_RELATIVE_SLACK) {
+        return Err(LedgerError::Refused {
+            limit: Limit::Delta,
+            needed: charge.delta,
+            left: (dataset.delta_budget - dataset.delta_spent()).max(0.0),
+            budget: dataset.delta_budget,
+        });
+    }
+    Ok(())
+}
+
+fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn account(file: &Path, budget: Option<f64>) -> Account<'_> {
+        Account { file, dataset: None, budget, delta_budget: None }
+    }
+
+    fn charge(epsilon: f64, delta: f64, cells: &str) -> Charge<'_> {
+        Charge { test: "t", epsilon, delta, cells_sha256: cells }
+    }
+
+    fn run(account: &Account<'_>, c: &Charge<'_>) -> Result<LedgerStatus, Failure<()>> {
+        charged(account, c, || Ok(())).map(|((), s)| s)
+    }
+
+    fn fresh(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dptest-ledger-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("ledger.json");
+        let _ = std::fs::remove_file(&file);
+        file
+    }
+
+    #[test]
+    fn charges_add_up_and_overspending_is_refused() {
+        let file = fresh("charges");
+        let e = run(&account(&file, None), &charge(0.5, 0.0, "abc")).unwrap_err();
+        assert!(matches!(e, Failure::Ledger(LedgerError::NotInLedger { .. })), "{e:?}");
+        for _ in 0..3 {
+            let status = run(&account(&file, Some(0.9)), &charge(0.3, 1e-6, "abc")).unwrap();
+            assert!(status.spent <= 0.9 + 1e-12);
+            assert_eq!(status.dataset, None);
+        }
+        // 0.3 + 0.3 + 0.3 = 0.9 (up to rounding, within BudgetAccountant's slack); nothing left.
+        let e = run(&account(&file, None), &charge(0.01, 0.0, "abc")).unwrap_err();
+        assert!(matches!(e, Failure::Ledger(ref l) if l.is_refusal()), "{e:?}");
+        let ledger = Ledger::load(&file).unwrap();
+        assert_eq!(ledger.datasets["cells-sha256:abc"].releases.len(), 3);
+        // Another dataset has its own budget.
+        assert!(run(&account(&file, Some(1.0)), &charge(1.0, 0.0, "def")).is_ok());
+        // δ is limited like ε.
+        let tight = Account { delta_budget: Some(2e-6), ..account(&file, Some(1.0)) };
+        for _ in 0..2 {
+            assert!(run(&tight, &charge(0.1, 1e-6, "ghi")).is_ok());
+        }
+        let Err(Failure::Ledger(e)) = run(&tight, &charge(0.1, 1e-6, "ghi")) else {
+            panic!("δ overspent")
+        };
+        assert!(matches!(e, LedgerError::Refused { limit: Limit::Delta, .. }));
+        assert!(e.to_string().contains("δ budget"), "{e}");
+    }
+
+    #[test]
+    fn a_refused_query_runs_nothing_and_a_failed_release_records_nothing() {
+        let file = fresh("refused");
+        let mut ran = false;
+        let named = Account { dataset: Some("trial"), ..account(&file, Some(1.0)) };
+        let refused = charged(&named, &charge(2.0, 0.0, "x"), || {
+            ran = true;
+            Ok::<_, ()>(())
+        });
+        assert!(refused.is_err());
+        assert!(!ran);
+        let failed = charged(&named, &charge(0.5, 0.0, "x"), || Err::<(), _>("boom"));
+        assert!(matches!(failed, Err(Failure::Release("boom"))));
+        // Nothing recorded: not even the new dataset entry.
+        assert!(status(&file, "trial").unwrap().is_none());
+        assert!(status(&file, "other").unwrap().is_none());
+    }
+
+    #[test]
+    fn budgets_are_fixed_and_the_format_is_checked() {
+        let file = fresh("fixed");
+        let named = Account { dataset: Some("trial"), ..account(&file, Some(1.0)) };
+        run(&named, &charge(0.2, 0.0, "")).unwrap();
+        let other = Account { budget: Some(2.0), ..named };
+        let Err(Failure::Ledger(e)) = run(&other, &charge(0.2, 0.0, "")) else { panic!() };
+        assert!(matches!(e, LedgerError::BudgetFixed { limit: Limit::Epsilon, .. }), "{e}");
+        assert_eq!(Ledger::load(&file).unwrap().datasets["name:trial"].releases.len(), 1);
+        std::fs::write(&file, r#"{"format": "dptest-ledger-1", "datasets": {}}"#).unwrap();
+        assert!(matches!(Ledger::load(&file), Err(LedgerError::WrongFormat { .. })));
+        std::fs::write(&file, "not json").unwrap();
+        assert!(matches!(Ledger::load(&file), Err(LedgerError::Malformed { .. })));
+        assert_eq!(lock_path(&file), file.with_extension("lock"));
+    }
+}

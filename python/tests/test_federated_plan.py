@@ -1,0 +1,80 @@
+"""Federated tables and plan from Python: the same library calls as the CLI, so a table built
+here equals the CLI's for the same inputs and centre ids, and the p-values agree."""
+
+import json
+import pathlib
+
+import pytest
+
+import dptest
+from test_private import ROOT, run_cli
+
+pd = pytest.importorskip("pandas")
+
+CENTRES = ROOT / "examples" / "centres"
+GROUPS = ["control", "treated"]
+
+
+def test_python_table_equals_the_cli_table(tmp_path):
+    a = tmp_path / "a.json"
+    run_cli("federated", "bin", "-i", str(CENTRES / "centre_a.csv"), "--group", "group",
+            "--value", "value", "--k", "5", "--groups", ",".join(GROUPS), "--centre", "site-a",
+            "-o", str(a))
+    first = dptest.federated.Table.load(a)
+    py_first = dptest.federated.bin(pd.read_csv(CENTRES / "centre_a.csv"), group="group",
+                                    value="value", k=5, groups=GROUPS, centre="site-a")
+    # Bin limits are anonymised with fresh OS randomness: everything else is equal.
+    assert (py_first.k, py_first.bins, py_first.groups, py_first.centres, py_first.totals) == (
+        first.k, first.bins, first.groups, first.centres, first.totals)
+    # Joining draws nothing: the same table from the CLI and from Python.
+    ab = tmp_path / "ab.json"
+    run_cli("federated", "add", "--table", str(a), "-i", str(CENTRES / "centre_b.csv"),
+            "--group", "group", "--value", "value", "--centre", "site-b", "-o", str(ab))
+    py_ab = dptest.federated.add(first, pd.read_csv(CENTRES / "centre_b.csv"), group="group",
+                                 value="value", centre="site-b")
+    assert py_ab == dptest.federated.Table.load(ab)
+    assert py_ab.to_json() + "\n" == ab.read_text()
+    assert py_ab.centres == ["site-a", "site-b"]
+    # The test on that table: the CLI's p-value.
+    want = run_cli("federated", "test", "--table", str(ab))
+    got = dptest.federated.test(py_ab)
+    assert got.pvalue == want["p_value"] and got.statistic == want["statistic"]
+    # Quantiles: the CLI's numbers.
+    qs = run_cli("federated", "quantile", "--table", str(ab), "--p", "0.25,0.5")
+    assert dptest.federated.quantile(py_ab, [0.25, 0.5])["quantiles"] == qs["quantiles"]
+    # A saved table is the CLI's file format.
+    saved = tmp_path / "py.json"
+    py_ab.save(saved)
+    assert json.loads(saved.read_text())["format"].startswith("dptest-federated-table/")
+
+
+def test_summary_and_combine_are_labelled_not_k_anonymous():
+    s = [dptest.federated.summary(pd.read_csv(CENTRES / f), group="group", value="value",
+                                  groups=GROUPS, centre=c)
+         for f, c in [("centre_a.csv", "a"), ("centre_b.csv", "b")]]
+    assert all(not x.k_anonymous for x in s)
+    r = dptest.federated.combine(s, "weighted")
+    assert r.k_anonymous is False and "not K-anonymous" in r.privacy
+    assert 0 < r.pvalue <= 1
+
+
+def test_federated_errors_are_exceptions():
+    df = pd.read_csv(CENTRES / "centre_a.csv")
+    with pytest.raises(ValueError, match="declared groups"):
+        dptest.federated.bin(df, group="group", value="value", k=5, groups=["control"])
+    with pytest.raises(ValueError):
+        dptest.federated.bin(df, group="group", value="value", k=10_000, groups=GROUPS)
+    with pytest.raises(ValueError):
+        dptest.federated.Table.from_json('{"format": "nope"}')
+
+
+def test_plan_equals_the_cli():
+    want = run_cli("plan", "--test", "wilcoxon", "--effect", "1", "--epsilon", "1",
+                   "--reps", "200")
+    got = dptest.plan("wilcoxon", 1.0, 1.0, reps=200)
+    for key in ["n", "power", "target_power", "evaluated", "reference_draws", "seed"]:
+        assert got[key] == want[key], key
+    with pytest.raises(ValueError, match="max_n"):
+        dptest.plan("wilcoxon", 1.0, 1.0, reps=50, max_n=1)
+    with pytest.raises(ValueError, match="test must be"):
+        dptest.plan("anova", 1.0, 1.0)
