@@ -17,7 +17,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
-use crate::power::{Data, Method, Rate, RefConfig, evaluator, p_values, point_seed, qq_alphas};
+use crate::power::{
+    Data, Method, Rate, RefConfig, TRef, evaluator, p_values, point_seed, qq_alphas,
+};
 
 /// Options of `cargo xtask calibrate`.
 #[derive(clap::Args, Debug)]
@@ -53,7 +55,8 @@ pub struct Args {
     /// Mann–Whitney with public group sizes (same as --test mann-whitney-known-sizes).
     #[arg(long)]
     pub known_sizes: bool,
-    /// t-test reference: `default` (valid for every sd) or `paper` (sd = 0.3).
+    /// t-test reference: `default` (Z, Berger–Boos), `berger-boos-t` (T̃, Berger–Boos) or
+    /// `paper` (T̃ at sd = 0.3).
     #[arg(long, default_value = "default")]
     pub reference: String,
     /// Task–Clifton variant: high-utility | high-privacy | high-utility-plus | high-privacy-plus.
@@ -248,12 +251,8 @@ fn setting(args: &Args) -> Result<(Method, Data, f64, Option<String>)> {
         "anova" => (Method::Anova { fraction: 0.75 }, grouped(3, 0.5, sd(0.15))?, sd(0.15), None),
         "wilcoxon" => (Method::Wilcoxon, paired(sd(1.0))?, sd(1.0), None),
         "t-test" => {
-            let paper_reference = match args.reference.as_str() {
-                "default" => false,
-                "paper" => true,
-                other => bail!("--reference must be default or paper, got {other:?}"),
-            };
-            let method = Method::TTest { bound: 1.0, mean_fraction: 0.5, paper_reference };
+            let reference = TRef::parse(&args.reference)?;
+            let method = Method::TTest { bound: 1.0, mean_fraction: 0.5, reference };
             (method, paired(sd(0.3))?, sd(0.3), Some(args.reference.clone()))
         }
         "task-clifton" => {

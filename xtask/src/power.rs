@@ -33,7 +33,7 @@ mod summary;
 
 pub use self::data::{Data, point_seed};
 pub use self::estimate::{Rate, p_values, qq_alphas};
-pub use self::methods::{Method, RefConfig, evaluator};
+pub use self::methods::{Method, RefConfig, TRef, evaluator};
 
 use self::figures::{Figure, Kind, Series};
 

@@ -35,6 +35,10 @@ pub const T_TEST_SIMULATED_DATA: u32 = 0x0074_0002;
 pub const T_TEST_MOMENT_STATISTIC: u32 = 0x0074_0003;
 /// t-test: the moment null's variance.
 pub const T_TEST_MOMENT_VARIANCE: u32 = 0x0074_0004;
+/// t-test: the null of the noise-studentized Z.
+pub const T_TEST_STUDENTIZED_STATISTIC: u32 = 0x0074_0005;
+/// t-test: the moment null drawing the noise-studentized Z.
+pub const T_TEST_MOMENT_STUDENTIZED: u32 = 0x0074_0006;
 /// ANOVA: Swanberg et al.'s null.
 pub const ANOVA_SWANBERG_NULL: u32 = 0x0041_0001;
 /// ANOVA: simulated datasets.
@@ -43,7 +47,7 @@ pub const ANOVA_DATA: u32 = 0x0041_0002;
 pub const XTASK_POWER_DATA: u32 = 0x0078_0001;
 
 /// Every tag with its name (`FIRST_EXTERNAL` is a boundary, not a tag).
-pub const ALL: [(&str, u32); 16] = [
+pub const ALL: [(&str, u32); 18] = [
     ("NORMAL_LAPLACE", NORMAL_LAPLACE),
     ("FOLDED_NORMAL_LAPLACE", FOLDED_NORMAL_LAPLACE),
     ("SIGNED_RANK", SIGNED_RANK),
@@ -57,6 +61,8 @@ pub const ALL: [(&str, u32); 16] = [
     ("T_TEST_SIMULATED_DATA", T_TEST_SIMULATED_DATA),
     ("T_TEST_MOMENT_STATISTIC", T_TEST_MOMENT_STATISTIC),
     ("T_TEST_MOMENT_VARIANCE", T_TEST_MOMENT_VARIANCE),
+    ("T_TEST_STUDENTIZED_STATISTIC", T_TEST_STUDENTIZED_STATISTIC),
+    ("T_TEST_MOMENT_STUDENTIZED", T_TEST_MOMENT_STUDENTIZED),
     ("ANOVA_SWANBERG_NULL", ANOVA_SWANBERG_NULL),
     ("ANOVA_DATA", ANOVA_DATA),
     ("XTASK_POWER_DATA", XTASK_POWER_DATA),

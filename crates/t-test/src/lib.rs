@@ -57,7 +57,8 @@
 pub use crate::{
     error::TTestError,
     moment_null::{
-        MomentNull, MomentOutput, TAG_MOMENT_STATISTIC, TAG_MOMENT_VARIANCE, unclamped_sd_limit,
+        MomentNull, MomentOutput, TAG_MOMENT_STATISTIC, TAG_MOMENT_STUDENTIZED,
+        TAG_MOMENT_VARIANCE, unclamped_sd_limit,
     },
     private::{
         Bounds, DEFAULT_MEAN_FRACTION, NoiseScales, NoisyMoments, PrivateTOptions, PrivateTRelease,
@@ -69,6 +70,7 @@ pub use crate::{
         ReferenceMethod, SD_MAX, SdInterval, TAG_NOISY_VARIANCE, TAG_SIMULATED_DATA, TPValue,
         TReference, VARIANCE_DRAWS, sd_grid,
     },
+    studentized::{StudentizedNull, TAG_STUDENTIZED_STATISTIC, noise_studentized_t},
     study::{
         CALIBRATION_SDS, CalibrationRow, RejectionRate, calibrate, normal_data, rejection_rate,
         simulate_release, simulated_p_values,
@@ -86,6 +88,7 @@ mod moment_null;
 mod private;
 mod public;
 mod reference;
+mod studentized;
 mod study;
 mod test;
 mod variance_set;

@@ -13,11 +13,14 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::error::TTestError;
 use crate::reference::NoisyVarianceNull;
+use crate::studentized::noise_studentized_t;
 
 /// Tag of [`MomentNull`] drawing T̃.
 pub const TAG_MOMENT_STATISTIC: u32 = dptest_refdist::tags::T_TEST_MOMENT_STATISTIC;
 /// Tag of [`MomentNull`] drawing s̃².
 pub const TAG_MOMENT_VARIANCE: u32 = dptest_refdist::tags::T_TEST_MOMENT_VARIANCE;
+/// Tag of [`MomentNull`] drawing the noise-studentized Z.
+pub const TAG_MOMENT_STUDENTIZED: u32 = dptest_refdist::tags::T_TEST_MOMENT_STUDENTIZED;
 /// Total-variation budget between the clamped and unclamped nulls.
 const CLAMP_PROBABILITY: f64 = 1e-6;
 
@@ -37,6 +40,8 @@ pub enum MomentOutput {
     Statistic,
     /// s̃².
     NoisyVariance,
+    /// Z = x̄̃ / √(σ̂²/n + 2b²) ([`crate::noise_studentized_t`]).
+    NoiseStudentized,
 }
 
 /// Null of T̃ or s̃² for unclamped N(0, sd²) data via (x̄, s²) drawn directly. CPU only.
@@ -99,6 +104,7 @@ impl NullModel for MomentNull {
         match self.output {
             MomentOutput::Statistic => TAG_MOMENT_STATISTIC,
             MomentOutput::NoisyVariance => TAG_MOMENT_VARIANCE,
+            MomentOutput::NoiseStudentized => TAG_MOMENT_STUDENTIZED,
         }
     }
 
@@ -112,6 +118,9 @@ impl NullModel for MomentNull {
         match self.output {
             MomentOutput::Statistic => private_t(noisy_mean, noisy_variance, self.n),
             MomentOutput::NoisyVariance => noisy_variance,
+            MomentOutput::NoiseStudentized => {
+                noise_studentized_t(noisy_mean, noisy_variance, self.n, self.mean_scale)
+            }
         }
     }
 }

@@ -38,6 +38,7 @@ use serde::Serialize;
 use crate::error::TTestError;
 use crate::moment_null::statistic_null;
 use crate::private::{NoiseScales, NoisyMoments};
+use crate::studentized::{noise_studentized_t, studentized_null};
 use crate::variance_set::VarianceTable;
 
 /// Default γ of the Berger–Boos reference.
@@ -65,14 +66,21 @@ const _: () = assert!(TAG_NOISY_VARIANCE >= tags::FIRST_EXTERNAL);
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ReferenceMethod {
-    /// Supremum over a γ-level confidence set for sd from s̃², plus γ (default, γ = 0.001).
+    /// Default: the noise-studentized Z ([`crate::noise_studentized_t`]) with the
+    /// Berger–Boos supremum over a γ-level confidence set for sd, plus γ (γ = 0.001).
+    NoiseStudentized {
+        /// Level γ of the confidence set, added to p (0 < γ < 0.5).
+        gamma: f64,
+    },
+    /// The paper's T̃ with the Berger–Boos supremum over a γ-level confidence set for sd from
+    /// s̃², plus γ (the default before Z; valid, but conservative at moderate sd).
     BergerBoos {
         /// Level γ of the confidence set, added to p (0 < γ < 0.5).
         gamma: f64,
     },
-    /// Supremum over the whole sd grid of (0, 1].
+    /// T̃, supremum over the whole sd grid of (0, 1].
     WorstCase,
-    /// The paper's reference, data ~ N(0, sd²) clamped (sd = 0.3 in the paper).
+    /// The paper's reference: T̃, data ~ N(0, sd²) clamped (sd = 0.3 in the paper).
     Paper {
         /// sd of the simulated data on the [−1, 1] scale.
         sd: f64,
@@ -81,19 +89,21 @@ pub enum ReferenceMethod {
 
 impl Default for ReferenceMethod {
     fn default() -> Self {
-        ReferenceMethod::BergerBoos { gamma: DEFAULT_GAMMA }
+        ReferenceMethod::NoiseStudentized { gamma: DEFAULT_GAMMA }
     }
 }
 
 impl ReferenceMethod {
-    /// The paper's reference (sd = 0.3).
+    /// The paper's reference (T̃, sd = 0.3).
     pub fn paper() -> Self {
         ReferenceMethod::Paper { sd: PAPER_SD }
     }
 
     pub(crate) fn validated(self) -> Result<Self, TTestError> {
         match self {
-            ReferenceMethod::BergerBoos { gamma } if !(gamma > 0.0 && gamma < 0.5) => {
+            ReferenceMethod::BergerBoos { gamma } | ReferenceMethod::NoiseStudentized { gamma }
+                if !(gamma > 0.0 && gamma < 0.5) =>
+            {
                 Err(TTestError::InvalidParameter {
                     name: "gamma",
                     value: gamma,
@@ -116,6 +126,44 @@ impl ReferenceMethod {
         match self {
             ReferenceMethod::Paper { sd } => vec![*sd],
             _ => sd_grid(n, scales),
+        }
+    }
+
+    /// γ of the Berger–Boos confidence set for sd, for the methods that use one.
+    pub fn confidence_gamma(&self) -> Option<f64> {
+        match self {
+            ReferenceMethod::NoiseStudentized { gamma } | ReferenceMethod::BergerBoos { gamma } => {
+                Some(*gamma)
+            }
+            ReferenceMethod::WorstCase | ReferenceMethod::Paper { .. } => None,
+        }
+    }
+
+    /// The statistic the p-value refers to: Z for `NoiseStudentized`, T̃ otherwise.
+    pub fn statistic(&self, moments: &NoisyMoments, scales: &NoiseScales) -> f64 {
+        match self {
+            ReferenceMethod::NoiseStudentized { .. } => noise_studentized_t(
+                moments.noisy_mean,
+                moments.noisy_variance,
+                moments.n as u32,
+                scales.mean,
+            ),
+            _ => moments.statistic,
+        }
+    }
+
+    /// The null of [`ReferenceMethod::statistic`] at one sd.
+    pub(crate) fn null(
+        &self,
+        n: u32,
+        sd: f64,
+        scales: &NoiseScales,
+    ) -> Result<Box<dyn NullModel>, TTestError> {
+        match self {
+            ReferenceMethod::NoiseStudentized { .. } => {
+                studentized_null(n, sd, scales.mean, scales.variance)
+            }
+            _ => statistic_null(n, sd, scales.mean, scales.variance),
         }
     }
 }
@@ -208,8 +256,8 @@ pub(crate) fn combine(
     p: &[f64],
     plausible: Option<&[bool]>,
 ) -> TPValue {
-    let (gamma, mask, interval) = match (method, plausible) {
-        (ReferenceMethod::BergerBoos { gamma }, Some(mask)) => {
+    let (gamma, mask, interval) = match (method.confidence_gamma(), plausible) {
+        (Some(gamma), Some(mask)) => {
             let kept: Vec<usize> = (0..sds.len()).filter(|&k| mask[k]).collect();
             match (kept.first(), kept.last()) {
                 (Some(&lo), Some(&hi)) => (
@@ -311,12 +359,12 @@ impl TReference {
             value: n as f64,
             requirement: "below 2^32",
         })?;
-        let bb = matches!(method, ReferenceMethod::BergerBoos { .. });
+        let bb = method.confidence_gamma().is_some();
         let variance_mc = variance_monte_carlo(mc);
         let per_sd: Vec<(Vec<f64>, Option<VarianceTable>)> = sds
             .par_iter()
             .map(|&sd| {
-                let model = statistic_null(n32, sd, scales.mean, scales.variance)?;
+                let model = method.null(n32, sd, &scales)?;
                 let mut k: Vec<f64> = dptest_refdist::cpu::sample(&*model, mc.seed, 0, count)
                     .into_iter()
                     .map(|t| tail.key(t))
@@ -354,7 +402,7 @@ impl TReference {
                 requirement: "finite",
             });
         }
-        let threshold = self.tail.key(moments.statistic);
+        let threshold = self.tail.key(self.method.statistic(moments, &self.scales));
         let z = self.mc.draws;
         let p: Vec<f64> = self
             .keys
@@ -364,15 +412,12 @@ impl TReference {
                 (1 + exceed) as f64 / (z as f64 + 1.0)
             })
             .collect();
-        let mask: Option<Vec<bool>> = match self.method {
-            ReferenceMethod::BergerBoos { gamma } => Some(
-                self.variances
-                    .iter()
-                    .map(|table| table.plausible(moments.noisy_variance, gamma))
-                    .collect(),
-            ),
-            _ => None,
-        };
+        let mask: Option<Vec<bool>> = self.method.confidence_gamma().map(|gamma| {
+            self.variances
+                .iter()
+                .map(|table| table.plausible(moments.noisy_variance, gamma))
+                .collect()
+        });
         Ok(combine(self.method, &self.sds, &p, mask.as_deref()))
     }
 
@@ -433,12 +478,13 @@ mod tests {
         }
     }
 
-    /// Pinned p-values of the default reference, computed with the per-draw simulation before
+    /// Pinned p-values of the T̃ Berger–Boos reference (the default until Z), computed with the per-draw simulation before
     /// the batched fills were added: the fills must not change a single bit.
     #[test]
     fn default_reference_p_values_are_pinned() {
         let mc = MonteCarlo::new(3000, 7).unwrap();
-        let options = PrivateTOptions::new(1.0).unwrap();
+        let method = ReferenceMethod::BergerBoos { gamma: DEFAULT_GAMMA };
+        let options = PrivateTOptions::new(1.0).unwrap().with_method(method).unwrap();
         let cases: [(usize, f64, f64, f64, f64); 6] = [
             (50, 0.01, 0.09, 8.353885371542819e-1, 1.0),
             (50, 0.003, 0.2, 9.373545484838387e-1, 1.0),

@@ -6,7 +6,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::TTestError;
-use crate::moment_null::statistic_null;
 use crate::private::{Bounds, NoiseScales, NoisyMoments, PrivateTOptions, Rescaling, release_t};
 use crate::public::{Alternative, differences};
 use crate::reference::{ReferenceMethod, SdInterval, TPValue, combine, variance_monte_carlo};
@@ -18,8 +17,11 @@ pub const DEFAULT_DRAWS: u64 = 10_000;
 /// Result of the private t-test.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PrivateTTestResult {
-    /// T̃ = x̄̃ / √(s̃²/n) on the [−1, 1] scale (0 when s̃² ≤ 0).
+    /// The statistic the p-value refers to ([`ReferenceMethod::statistic`]): the
+    /// noise-studentized Z for the default method, T̃ otherwise.
     pub statistic: f64,
+    /// The paper's T̃ = x̄̃ / √(s̃²/n) on the [−1, 1] scale (0 when s̃² ≤ 0), for every method.
+    pub paper_statistic: f64,
     /// p-value (Monte Carlo, +1 rule; see [`ReferenceMethod`]).
     pub p_value: f64,
     /// Number of observations (pairs).
@@ -81,9 +83,11 @@ pub fn reference_p_value(
     let method = options.method();
     let tail = options.alternative().tail();
     let sds = method.sds(n, &scales);
-    // Berger–Boos: the confidence set first, then T̃ nulls only where they can matter.
-    let mask: Option<Vec<bool>> = match method {
-        ReferenceMethod::BergerBoos { gamma } => {
+    let statistic = method.statistic(moments, &scales);
+    // Berger–Boos: the confidence set first, then the statistic's nulls only where they can
+    // matter.
+    let mask: Option<Vec<bool>> = match method.confidence_gamma() {
+        Some(gamma) => {
             let variance_mc = variance_monte_carlo(mc);
             let mask = sds
                 .par_iter()
@@ -94,7 +98,7 @@ pub fn reference_p_value(
                 .collect::<Result<Vec<bool>, TTestError>>()?;
             Some(mask)
         }
-        _ => None,
+        None => None,
     };
     let needed: Vec<bool> = match &mask {
         Some(m) if m.iter().any(|&b| b) => m.clone(),
@@ -107,11 +111,11 @@ pub fn reference_p_value(
             if !needed {
                 return Ok(0.0);
             }
-            let model = statistic_null(n32, sd, scales.mean, scales.variance)?;
-            let p = match engine.p_value(&*model, moments.statistic, tail, mc) {
-                // Models without a kernel (the fast small-sd null) run on the CPU engine.
+            let model = method.null(n32, sd, &scales)?;
+            let p = match engine.p_value(&*model, statistic, tail, mc) {
+                // Models without a kernel (the fast small-sd null, Z's nulls) run on the CPU.
                 Err(RefdistError::Unsupported(_)) => {
-                    dptest_refdist::cpu::p_value(&*model, moments.statistic, tail, mc)
+                    dptest_refdist::cpu::p_value(&*model, statistic, tail, mc)
                 }
                 other => other,
             };
@@ -123,7 +127,8 @@ pub fn reference_p_value(
 }
 
 /// The engine label of a result: the caller's engine, `+cpu` when part of the reference
-/// (Berger–Boos variance tables, the small-sd [`crate::MomentNull`]) always runs on the CPU.
+/// (Berger–Boos variance tables, the small-sd [`crate::MomentNull`], Z's nulls) always runs on
+/// the CPU.
 fn engine_label(
     engine: &dyn Engine,
     options: &PrivateTOptions,
@@ -132,8 +137,8 @@ fn engine_label(
     let name = engine.name();
     let sds = options.method().sds(n, &options.noise_scales(n)?);
     let limit = crate::unclamped_sd_limit(n);
-    let cpu_part = matches!(options.method(), ReferenceMethod::BergerBoos { .. })
-        || sds.iter().any(|&sd| sd <= limit);
+    let cpu_part =
+        options.method().confidence_gamma().is_some() || sds.iter().any(|&sd| sd <= limit);
     Ok(if name == "cpu" || !cpu_part { name.to_owned() } else { format!("{name}+cpu") })
 }
 
@@ -157,8 +162,10 @@ pub fn private_ttest_1samp(
     let release = release_t(&rescaled, options)?;
     let pv = reference_p_value(&release.moments, options, engine, mc)?;
     let m = release.moments;
+    let scales = options.noise_scales(m.n)?;
     Ok(PrivateTTestResult {
-        statistic: m.statistic,
+        statistic: options.method().statistic(&m, &scales),
+        paper_statistic: m.statistic,
         p_value: pv.p_value,
         n: m.n,
         epsilon: options.epsilon(),
@@ -176,7 +183,7 @@ pub fn private_ttest_1samp(
         noisy_variance: m.noisy_variance,
         mean_estimate: rescaling.to_data_scale(m.noisy_mean),
         rescaling,
-        noise: options.noise_scales(m.n)?,
+        noise: scales,
         worst_sd: pv.worst_sd,
         sd_interval: pv.sd_interval,
         grid_points: pv.grid_points,

@@ -83,6 +83,7 @@ fn result_serialises_with_the_agreed_keys() {
     let json = serde_json::to_value(&r).unwrap();
     for key in [
         "statistic",
+        "paper_statistic",
         "p_value",
         "n",
         "epsilon",
@@ -99,7 +100,12 @@ fn result_serialises_with_the_agreed_keys() {
         assert!(json.get(key).is_some(), "missing {key}");
     }
     assert_eq!(json["alternative"], "two-sided");
-    assert_eq!(json["method"]["kind"], "berger_boos");
+    assert_eq!(json["method"]["kind"], "noise_studentized");
+    assert_eq!(json["method"]["gamma"], 0.001);
+    // The p-value refers to Z; T̃ is reported beside it.
+    let z = dptest_t_test::noise_studentized_t(r.noisy_mean, r.noisy_variance, 50, r.noise.mean);
+    assert_eq!(r.statistic, z);
+    assert_eq!(r.paper_statistic, dptest_refdist::private_t(r.noisy_mean, r.noisy_variance, 50));
     assert_eq!(json["reference"]["engine"], "cpu");
     assert_eq!(json["rescaling"]["half_width"], 12.0);
 }

@@ -2,10 +2,10 @@
 
 #![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
 
-use dptest_refdist::{CpuEngine, MonteCarlo, TStatisticNull, Tail, cpu};
+use dptest_refdist::{CpuEngine, DrawStream, MonteCarlo, TStatisticNull, Tail, cpu};
 use dptest_t_test::{
-    Alternative, NoisyMoments, PrivateTOptions, ReferenceMethod, TReference, reference_p_value,
-    rejection_rate, sd_grid,
+    Alternative, NoisyMoments, PrivateTOptions, ReferenceMethod, TAG_SIMULATED_DATA, TReference,
+    reference_p_value, rejection_rate, sd_grid, simulate_release,
 };
 
 fn options(method: ReferenceMethod) -> PrivateTOptions {
@@ -15,8 +15,12 @@ fn options(method: ReferenceMethod) -> PrivateTOptions {
 #[test]
 fn study_reference_equals_engine_path() {
     let mc = MonteCarlo::new(1500, 3).unwrap();
-    for method in [ReferenceMethod::default(), ReferenceMethod::WorstCase, ReferenceMethod::paper()]
-    {
+    for method in [
+        ReferenceMethod::default(),
+        ReferenceMethod::BergerBoos { gamma: dptest_t_test::DEFAULT_GAMMA },
+        ReferenceMethod::WorstCase,
+        ReferenceMethod::paper(),
+    ] {
         for alternative in [Alternative::TwoSided, Alternative::Less, Alternative::Greater] {
             let o = options(method).with_alternative(alternative);
             let reference = TReference::new(40, &o, &mc).unwrap();
@@ -145,4 +149,76 @@ fn calibration_helper_reports_rates_and_p_values() {
         assert_eq!(row.rates.iter().map(|r| r.alpha).collect::<Vec<_>>(), vec![0.01, 0.05, 0.10]);
         assert!(row.rates.windows(2).all(|w| w[0].rate <= w[1].rate));
     }
+}
+
+/// Type-I rate at α = .05 of `options` over `reps` null datasets drawn by `values` (one
+/// stream per dataset), each released with the simulated noise and scored by `reference`.
+fn shape_rate(reference: &TReference, reps: u64, values: impl Fn(&mut DrawStream) -> f64) -> f64 {
+    let scales = reference.noise_scales();
+    let rejections = (0..reps)
+        .filter(|&r| {
+            let mut stream = DrawStream::new(11, TAG_SIMULATED_DATA, r);
+            let data: Vec<f64> = (0..reference.n()).map(|_| values(&mut stream)).collect();
+            let moments = simulate_release(&data, &scales, &mut stream).unwrap();
+            reference.p_value(&moments).unwrap().p_value <= 0.05
+        })
+        .count();
+    rejections as f64 / reps as f64
+}
+
+/// A mean-0 shape on [−1, 1]: one value from a stream.
+type Shape = fn(&mut DrawStream) -> f64;
+
+fn uniform(stream: &mut DrawStream) -> f64 {
+    (f64::from(stream.next_u32() >> 8) + 0.5) / f64::from(1u32 << 24)
+}
+
+#[test]
+fn default_reference_holds_alpha_for_bounded_non_normal_data() {
+    // Mean-0 shapes on [−1, 1]: skewed two-point (1 w.p. .05, else −.05/.95), mass at the
+    // bounds (±1 w.p. .1 each, else 0), the two-point ±1, and a skewed continuous u³ − 1/4.
+    // 1000 datasets, bound α + 3·se(α) = 0.0707 (see the test above).
+    let shapes: [(&str, Shape); 4] = [
+        ("two-point p = .05", |s| if uniform(s) < 0.05 { 1.0 } else { -0.05 / 0.95 }),
+        ("bounds q = .2", |s| match uniform(s) {
+            u if u < 0.1 => -1.0,
+            u if u < 0.2 => 1.0,
+            _ => 0.0,
+        }),
+        ("±1", |s| if uniform(s) < 0.5 { 1.0 } else { -1.0 }),
+        ("u³ − 1/4", |s| uniform(s).powi(3) - 0.25),
+    ];
+    let mc = MonteCarlo::new(1000, 77).unwrap();
+    for n in [50usize, 200] {
+        let reference = TReference::new(n, &options(ReferenceMethod::default()), &mc).unwrap();
+        for (name, shape) in shapes {
+            let rate = shape_rate(&reference, 1000, shape);
+            eprintln!("n = {n}, {name}: type-I {rate}");
+            assert!(rate <= 0.0707, "n = {n}, {name}: {rate}");
+        }
+    }
+}
+
+#[test]
+fn default_is_near_alpha_and_more_powerful_than_the_t_berger_boos_reference() {
+    // n = 1000, sd = 0.3, ε = 1: the T̃ Berger–Boos reference rejects ≈ 0.004 of nulls
+    // (docs/notes/t-test.md), the Z default ≈ 0.04. 1000 datasets: the bounds 0.022 and 0.015
+    // are ≥ 2.5 se away from both.
+    let mc = MonteCarlo::new(1000, 77).unwrap();
+    let old = options(ReferenceMethod::BergerBoos { gamma: dptest_t_test::DEFAULT_GAMMA });
+    let new = TReference::new(1000, &options(ReferenceMethod::default()), &mc).unwrap();
+    let old_reference = TReference::new(1000, &old, &mc).unwrap();
+    let new_rate = rejection_rate(&new, 0.0, 0.3, 1000, 0.05, 5).unwrap().rate;
+    let old_rate = rejection_rate(&old_reference, 0.0, 0.3, 1000, 0.05, 5).unwrap().rate;
+    eprintln!("n = 1000, sd = 0.3: type-I {new_rate} (Z) vs {old_rate} (T̃ Berger–Boos)");
+    assert!((0.022..=0.0707).contains(&new_rate), "{new_rate}");
+    assert!(old_rate <= 0.015, "{old_rate}");
+    // Power at the Fig. 12 setting (rescaled sd 0.3, mean 0.3/√2), n = 100: ≈ 0.89 vs ≈ 0.50.
+    let mean = 0.3 / std::f64::consts::SQRT_2;
+    let new = TReference::new(100, &options(ReferenceMethod::default()), &mc).unwrap();
+    let old_reference = TReference::new(100, &old, &mc).unwrap();
+    let new_power = rejection_rate(&new, mean, 0.3, 1000, 0.05, 6).unwrap().rate;
+    let old_power = rejection_rate(&old_reference, mean, 0.3, 1000, 0.05, 6).unwrap().rate;
+    eprintln!("Fig. 12 setting, n = 100: power {new_power} (Z) vs {old_power} (T̃ Berger–Boos)");
+    assert!(new_power > 0.8 && new_power > old_power + 0.2, "{new_power} vs {old_power}");
 }

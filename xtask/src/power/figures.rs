@@ -5,7 +5,7 @@
 use dptest_wilcoxon::TcVariant;
 
 use super::data::{Data, equal_sizes};
-use super::methods::Method;
+use super::methods::{Method, TRef};
 
 /// Swanberg's ε split (f = .75, the authors' setting).
 const SWANBERG_F: f64 = 0.75;
@@ -219,10 +219,9 @@ pub fn figure(id: u32) -> Option<Figure> {
     let mwp = Method::Mw { fraction: MW_F };
     let hu = Method::TaskClifton(TcVariant::HighUtility);
     let hp = Method::TaskClifton(TcVariant::high_privacy());
-    let t_paper =
-        Method::TTest { bound: T_BOUND_PAIRED, mean_fraction: 0.5, paper_reference: true };
-    let t_paired =
-        Method::TTest { bound: T_BOUND_PAIRED, mean_fraction: 0.5, paper_reference: false };
+    let t_with = |reference| Method::TTest { bound: T_BOUND_PAIRED, mean_fraction: 0.5, reference };
+    let (t_paired, t_bb, t_paper) =
+        (t_with(TRef::Default), t_with(TRef::BergerBoosT), t_with(TRef::Paper));
     Some(match id {
         1 => power_fig(
             1,
@@ -362,8 +361,12 @@ pub fn figure(id: u32) -> Option<Figure> {
                 ));
             }
             series.push(n_series(Method::PublicWilcoxon, None, &wp, &wp_grid(), 1));
+            // The paper's public curve is one-sided (its n80 = 14; two-sided needs 19).
+            series.push(n_series(Method::PublicWilcoxonLess, None, &wp, &wp_grid(), 1));
             let title = match id {
-                10 => "Fig 10: TC (HU, HP k = 15) vs WP vs public; μu − μv = 1σ, ε = 1, α = .05",
+                10 => {
+                    "Fig 10: TC (HU, HP k = 15) vs WP vs public (two-sided, and one-sided `less` as in the paper); μu − μv = 1σ, ε = 1, α = .05"
+                }
                 11 => {
                     "Fig 11: TC, TC with simulated critical values (+), WP, public; μu − μv = 1σ, ε = 1, α = .05"
                 }
@@ -382,6 +385,7 @@ pub fn figure(id: u32) -> Option<Figure> {
                 n_series(t_paired, Some(1.0), &wp, &wp_grid(), 1),
                 n_series(t_paired, Some(0.1), &wp, &wp_grid(), 1),
                 n_series(t_paper, Some(1.0), &wp, &wp_grid(), 1),
+                n_series(t_bb, Some(1.0), &wp, &wp_grid(), 1),
                 n_series(Method::PublicWilcoxon, None, &wp, &wp_grid(), 1),
                 n_series(Method::PublicT, None, &wp, &wp_grid(), 1),
             ],
@@ -516,7 +520,7 @@ pub fn figure(id: u32) -> Option<Figure> {
                     let m = Method::TTest {
                         bound: 1.0 / 0.3,
                         mean_fraction: f,
-                        paper_reference: false,
+                        reference: TRef::Default,
                     };
                     with_label(n_series(m, Some(1.0), &d, &grid, 1), format!("t-test ε_mean/ε={f}"))
                 })

@@ -36,6 +36,9 @@ pub enum Method {
     PublicMw,
     /// Public Wilcoxon signed-rank, Pratt zeros, two-sided (scipy `wilcoxon(zero_method="pratt")`).
     PublicWilcoxon,
+    /// Public Wilcoxon signed-rank, Pratt zeros, one-sided `less` (the paper's sidedness in
+    /// Fig. 10 and Tables 1–2: its differences d = u − v have a negative mean).
+    PublicWilcoxonLess,
     /// Public one-sample t-test on the differences, two-sided (scipy `ttest_1samp`).
     PublicT,
     /// Private Kruskal–Wallis with H_abs (Δ = 8).
@@ -62,15 +65,51 @@ pub enum Method {
     /// Task–Clifton private Wilcoxon (corrected), two-sided (α/2 per tail).
     TaskClifton(TcVariant),
     /// Private t-test on the differences, data clamped to ±`bound`, ε share `mean_fraction`
-    /// to the mean; default (Berger–Boos) reference or the paper's sd = 0.3 one.
+    /// to the mean, with one of the crate's references.
     TTest {
         /// Declared bound B: differences are clamped to [−B, B].
         bound: f64,
         /// ε share of the mean.
         mean_fraction: f64,
-        /// Use the paper's (sd = 0.3) reference instead of the valid default.
-        paper_reference: bool,
+        /// Which statistic and reference.
+        reference: TRef,
     },
+}
+
+/// The t-test references compared in the studies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TRef {
+    /// The crate default: noise-studentized Z, Berger–Boos over sd.
+    Default,
+    /// The paper's T̃ with the Berger–Boos supremum over sd (the default before Z).
+    BergerBoosT,
+    /// The paper's T̃ at sd = 0.3 (not valid for small true sd).
+    Paper,
+}
+
+impl TRef {
+    /// Parses `default`, `berger-boos-t` or `paper`.
+    pub fn parse(name: &str) -> Result<Self> {
+        Ok(match name {
+            "default" => TRef::Default,
+            "berger-boos-t" => TRef::BergerBoosT,
+            "paper" => TRef::Paper,
+            other => {
+                bail!("t-test reference must be default, berger-boos-t or paper, got {other:?}")
+            }
+        })
+    }
+
+    /// The crate's method.
+    pub fn method(self) -> ReferenceMethod {
+        match self {
+            TRef::Default => ReferenceMethod::default(),
+            TRef::BergerBoosT => {
+                ReferenceMethod::BergerBoos { gamma: dptest_t_test::DEFAULT_GAMMA }
+            }
+            TRef::Paper => ReferenceMethod::paper(),
+        }
+    }
 }
 
 impl Method {
@@ -78,6 +117,7 @@ impl Method {
     pub fn name(&self) -> String {
         match self {
             Method::PublicKw | Method::PublicMw | Method::PublicWilcoxon => "public".into(),
+            Method::PublicWilcoxonLess => "public-one-sided".into(),
             Method::PublicAnova => "public-anova".into(),
             Method::PublicT => "public-t-test".into(),
             Method::KwAbs => "kruskal-wallis-abs".into(),
@@ -93,8 +133,9 @@ impl Method {
                 TcVariant::HighUtilityPlus => "task-clifton-hu-plus".into(),
                 TcVariant::HighPrivacyPlus { .. } => "task-clifton-hp-plus".into(),
             },
-            Method::TTest { paper_reference: true, .. } => "t-test-paper-reference".into(),
-            Method::TTest { .. } => "t-test".into(),
+            Method::TTest { reference: TRef::Paper, .. } => "t-test-paper-reference".into(),
+            Method::TTest { reference: TRef::BergerBoosT, .. } => "t-test-berger-boos-t".into(),
+            Method::TTest { reference: TRef::Default, .. } => "t-test".into(),
         }
     }
 }
@@ -138,6 +179,7 @@ pub fn evaluator(
         Method::PublicAnova => Box::new(Public(public_anova)),
         Method::PublicMw => Box::new(Public(public_mw)),
         Method::PublicWilcoxon => Box::new(Public(public_wilcoxon)),
+        Method::PublicWilcoxonLess => Box::new(Public(public_wilcoxon_less)),
         Method::PublicT => Box::new(Public(public_t)),
         Method::KwAbs | Method::Kw => {
             let statistic =
@@ -178,12 +220,10 @@ pub fn evaluator(
             Box::new(WpEval(WpReference::new(n, eps()?, kind, Backend::Exact)?))
         }
         Method::TaskClifton(variant) => Box::new(TcEval(TcReference::new(variant, n, eps()?, mc)?)),
-        Method::TTest { bound, mean_fraction, paper_reference } => {
-            let mut options =
-                PrivateTOptions::new(eps()?.value())?.with_mean_fraction(mean_fraction)?;
-            if paper_reference {
-                options = options.with_method(ReferenceMethod::paper())?;
-            }
+        Method::TTest { bound, mean_fraction, reference } => {
+            let options = PrivateTOptions::new(eps()?.value())?
+                .with_mean_fraction(mean_fraction)?
+                .with_method(reference.method())?;
             let t_mc = MonteCarlo::new(config.t_draws, config.seed)?;
             Box::new(TEval {
                 reference: TReference::new(n, &options, &t_mc)?,
@@ -245,8 +285,19 @@ fn public_mw(data: &Dataset) -> Result<f64> {
 }
 
 fn public_wilcoxon(data: &Dataset) -> Result<f64> {
+    wilcoxon_with(data, PublicOptions::default())
+}
+
+fn public_wilcoxon_less(data: &Dataset) -> Result<f64> {
+    wilcoxon_with(
+        data,
+        PublicOptions { alternative: WAlternative::Less, ..PublicOptions::default() },
+    )
+}
+
+fn wilcoxon_with(data: &Dataset, options: PublicOptions) -> Result<f64> {
     let sample = PairedSample::from_differences(differences(data)?)?;
-    Ok(wilcoxon_pratt(&sample, &PublicOptions::default()).map_or(1.0, |r| r.p_value))
+    Ok(wilcoxon_pratt(&sample, &options).map_or(1.0, |r| r.p_value))
 }
 
 fn public_t(data: &Dataset) -> Result<f64> {

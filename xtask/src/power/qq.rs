@@ -2,7 +2,7 @@
 
 use super::data::Data;
 use super::figures::{Figure, Kind, MW_F, Point, Series};
-use super::methods::Method;
+use super::methods::{Method, TRef};
 
 fn qq_fig(id: u32, title: &str, series: Vec<Series>) -> Figure {
     Figure {
@@ -86,7 +86,7 @@ pub(super) fn qq_figure(id: u32) -> Figure {
                 .iter()
                 .map(|&n| {
                     let m =
-                        Method::TTest { bound: 1.0, mean_fraction: 0.5, paper_reference: false };
+                        Method::TTest { bound: 1.0, mean_fraction: 0.5, reference: TRef::Default };
                     qq_series(
                         m,
                         Some(1.0),
