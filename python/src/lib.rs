@@ -465,9 +465,7 @@ fn ttest(
                 .detach(|| tt::private_ttest_1samp(&d, popmean, bounds, &options, &engine, &mc))
                 .map_err(err)?;
             let mut r = Report::from_result("t-test", &result)?;
-            let no_power = result.noisy_variance <= 0.0;
-            r.set("no_power", no_power);
-            if no_power {
+            if result.no_power {
                 r.warn(
                     "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
                      more data, a larger ε or tighter bounds",

@@ -22,6 +22,9 @@ pub struct PrivateTTestResult {
     pub statistic: f64,
     /// The paper's T̃ = x̄̃ / √(s̃²/n) on the [−1, 1] scale (0 when s̃² ≤ 0), for every method.
     pub paper_statistic: f64,
+    /// True when s̃² ≤ 0 and the method tests T̃, which is then 0: p = 1, the test cannot
+    /// reject. The default Z stays informative (it is standardised by the mean's noise).
+    pub no_power: bool,
     /// p-value (Monte Carlo, +1 rule; see [`ReferenceMethod`]).
     pub p_value: f64,
     /// Number of observations (pairs).
@@ -166,6 +169,8 @@ pub fn private_ttest_1samp(
     Ok(PrivateTTestResult {
         statistic: options.method().statistic(&m, &scales),
         paper_statistic: m.statistic,
+        no_power: m.noisy_variance <= 0.0
+            && !matches!(options.method(), ReferenceMethod::NoiseStudentized { .. }),
         p_value: pv.p_value,
         n: m.n,
         epsilon: options.epsilon(),

@@ -258,13 +258,22 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                 ),
             );
             r.line("mean", format!("private estimate {} (data scale)", fmt(result.mean_estimate)));
-            let no_power = result.noisy_variance <= 0.0;
-            r.set("no_power", no_power);
-            if no_power {
+            if matches!(result.method, tt::ReferenceMethod::NoiseStudentized { .. }) {
+                r.line(
+                    "statistic",
+                    format!(
+                        "noise-studentized Z = x̄̃ / √(σ̂²/n + 2b²); the paper's T̃ = {}",
+                        fmt(result.paper_statistic)
+                    ),
+                );
+            }
+            if result.no_power {
                 r.warn(
                     "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
                      more data, a larger ε or tighter --bounds",
                 );
+            } else if result.noisy_variance <= 0.0 {
+                r.line("sd estimate", "0: Z is standardised by the mean's noise only");
             }
             warn_if_all_noise(&mut r, result.noise.mean, 2.0);
             add_engine(&mut r, &sim);
