@@ -227,8 +227,20 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
             // Validate the public setting before charging the ledger.
             tt::Rescaling::new(bounds, popmean).map_err(|e| anyhow!("{e}"))?;
             options.noise_scales(values.len()).map_err(|e| anyhow!("{e}"))?;
+            // Timing pilot on placeholder moments (public values, not the data).
+            let probe = tt::NoisyMoments {
+                statistic: 0.0,
+                noisy_mean: 0.0,
+                noisy_variance: 0.09,
+                n: values.len(),
+            };
+            let message = sim.announce("simulating the reference distribution", |pilot| {
+                tt::reference_p_value(&probe, &options, sim.engine(), pilot)
+                    .map(|_| ())
+                    .map_err(|e| anyhow!("{e}"))
+            })?;
             let (result, status) = release(&args.ledger, &input, "t-test", eps, 0.0, || {
-                with_spinner("simulating the reference distribution", || {
+                with_spinner(&message, || {
                     tt::private_ttest_1samp(
                         &values,
                         popmean,
