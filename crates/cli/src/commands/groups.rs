@@ -65,11 +65,15 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
             let options =
                 kw::PrivateKwOptions::new(statistic, Epsilon::new(eps)?).with_monte_carlo(sim.mc);
             // Validate the public setting before charging the ledger.
-            let model =
-                kw::reference_model(sample.n(), sample.groups(), statistic, options.epsilon)
-                    .map_err(|e| anyhow!("{e}"))?;
+            let model = kw::reference_null(sample.n(), sample.groups(), statistic, options.epsilon)
+                .map_err(|e| anyhow!("{e}"))?;
+            // The pilot times the reference the test will use (the normal limit runs on the CPU).
+            let engine: &dyn dptest_refdist::Engine = match model.law() {
+                kw::ReferenceLaw::NormalLimit => &dptest_refdist::CpuEngine,
+                kw::ReferenceLaw::Permutation => sim.engine(),
+            };
             let message = sim.announce("simulating the reference distribution", |pilot| {
-                sim.engine()
+                engine
                     .p_value(&model, 0.0, dptest_refdist::Tail::Upper, pilot)
                     .map(|_| ())
                     .map_err(|e| anyhow!("{e}"))
