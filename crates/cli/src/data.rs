@@ -20,6 +20,10 @@ use sha2::{Digest, Sha256};
 /// How many offending rows an error message names before it summarises the rest.
 const ROWS_NAMED: usize = 8;
 
+/// The most columns one extraction reads (the commands read one or two), so a row's cells fit
+/// in a fixed array instead of an allocation per row.
+const MAX_COLUMNS: usize = 4;
+
 /// An input's header, opened for streaming: each extraction reads the file once more,
 /// keeping only the named columns (numbers as f64, labels interned). Standard input (`-`)
 /// cannot be re-read, so its bytes are kept.
@@ -305,8 +309,14 @@ impl Table {
         let input =
             self.extract(&[(group, Kind::Label), (value, Kind::Number)], drop_missing, |cells| {
                 if let [Cell::Label(l), Cell::Number(v)] = cells {
-                    let next = ids.len();
-                    let id = *ids.entry((*l).to_owned()).or_insert(next);
+                    // Look up before allocating: one String per label, not per row.
+                    let id = if let Some(&id) = ids.get(*l) {
+                        id
+                    } else {
+                        let next = ids.len();
+                        ids.insert((*l).to_owned(), next);
+                        next
+                    };
                     groups.push(id);
                     values.push(*v);
                 }
@@ -355,6 +365,9 @@ impl Table {
         drop_missing: bool,
         mut row: impl FnMut(&[Cell<'_>]),
     ) -> Result<InputInfo> {
+        if columns.len() > MAX_COLUMNS {
+            bail!("internal: at most {MAX_COLUMNS} columns are extracted at once");
+        }
         let indices = columns.iter().map(|(n, _)| self.column(n)).collect::<Result<Vec<_>>>()?;
         let path = self.path();
         let mut checks = Checks::default();
@@ -366,10 +379,12 @@ impl Table {
             let mut reader = self.source.reader()?;
             let mut record = csv::StringRecord::new();
             while reader.read_record(&mut record).map_err(|e| csv_error(path, &e))? {
-                let raws: Vec<Raw<'_>> =
-                    indices.iter().map(|&i| Raw::Text(record.get(i).unwrap_or(""))).collect();
+                let mut raws = [Raw::Null; MAX_COLUMNS];
+                for (raw, &i) in raws.iter_mut().zip(&indices) {
+                    *raw = Raw::Text(record.get(i).unwrap_or(""));
+                }
                 let line = record.position().map_or(checks.rows as u64 + 2, csv::Position::line);
-                checks.row(|| format!("line {line}"), &raws, columns, &mut row);
+                checks.row(|| format!("line {line}"), &raws[..indices.len()], columns, &mut row);
             }
         }
         let Checks { rows, complete, problems, problem_count } = checks;
@@ -425,17 +440,22 @@ impl Checks {
         row: &mut impl FnMut(&[Cell<'_>]),
     ) {
         self.rows += 1;
-        let mut cells = Vec::with_capacity(columns.len());
+        let mut cells = [const { Cell::Number(0.0) }; MAX_COLUMNS];
+        let mut count = 0;
         let mut bad = Vec::new();
         for (&raw, &(name, kind)) in raws.iter().zip(columns) {
             match check_cell(raw, kind) {
-                Ok(c) => cells.push(c),
+                Ok(c) if count < MAX_COLUMNS => {
+                    cells[count] = c;
+                    count += 1;
+                }
+                Ok(_) => bad.push(format!("{name}: more than {MAX_COLUMNS} columns")),
                 Err(why) => bad.push(format!("{name}: {why}")),
             }
         }
         if bad.is_empty() {
             self.complete += 1;
-            row(&cells);
+            row(&cells[..count]);
         } else {
             self.problem_count += 1;
             if self.problems.len() < ROWS_NAMED {

@@ -3,6 +3,7 @@
 //! cells are handed to the caller as [`Raw`] values, and the caller's checks (missing,
 //! finite, labels) are the same as for CSV.
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::path::Path;
 
@@ -13,7 +14,7 @@ use parquet::data_type::{ByteArray, DataType};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnDescriptor;
 
-use super::{Kind, Raw};
+use super::{Kind, MAX_COLUMNS, Raw};
 
 fn open(path: &Path) -> Result<SerializedFileReader<File>> {
     let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -180,12 +181,11 @@ pub(super) fn for_each_row(
         for r in 0..rows {
             let number = first_row + r + 1;
             // Advance every column one row (integer labels are rendered into `label`).
-            let mut present = Vec::with_capacity(chunks.len());
-            for (chunk, &(name, kind)) in chunks.iter_mut().zip(columns) {
+            let mut present = [None; MAX_COLUMNS];
+            for ((chunk, &(name, kind)), slot) in chunks.iter_mut().zip(columns).zip(&mut present) {
                 let null =
                     chunk.max_def > 0 && chunk.defs.get(r).is_none_or(|&d| d < chunk.max_def);
                 if null {
-                    present.push(None);
                     continue;
                 }
                 let at = chunk.next;
@@ -194,9 +194,9 @@ pub(super) fn for_each_row(
                     let x = v.get(at).copied().unwrap_or_default();
                     chunk.label.clear();
                     if *unsigned {
-                        chunk.label.push_str(&x.cast_unsigned().to_string());
+                        let _ = write!(chunk.label, "{}", x.cast_unsigned());
                     } else {
-                        chunk.label.push_str(&x.to_string());
+                        let _ = write!(chunk.label, "{x}");
                     }
                 }
                 if let Values::Bytes(v) = &chunk.values
@@ -204,32 +204,30 @@ pub(super) fn for_each_row(
                 {
                     bail!("{}: row {number}, column '{name}' is not valid UTF-8", path.display());
                 }
-                present.push(Some(at));
+                *slot = Some(at);
             }
-            let raws: Vec<Raw<'_>> = chunks
-                .iter()
-                .zip(columns)
-                .zip(&present)
-                .map(|((chunk, &(_, kind)), at)| {
-                    let Some(at) = *at else { return Raw::Null };
-                    match (&chunk.values, kind) {
-                        (Values::Float(v), _) => v.get(at).map_or(Raw::Null, |&x| Raw::Float(x)),
-                        (Values::Integer(..), Kind::Label) => Raw::Text(&chunk.label),
-                        (Values::Integer(v, unsigned), Kind::Number) => {
-                            v.get(at).map_or(Raw::Null, |&x| {
-                                // Rounded to nearest, as parsing the decimal text would.
-                                #[allow(clippy::cast_precision_loss)]
-                                let f = if *unsigned { x.cast_unsigned() as f64 } else { x as f64 };
-                                Raw::Float(f)
-                            })
-                        }
-                        (Values::Bytes(v), _) => v.get(at).map_or(Raw::Null, |b| {
-                            Raw::Text(std::str::from_utf8(b.data()).unwrap_or_default().trim())
-                        }),
+            let mut raws = [Raw::Null; MAX_COLUMNS];
+            for (((raw, chunk), &(_, kind)), at) in
+                raws.iter_mut().zip(&chunks).zip(columns).zip(present)
+            {
+                let Some(at) = at else { continue };
+                *raw = match (&chunk.values, kind) {
+                    (Values::Float(v), _) => v.get(at).map_or(Raw::Null, |&x| Raw::Float(x)),
+                    (Values::Integer(..), Kind::Label) => Raw::Text(&chunk.label),
+                    (Values::Integer(v, unsigned), Kind::Number) => {
+                        v.get(at).map_or(Raw::Null, |&x| {
+                            // Rounded to nearest, as parsing the decimal text would.
+                            #[allow(clippy::cast_precision_loss)]
+                            let f = if *unsigned { x.cast_unsigned() as f64 } else { x as f64 };
+                            Raw::Float(f)
+                        })
                     }
-                })
-                .collect();
-            row(number, &raws);
+                    (Values::Bytes(v), _) => v.get(at).map_or(Raw::Null, |b| {
+                        Raw::Text(std::str::from_utf8(b.data()).unwrap_or_default().trim())
+                    }),
+                };
+            }
+            row(number, &raws[..chunks.len()]);
         }
         first_row += rows;
     }
