@@ -21,12 +21,14 @@ use crate::power::{
     Data, Method, Rate, RefConfig, TRef, evaluator, p_values, point_seed, qq_alphas,
 };
 
+mod large_n;
+
 /// Options of `cargo xtask calibrate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// kruskal-wallis | kruskal-wallis-abs | mann-whitney | mann-whitney-known-sizes |
     /// wilcoxon | t-test | anova | task-clifton.
-    #[arg(long)]
+    #[arg(long, default_value = "all")]
     pub test: String,
     /// Total sample size (pairs for paired tests).
     #[arg(long)]
@@ -71,6 +73,11 @@ pub struct Args {
     /// Write the rejection rates on the Q-Q α grid to this CSV file.
     #[arg(long)]
     pub qq: Option<PathBuf>,
+    /// The large-n grid (KW, KW-abs, Wilcoxon, Mann–Whitney at n = 10⁴, 10⁵, 10⁶, ties and
+    /// zeros at 10⁴): a Markdown table on stdout. `--test` / `--n` pick rows; uses --reps,
+    /// --draws, --seed, --epsilon.
+    #[arg(long)]
+    pub large_n: bool,
 }
 
 /// The levels reported.
@@ -118,6 +125,10 @@ pub struct Calibration {
 
 /// Runs the task.
 pub fn run(args: Args) -> Result<()> {
+    if args.large_n {
+        let only = (args.test != "all").then_some(args.test.as_str());
+        return large_n::run(args.epsilon, args.reps, args.draws, args.seed, only, args.n);
+    }
     let started = Instant::now();
     let (method, data, sd, variant) = setting(&args)?;
     let config = RefConfig {
@@ -288,6 +299,7 @@ mod tests {
             draws: 1_000,
             seed: 3,
             qq: None,
+            large_n: false,
         }
     }
 

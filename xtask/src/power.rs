@@ -31,7 +31,7 @@ mod qq;
 mod realdata;
 mod summary;
 
-pub use self::data::{Data, point_seed};
+pub use self::data::{Data, Dataset, point_seed, rep_rng, rep_stream};
 pub use self::estimate::{Rate, p_values, qq_alphas};
 pub use self::methods::{Method, RefConfig, TRef, evaluator};
 

@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use dptest_core::Bounds;
 
 use crate::commands::federated::FederatedCommand;
+use crate::data::Format;
 use crate::engine::Backend;
 use crate::ledger::LedgerArgs;
 
@@ -112,13 +113,16 @@ pub enum Command {
     Ledger(LedgerCommand),
 }
 
-/// `--input FILE [--delimiter C] [--drop-missing]`.
+/// `--input FILE [--format F] [--delimiter C] [--drop-missing]`.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
-    /// CSV file with a header row (`-` reads standard input).
+    /// CSV file with a header row (`-` reads standard input), or a Parquet file (`.parquet`).
     #[arg(long, short = 'i', value_name = "FILE")]
     pub input: PathBuf,
-    /// Field separator of the file (one character, e.g. ';', or 'tab').
+    /// Input format: auto (Parquet for a `.parquet`/`.parq` file, else CSV), csv or parquet.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: Format,
+    /// Field separator of a CSV file (one character, e.g. ';', or 'tab').
     #[arg(long, value_name = "C", default_value = ",", value_parser = delimiter)]
     pub delimiter: u8,
     /// Public tests only: leave out rows with missing (empty, NA, NaN) or unparsable cells in

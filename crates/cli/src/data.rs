@@ -1,5 +1,9 @@
-//! CSV loading: columns by header name, missing/unparsable cells, group labels (declared or
-//! in natural order), paired columns; files or standard input, any one-byte delimiter.
+//! Input loading: columns by header name, missing/unparsable cells, group labels (declared or
+//! in natural order), paired columns; CSV files or standard input with any one-byte
+//! delimiter, and Parquet files (`data/parquet.rs`). Both formats hand their cells to the
+//! same checks ([`check_cell`], `Checks`).
+
+mod parquet;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -16,7 +20,11 @@ use sha2::{Digest, Sha256};
 /// How many offending rows an error message names before it summarises the rest.
 const ROWS_NAMED: usize = 8;
 
-/// A CSV file's header, opened for streaming: each extraction reads the file once more,
+/// The most columns one extraction reads (the commands read one or two), so a row's cells fit
+/// in a fixed array instead of an allocation per row.
+const MAX_COLUMNS: usize = 4;
+
+/// An input's header, opened for streaming: each extraction reads the file once more,
 /// keeping only the named columns (numbers as f64, labels interned). Standard input (`-`)
 /// cannot be re-read, so its bytes are kept.
 pub struct Table {
@@ -30,6 +38,29 @@ struct Source {
     path: PathBuf,
     delimiter: u8,
     stdin: Option<Arc<[u8]>>,
+    parquet: bool,
+}
+
+/// The format of an input file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// By extension: `.parquet` or `.parq` is Parquet, anything else (and `-`) CSV.
+    Auto,
+    /// Delimited text with a header row.
+    Csv,
+    /// Apache Parquet (flat columns; uncompressed or Snappy pages).
+    Parquet,
+}
+
+/// One cell as the file holds it, before the checks.
+#[derive(Clone, Copy, Debug)]
+enum Raw<'a> {
+    /// Text (every CSV cell; Parquet strings and integer labels).
+    Text(&'a str),
+    /// A Parquet number.
+    Float(f64),
+    /// A Parquet null.
+    Null,
 }
 
 /// The columns an extraction read, so the cells hash can be recomputed on demand.
@@ -179,20 +210,40 @@ enum Cell<'a> {
 }
 
 impl Table {
-    /// Reads the comma-separated file `path`; see [`Table::read_with`].
+    /// Reads `path`, comma-separated or Parquet by extension; see [`Table::read_with`].
     pub fn read(path: &Path) -> Result<Table> {
-        Table::read_with(path, b',')
+        Table::read_with(path, b',', Format::Auto)
     }
 
-    /// Opens `path` (`-`: standard input): a header row of distinct names, then data rows;
-    /// fields are trimmed. Only the header and the first data row are read here.
-    pub fn read_with(path: &Path, delimiter: u8) -> Result<Table> {
-        let stdin = if path.as_os_str() == "-" { Some(Arc::from(read_stdin()?)) } else { None };
-        Table::open(Source { path: path.to_owned(), delimiter, stdin })
+    /// Opens `path` (`-`: standard input, CSV): a header row of distinct names, then data
+    /// rows; fields are trimmed. Only the header and the first data row are read here (of a
+    /// Parquet file, its footer).
+    pub fn read_with(path: &Path, delimiter: u8, format: Format) -> Result<Table> {
+        let stdin_path = path.as_os_str() == "-";
+        let parquet = match format {
+            Format::Parquet => true,
+            Format::Csv => false,
+            Format::Auto => path.extension().is_some_and(|e| {
+                e.eq_ignore_ascii_case("parquet") || e.eq_ignore_ascii_case("parq")
+            }),
+        };
+        if parquet && stdin_path {
+            bail!("Parquet input cannot come from standard input; name the file");
+        }
+        let stdin = if stdin_path { Some(Arc::from(read_stdin()?)) } else { None };
+        Table::open(Source { path: path.to_owned(), delimiter, stdin, parquet })
     }
 
     fn open(source: Source) -> Result<Table> {
         let path = source.path.clone();
+        if source.parquet {
+            let (headers, rows) = parquet::headers(&path)?;
+            check_distinct_headers(&path, &headers, 0)?;
+            if rows == 0 {
+                bail!("{} has columns but no data rows", path.display());
+            }
+            return Ok(Table { source, headers });
+        }
         let mut reader = source.reader()?;
         let headers: Vec<String> =
             reader.headers().map_err(|e| csv_error(&path, &e))?.iter().map(str::to_owned).collect();
@@ -258,8 +309,14 @@ impl Table {
         let input =
             self.extract(&[(group, Kind::Label), (value, Kind::Number)], drop_missing, |cells| {
                 if let [Cell::Label(l), Cell::Number(v)] = cells {
-                    let next = ids.len();
-                    let id = *ids.entry((*l).to_owned()).or_insert(next);
+                    // Look up before allocating: one String per label, not per row.
+                    let id = if let Some(&id) = ids.get(*l) {
+                        id
+                    } else {
+                        let next = ids.len();
+                        ids.insert((*l).to_owned(), next);
+                        next
+                    };
                     groups.push(id);
                     values.push(*v);
                 }
@@ -308,33 +365,29 @@ impl Table {
         drop_missing: bool,
         mut row: impl FnMut(&[Cell<'_>]),
     ) -> Result<InputInfo> {
+        if columns.len() > MAX_COLUMNS {
+            bail!("internal: at most {MAX_COLUMNS} columns are extracted at once");
+        }
         let indices = columns.iter().map(|(n, _)| self.column(n)).collect::<Result<Vec<_>>>()?;
         let path = self.path();
-        let mut reader = self.source.reader()?;
-        let mut record = csv::StringRecord::new();
-        let (mut rows, mut complete, mut problems) = (0usize, 0usize, Vec::new());
-        let mut problem_count = 0usize;
-        while reader.read_record(&mut record).map_err(|e| csv_error(path, &e))? {
-            rows += 1;
-            let line = record.position().map_or(rows as u64 + 1, csv::Position::line);
-            let mut cells = Vec::with_capacity(columns.len());
-            let mut bad = Vec::new();
-            for (&i, &(name, kind)) in indices.iter().zip(columns) {
-                match parse_cell(record.get(i).unwrap_or(""), kind) {
-                    Ok(c) => cells.push(c),
-                    Err(why) => bad.push(format!("{name}: {why}")),
+        let mut checks = Checks::default();
+        if self.source.parquet {
+            parquet::for_each_row(path, &indices, columns, |number, raws| {
+                checks.row(|| format!("row {number}"), raws, columns, &mut row);
+            })?;
+        } else {
+            let mut reader = self.source.reader()?;
+            let mut record = csv::StringRecord::new();
+            while reader.read_record(&mut record).map_err(|e| csv_error(path, &e))? {
+                let mut raws = [Raw::Null; MAX_COLUMNS];
+                for (raw, &i) in raws.iter_mut().zip(&indices) {
+                    *raw = Raw::Text(record.get(i).unwrap_or(""));
                 }
-            }
-            if bad.is_empty() {
-                complete += 1;
-                row(&cells);
-            } else {
-                problem_count += 1;
-                if problems.len() < ROWS_NAMED {
-                    problems.push(format!("line {line} ({})", bad.join(", ")));
-                }
+                let line = record.position().map_or(checks.rows as u64 + 2, csv::Position::line);
+                checks.row(|| format!("line {line}"), &raws[..indices.len()], columns, &mut row);
             }
         }
+        let Checks { rows, complete, problems, problem_count } = checks;
         if problem_count > 0 && !drop_missing {
             let more = problem_count.saturating_sub(ROWS_NAMED);
             let mut msg = format!(
@@ -365,6 +418,50 @@ impl Table {
             dropped_rows: problem_count,
             extraction: Extraction { source: self.source.clone(), columns },
         })
+    }
+}
+
+/// The row checks both formats share: every used cell through [`check_cell`], complete rows
+/// to the caller, the first offending rows named.
+#[derive(Default)]
+struct Checks {
+    rows: usize,
+    complete: usize,
+    problems: Vec<String>,
+    problem_count: usize,
+}
+
+impl Checks {
+    fn row(
+        &mut self,
+        locate: impl FnOnce() -> String,
+        raws: &[Raw<'_>],
+        columns: &[(&str, Kind)],
+        row: &mut impl FnMut(&[Cell<'_>]),
+    ) {
+        self.rows += 1;
+        let mut cells = [const { Cell::Number(0.0) }; MAX_COLUMNS];
+        let mut count = 0;
+        let mut bad = Vec::new();
+        for (&raw, &(name, kind)) in raws.iter().zip(columns) {
+            match check_cell(raw, kind) {
+                Ok(c) if count < MAX_COLUMNS => {
+                    cells[count] = c;
+                    count += 1;
+                }
+                Ok(_) => bad.push(format!("{name}: more than {MAX_COLUMNS} columns")),
+                Err(why) => bad.push(format!("{name}: {why}")),
+            }
+        }
+        if bad.is_empty() {
+            self.complete += 1;
+            row(&cells[..count]);
+        } else {
+            self.problem_count += 1;
+            if self.problems.len() < ROWS_NAMED {
+                self.problems.push(format!("{} ({})", locate(), bad.join(", ")));
+            }
+        }
     }
 }
 
@@ -486,6 +583,19 @@ fn parse_cell(raw: &str, kind: Kind) -> std::result::Result<Cell<'_>, String> {
     }
 }
 
+/// The one check of a cell, whatever the format: text is parsed as CSV text is; a number
+/// must be finite (NaN is a missing cell, as the text "NaN" is); a null is missing.
+fn check_cell(raw: Raw<'_>, kind: Kind) -> std::result::Result<Cell<'_>, String> {
+    match (raw, kind) {
+        (Raw::Null, _) => Err("missing".to_owned()),
+        (Raw::Text(text), kind) => parse_cell(text, kind),
+        (Raw::Float(v), _) if v.is_nan() => Err("missing".to_owned()),
+        (Raw::Float(v), Kind::Number) if v.is_finite() => Ok(Cell::Number(v)),
+        (Raw::Float(v), Kind::Number) => Err(format!("'{v}' is not finite")),
+        (Raw::Float(v), Kind::Label) => Err(format!("{v} is a number, not a label")),
+    }
+}
+
 fn csv_error(path: &Path, e: &csv::Error) -> anyhow::Error {
     match e.kind() {
         csv::ErrorKind::UnequalLengths { pos, expected_len, len } => {
@@ -588,7 +698,7 @@ mod tests {
         let semi = dir.join("semi.csv");
         std::fs::write(&semi, "group;value\na;1\n").unwrap();
         assert!(Table::read(&semi).err().unwrap().to_string().contains("--delimiter"));
-        let t = Table::read_with(&semi, b';').unwrap();
+        let t = Table::read_with(&semi, b';', Format::Auto).unwrap();
         assert_eq!(t.numbers("value", false).unwrap().values, [1.0]);
     }
 

@@ -244,6 +244,25 @@ impl MwStudy {
                 ),
             });
         }
+        let u = match self.setting.privacy.statistic() {
+            MwStatistic::MinU => sample.min_u()?,
+            MwStatistic::U1 => sample.u1()?,
+        };
+        self.simulate_release_of(u, rng)
+    }
+
+    /// **SIMULATION ONLY — NOT PRIVATE.** [`MwStudy::simulate_release`] of a sample of the
+    /// setting's sizes whose statistic (min(U1, U2), or U1 for one-sided tests) is `u`: for
+    /// studies that draw U's null directly (large n) instead of data.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::InvalidParameter`] for a refused privacy parameter.
+    pub fn simulate_release_of<R: Rng + ?Sized>(
+        &self,
+        u: f64,
+        rng: &mut R,
+    ) -> Result<SimulatedRelease, MannWhitneyError> {
+        let (n1, n2) = (self.setting.n1, self.setting.n2);
         let n = n1 + n2;
         let (m_tilde, m_star_value, sizes) = match self.setting.privacy.sizes {
             GroupSizes::Known => (None, None, [n1, n2]),
@@ -255,10 +274,6 @@ impl MwStudy {
                 let m = m_star(m_tilde, shift, n);
                 (Some(m_tilde), Some(m), [m, n - m])
             }
-        };
-        let u = match self.setting.privacy.statistic() {
-            MwStatistic::MinU => sample.min_u()?,
-            MwStatistic::U1 => sample.u1()?,
         };
         let laplace_scale = self.u_scale(sizes)?;
         Ok(SimulatedRelease {

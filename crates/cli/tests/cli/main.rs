@@ -10,6 +10,7 @@ mod kruskal_wallis;
 mod ledger;
 mod mann_whitney;
 mod other_commands;
+mod parquet;
 mod privacy_boundary;
 mod t_test;
 mod usability;
