@@ -8,12 +8,14 @@ Writes testdata/t_test.toml. Run from the repository root:
 one_sample cases: scipy.stats.ttest_1samp(data, popmean, alternative=...): statistic,
 pvalue, df and confidence_interval(0.95) / (0.90) (one-sided alternatives give an infinite end).
 paired cases: scipy.stats.ttest_rel(a, b, alternative=...), same fields (CI of mean(a - b)).
+clamped_normal cases: E X^2 and E X^4 of X = clip(sd*Z, -1, 1), Z ~ N(0, 1), by
+scipy.integrate.quad of (sd z)^k phi(z) over |z| < 1/sd plus 2*norm.sf(1/sd) (the clamped mass).
 """
 import math
 
 import numpy as np
 import scipy
-from scipy import stats
+from scipy import integrate, stats
 
 ALTERNATIVES = ["two-sided", "less", "greater"]
 
@@ -31,6 +33,9 @@ PAIRED = {
     "reversed": ([12.1, 14.3, 11.8, 15.2, 13.3, 12.9, 14.8, 13.7],
                  [13.0, 14.1, 12.9, 16.0, 13.3, 13.8, 15.5, 14.9]),
 }
+
+
+CLAMPED_SDS = [0.05, 0.134, 0.2, 0.3, 0.5, 0.6, 0.8, 1.0]
 
 
 def fmt(x):
@@ -83,6 +88,19 @@ def main():
         for alt in ALTERNATIVES:
             res = stats.ttest_rel(a, b, alternative=alt)
             emit(out, "paired", name, alt, [f"a = {fmt_list(a)}", f"b = {fmt_list(b)}"], res)
+    for sd in CLAMPED_SDS:
+        c = 1.0 / sd
+        mass = 2.0 * stats.norm.sf(c)
+        moments = []
+        for k in (2, 4):
+            inside, _ = integrate.quad(lambda z: (sd * z) ** k * stats.norm.pdf(z), -c, c,
+                                       epsabs=0.0, epsrel=1e-13, limit=200)
+            moments.append(inside + mass)
+        out.append("[[clamped_normal]]")
+        out.append(f"sd = {fmt(sd)}")
+        out.append(f"second = {fmt(moments[0])}")
+        out.append(f"fourth = {fmt(moments[1])}")
+        out.append("")
     with open("testdata/t_test.toml", "w") as f:
         f.write("\n".join(out))
 

@@ -39,6 +39,12 @@ pub const T_TEST_MOMENT_VARIANCE: u32 = 0x0074_0004;
 pub const T_TEST_STUDENTIZED_STATISTIC: u32 = 0x0074_0005;
 /// t-test: the moment null drawing the noise-studentized Z.
 pub const T_TEST_MOMENT_STUDENTIZED: u32 = 0x0074_0006;
+/// t-test: the clamped-normal sufficient-statistic limit (large n) drawing T̃.
+pub const T_TEST_LIMIT_STATISTIC: u32 = 0x0074_0007;
+/// t-test: the clamped-normal sufficient-statistic limit (large n) drawing s̃².
+pub const T_TEST_LIMIT_VARIANCE: u32 = 0x0074_0008;
+/// t-test: the clamped-normal sufficient-statistic limit (large n) drawing Z.
+pub const T_TEST_LIMIT_STUDENTIZED: u32 = 0x0074_0009;
 /// ANOVA: Swanberg et al.'s null.
 pub const ANOVA_SWANBERG_NULL: u32 = 0x0041_0001;
 /// ANOVA: simulated datasets.
@@ -47,7 +53,7 @@ pub const ANOVA_DATA: u32 = 0x0041_0002;
 pub const XTASK_POWER_DATA: u32 = 0x0078_0001;
 
 /// Every tag with its name (`FIRST_EXTERNAL` is a boundary, not a tag).
-pub const ALL: [(&str, u32); 18] = [
+pub const ALL: [(&str, u32); 21] = [
     ("NORMAL_LAPLACE", NORMAL_LAPLACE),
     ("FOLDED_NORMAL_LAPLACE", FOLDED_NORMAL_LAPLACE),
     ("SIGNED_RANK", SIGNED_RANK),
@@ -63,6 +69,9 @@ pub const ALL: [(&str, u32); 18] = [
     ("T_TEST_MOMENT_VARIANCE", T_TEST_MOMENT_VARIANCE),
     ("T_TEST_STUDENTIZED_STATISTIC", T_TEST_STUDENTIZED_STATISTIC),
     ("T_TEST_MOMENT_STUDENTIZED", T_TEST_MOMENT_STUDENTIZED),
+    ("T_TEST_LIMIT_STATISTIC", T_TEST_LIMIT_STATISTIC),
+    ("T_TEST_LIMIT_VARIANCE", T_TEST_LIMIT_VARIANCE),
+    ("T_TEST_LIMIT_STUDENTIZED", T_TEST_LIMIT_STUDENTIZED),
     ("ANOVA_SWANBERG_NULL", ANOVA_SWANBERG_NULL),
     ("ANOVA_DATA", ANOVA_DATA),
     ("XTASK_POWER_DATA", XTASK_POWER_DATA),

@@ -25,9 +25,13 @@
 //! Kernel tags (refdist `tags::FIRST_EXTERNAL` and up; the t-test owns 0x0074_0001 ..=
 //! 0x0074_00ff): [`TAG_NOISY_VARIANCE`] = 0x0074_0001, [`TAG_SIMULATED_DATA`] =
 //! 0x0074_0002, [`TAG_MOMENT_STATISTIC`] = 0x0074_0003, [`TAG_MOMENT_VARIANCE`] =
-//! 0x0074_0004; the clamped T̃ nulls use refdist's own `tags::T_STATISTIC`. For sd up to
-//! [`unclamped_sd_limit`] (where clamping has probability ≤ 10⁻⁶) the nulls are drawn from
-//! the sufficient statistics ([`MomentNull`], O(1) per draw); above it, n values per draw.
+//! 0x0074_0004, [`TAG_STUDENTIZED_STATISTIC`] = 0x0074_0005, [`TAG_MOMENT_STUDENTIZED`] =
+//! 0x0074_0006, [`TAG_LIMIT_STATISTIC`] / [`TAG_LIMIT_VARIANCE`] / [`TAG_LIMIT_STUDENTIZED`] =
+//! 0x0074_0007 ..= 0x0074_0009; the clamped T̃ nulls use refdist's own `tags::T_STATISTIC`.
+//! For sd up to [`unclamped_sd_limit`] (where clamping has probability ≤ 10⁻⁶) the nulls are
+//! drawn from the sufficient statistics ([`MomentNull`], O(1) per draw); above it, n clamped
+//! values per draw below [`CLAMPED_LIMIT_MIN_N`] = 10⁴ and, from there on, the clamped-normal
+//! limit of (x̄, s²) with the exact finite-n moments ([`MomentLaw::ClampedNormalLimit`], O(1)).
 //!
 //! # Example
 //!
@@ -57,8 +61,9 @@
 pub use crate::{
     error::TTestError,
     moment_null::{
-        MomentNull, MomentOutput, TAG_MOMENT_STATISTIC, TAG_MOMENT_STUDENTIZED,
-        TAG_MOMENT_VARIANCE, unclamped_sd_limit,
+        CLAMPED_LIMIT_MIN_N, ClampedMoments, MomentLaw, MomentNull, MomentOutput,
+        TAG_LIMIT_STATISTIC, TAG_LIMIT_STUDENTIZED, TAG_LIMIT_VARIANCE, TAG_MOMENT_STATISTIC,
+        TAG_MOMENT_STUDENTIZED, TAG_MOMENT_VARIANCE, clamped_normal_moments, unclamped_sd_limit,
     },
     private::{
         Bounds, DEFAULT_MEAN_FRACTION, NoiseScales, NoisyMoments, PrivateTOptions, PrivateTRelease,

@@ -20,7 +20,7 @@ use dptest_refdist::{DrawStream, NullModel, TStatisticNull, tags};
 use serde::Serialize;
 
 use crate::error::TTestError;
-use crate::moment_null::{MomentNull, MomentOutput, unclamped_sd_limit};
+use crate::moment_null::{MomentOutput, moment_null_or};
 use crate::reference::SD_MAX;
 
 /// Kernel tag of [`StudentizedNull`] (t-test tags: 0x0074_0001 ..= 0x0074_00ff).
@@ -79,24 +79,22 @@ impl NullModel for StudentizedNull {
     }
 }
 
-/// The Z null at sd: [`MomentNull`] below [`unclamped_sd_limit`], else [`StudentizedNull`].
+/// The Z null at sd ([`moment_null_or`](crate::moment_null), else [`StudentizedNull`]).
 pub(crate) fn studentized_null(
     n: u32,
     sd: f64,
     mean_scale: f64,
     variance_scale: f64,
 ) -> Result<Box<dyn NullModel>, TTestError> {
-    Ok(if sd <= unclamped_sd_limit(n as usize) {
-        let output = MomentOutput::NoiseStudentized;
-        Box::new(MomentNull::new(n, sd, mean_scale, variance_scale, output)?)
-    } else {
-        Box::new(StudentizedNull::new(n, sd, mean_scale, variance_scale)?)
+    moment_null_or(n, sd, mean_scale, variance_scale, MomentOutput::NoiseStudentized, || {
+        Ok(Box::new(StudentizedNull::new(n, sd, mean_scale, variance_scale)?))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moment_null::MomentNull;
     use dptest_refdist::{MonteCarlo, Tail, cpu};
 
     #[test]

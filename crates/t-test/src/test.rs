@@ -130,8 +130,8 @@ pub fn reference_p_value(
 }
 
 /// The engine label of a result: the caller's engine, `+cpu` when part of the reference
-/// (Berger–Boos variance tables, the small-sd [`crate::MomentNull`], Z's nulls) always runs on
-/// the CPU.
+/// (Berger–Boos variance tables, the sufficient-statistic [`crate::MomentNull`]s, Z's nulls)
+/// always runs on the CPU.
 fn engine_label(
     engine: &dyn Engine,
     options: &PrivateTOptions,
@@ -140,8 +140,9 @@ fn engine_label(
     let name = engine.name();
     let sds = options.method().sds(n, &options.noise_scales(n)?);
     let limit = crate::unclamped_sd_limit(n);
-    let cpu_part =
-        options.method().confidence_gamma().is_some() || sds.iter().any(|&sd| sd <= limit);
+    let cpu_part = options.method().confidence_gamma().is_some()
+        || n >= crate::CLAMPED_LIMIT_MIN_N
+        || sds.iter().any(|&sd| sd <= limit);
     Ok(if name == "cpu" || !cpu_part { name.to_owned() } else { format!("{name}+cpu") })
 }
 

@@ -1,8 +1,9 @@
-//! Public t-tests against scipy 1.17.1 golden values (testdata/t_test.toml).
+//! Public t-tests and the clamped-normal moments against scipy 1.17.1 golden values
+//! (testdata/t_test.toml).
 
 #![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
 
-use dptest_t_test::{Alternative, TTestResult, ttest_1samp, ttest_rel};
+use dptest_t_test::{Alternative, TTestResult, clamped_normal_moments, ttest_1samp, ttest_rel};
 use toml::Value;
 
 fn corpus() -> Value {
@@ -66,5 +67,18 @@ fn paired_matches_scipy() {
         let (a, b) = (floats(&case["a"]), floats(&case["b"]));
         let r = ttest_rel(&a, &b, alternative(case)).unwrap();
         check(case, &r);
+    }
+}
+
+#[test]
+fn clamped_normal_moments_match_scipy_quadrature() {
+    let corpus = corpus();
+    let cases = corpus["clamped_normal"].as_array().unwrap();
+    assert!(cases.len() >= 8);
+    for case in cases {
+        let sd = case["sd"].as_float().unwrap();
+        let m = clamped_normal_moments(sd).unwrap();
+        close(m.second, case["second"].as_float().unwrap(), 1e-12, "E X²");
+        close(m.fourth, case["fourth"].as_float().unwrap(), 1e-12, "E X⁴");
     }
 }
