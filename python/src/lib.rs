@@ -383,8 +383,8 @@ fn wilcoxon(
             r
         }
         Some(eps) => {
-            let epsilon = Epsilon::new(eps).map_err(err)?;
             let options = wx::PrivateOptions { alternative: alt, reference: wx_reference(reference)? };
+            let epsilon = wx::release_epsilon(d.len(), Epsilon::new(eps).map_err(err)?, options.reference);
             let backend = wx::Backend::Exact;
             wx::WpReference::new(sample.len(), epsilon, options.reference, backend).map_err(err)?;
             let result =

@@ -60,7 +60,7 @@ pub use crate::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,
         PublicResult, ZeroMethod, wilcoxon_pratt,
     },
-    robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON},
+    robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON, release_epsilon},
     sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, signed_rank_sd},
     study::{
         RateSummary, STUDY_TAG, Scenario, StudyRun, simulate_release, study_stream,

@@ -29,6 +29,25 @@ pub const ROBUST_FAST_MAX_EPSILON: f64 = 4.0;
 /// ([`crate::WilcoxonError::EpsilonAboveValidated`]) rather than risk an invalid p-value.
 pub const ROBUST_MAX_EPSILON: f64 = 10.0;
 
+/// The ε a release with `reference` at n pairs uses when `requested` is asked for: `requested`,
+/// except that the zero-robust exact reference ([`crate::Reference::Exact`], n ≤
+/// [`MAX_ROBUST_TABLE_N`]) is validated only up to [`ROBUST_MAX_EPSILON`], so a larger request
+/// releases at that ε (more privacy than asked, and a valid p-value). Depends on public
+/// parameters only.
+pub fn release_epsilon(
+    n: usize,
+    requested: dptest_mechanisms::Epsilon,
+    reference: crate::Reference,
+) -> dptest_mechanisms::Epsilon {
+    let capped = reference == crate::Reference::Exact
+        && n <= MAX_ROBUST_TABLE_N
+        && requested.value() > ROBUST_MAX_EPSILON;
+    match (capped, dptest_mechanisms::Epsilon::new(ROBUST_MAX_EPSILON)) {
+        (true, Ok(max)) => max,
+        _ => requested,
+    }
+}
+
 /// One-sided untied tails above 1/4 (two-sided p > 1/2) are raised by this much above
 /// [`MAX_ROBUST_TABLE_N`], covering the centre's lattice effects (measured ≤ 5·10⁻¹⁰
 /// relative for ε ≤ [`ROBUST_FAST_MAX_EPSILON`]).
@@ -164,6 +183,16 @@ fn ln_cosh(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn release_epsilon_caps_only_the_validated_range() {
+        let eps = |e| dptest_mechanisms::Epsilon::new(e).unwrap();
+        let exact = crate::Reference::Exact;
+        assert_eq!(release_epsilon(10, eps(100.0), exact).value(), ROBUST_MAX_EPSILON);
+        assert_eq!(release_epsilon(10, eps(3.0), exact).value(), 3.0);
+        assert_eq!(release_epsilon(401, eps(100.0), exact).value(), 100.0);
+        assert_eq!(release_epsilon(10, eps(100.0), crate::Reference::Normal).value(), 100.0);
+    }
     use crate::exact::signed_rank_pmf;
 
     fn untied(n: usize, scale: f64) -> LatticeLaplace {

@@ -24,9 +24,11 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     let alternative = wilcoxon_alternative(args.alternative.into());
     let mut report = match mode {
         None => public_wilcoxon(&sample, alternative, args.zero_method)?,
-        Some(eps) => {
-            let epsilon = Epsilon::new(eps)?;
+        Some(requested) => {
             let options = wx::PrivateOptions { alternative, reference: args.reference.kind() };
+            let epsilon =
+                wx::release_epsilon(sample.len(), Epsilon::new(requested)?, options.reference);
+            let eps = epsilon.value();
             let sim = match (common.backend, args.reference) {
                 (_, WilcoxonReference::Exact) | (Backend::Auto | Backend::Exact, _) => None,
                 (Backend::Cpu | Backend::Gpu, _) => {
@@ -55,6 +57,18 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                 ),
                 &result,
             )?;
+            if eps < requested {
+                r.set("epsilon_requested", requested);
+                r.warn(format!(
+                    "ε = {} was requested; the exact zero-robust reference is validated up to \
+                     ε = {} at n ≤ {} pairs, so this release used ε = {} (more privacy, a valid \
+                     p-value) and was charged that",
+                    fmt(requested),
+                    fmt(wx::ROBUST_MAX_EPSILON),
+                    wx::MAX_ROBUST_TABLE_N,
+                    fmt(eps)
+                ));
+            }
             r.line(
                 "noise",
                 format!(

@@ -173,3 +173,15 @@ fn the_wilcoxon_default_releases_at_any_n_and_names_its_law() {
     assert_eq!(v["reference_law"], "zero_robust_normal_limit", "{v}");
     assert_eq!(v["reference"]["distribution"], "zero-robust normal limit ⊕ Laplace");
 }
+
+#[test]
+fn the_wilcoxon_default_releases_at_any_epsilon() {
+    // Above ε = 10 at n ≤ 400 the exact zero-robust reference is not validated: the release
+    // uses ε = 10 (a public rule) instead of refusing.
+    let v = json(&paired_args("wilcoxon", &["--epsilon", "20"]));
+    assert_eq!(v["epsilon"], 10.0, "{v}");
+    assert_eq!(v["epsilon_requested"], 20.0);
+    assert!(v["warnings"].to_string().contains("validated up to"), "{v}");
+    let normal = json(&paired_args("wilcoxon", &["--epsilon", "20", "--reference", "normal"]));
+    assert_eq!(normal["epsilon"], 20.0);
+}
