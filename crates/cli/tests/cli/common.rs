@@ -113,3 +113,12 @@ pub fn paired_args<'a>(command: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     args.extend_from_slice(extra);
     args
 }
+
+/// `dptest mann-whitney --input examples/two_groups.csv --group group --value value --groups
+/// bipolar,control` followed by `extra`.
+pub fn mw_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["mann-whitney", "--input", "examples/two_groups.csv", "--group", "group"];
+    args.extend(["--value", "value", "--groups", "bipolar,control"]);
+    args.extend_from_slice(extra);
+    args
+}

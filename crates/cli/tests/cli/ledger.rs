@@ -93,23 +93,7 @@ fn delta_is_limited_like_epsilon() {
     let path = temp("ledger_delta.json");
     let ledger = path.to_str().unwrap();
     let run = |budget: &[&str]| {
-        let mut a = vec![
-            "mann-whitney",
-            "--input",
-            "examples/two_groups.csv",
-            "--group",
-            "group",
-            "--value",
-            "value",
-            "--groups",
-            "bipolar,control",
-            "--epsilon",
-            "0.1",
-            "--delta",
-            "1e-6",
-            "--ledger",
-            ledger,
-        ];
+        let mut a = mw_args(&["--epsilon", "0.1", "--delta", "1e-6", "--ledger", ledger]);
         a.extend_from_slice(budget);
         dptest(&a)
     };

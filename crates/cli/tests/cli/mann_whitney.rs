@@ -3,27 +3,11 @@
 
 use super::common::*;
 
-fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
-    let mut a = vec![
-        "mann-whitney",
-        "--input",
-        "examples/two_groups.csv",
-        "--group",
-        "group",
-        "--value",
-        "value",
-        "--groups",
-        "bipolar,control",
-    ];
-    a.extend_from_slice(extra);
-    a
-}
-
 #[test]
 fn public_matches_scipy_for_every_alternative() {
     for alt in ["two-sided", "less", "greater"] {
         let gold = golden(&format!("mann_whitney_{}", alt.replace('-', "_")));
-        let v = json(&args(&["--public", "--alternative", alt]));
+        let v = json(&mw_args(&["--public", "--alternative", alt]));
         assert_standard_keys(&v);
         assert_eq!(v["test"], "mann-whitney");
         // Group 1 is the first label in sorted order: scipy's x.
@@ -35,7 +19,7 @@ fn public_matches_scipy_for_every_alternative() {
 
 #[test]
 fn private_release_is_epsilon_delta() {
-    let v = json(&args(&["--epsilon", "1", "--delta", "1e-5"]));
+    let v = json(&mw_args(&["--epsilon", "1", "--delta", "1e-5"]));
     assert_standard_keys(&v);
     assert_eq!(v["epsilon"], 1.0);
     assert_eq!(v["delta"], 1e-5);
@@ -47,9 +31,9 @@ fn private_release_is_epsilon_delta() {
 
 #[test]
 fn one_sided_private_needs_known_sizes() {
-    let e = data_error(&args(&["--epsilon", "1", "--alternative", "greater"]));
+    let e = data_error(&mw_args(&["--epsilon", "1", "--alternative", "greater"]));
     assert!(e.contains("--known-sizes"), "{e}");
-    let v = json(&args(&["--epsilon", "1", "--alternative", "greater", "--known-sizes"]));
+    let v = json(&mw_args(&["--epsilon", "1", "--alternative", "greater", "--known-sizes"]));
     assert_eq!(v["delta"], 0.0);
     assert_eq!(v["known_sizes"], true);
 }
