@@ -8,7 +8,7 @@ use dptest::kruskal_wallis::{
     GroupedSample, KwStatistic, p_value_of_release, release_kruskal_wallis,
 };
 use dptest::mechanisms::Epsilon;
-use dptest::refdist::{CpuEngine, Engine, MonteCarlo, SignedRankLaplace, Tail, exact};
+use dptest::refdist::{CpuEngine, Engine, Evaluator, MonteCarlo, SignedRankLaplace, Tail, exact};
 use dptest_refdist_gpu::GpuEngine;
 use rand::SeedableRng;
 
@@ -63,10 +63,10 @@ fn kruskal_wallis_p_value_agrees_across_engines() {
         release_kruskal_wallis(&sample, KwStatistic::Abs, Epsilon::new(1.0).unwrap(), &mut ties)
             .unwrap();
     let mc = MonteCarlo::new(100_000, 7).unwrap();
-    let cpu = p_value_of_release(&release, &CpuEngine, &mc).unwrap();
+    let cpu = p_value_of_release(&release, Evaluator::cpu(mc)).unwrap();
     assert!(0.0 < cpu.p_value && cpu.p_value <= 1.0);
     let Some(gpu) = gpu() else { return };
-    let on_gpu = p_value_of_release(&release, &gpu, &mc).unwrap();
+    let on_gpu = p_value_of_release(&release, Evaluator::MonteCarlo { engine: &gpu, mc }).unwrap();
     assert!((cpu.p_value - on_gpu.p_value).abs() <= 1e-3, "cpu {cpu:?} vs gpu {on_gpu:?}");
-    assert_eq!(on_gpu.reference.engine, "gpu");
+    assert_eq!(on_gpu.detail.reference.engine, "gpu");
 }

@@ -12,7 +12,7 @@ use dptest_federated as fed;
 use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::{Delta, Epsilon};
-use dptest_refdist::{Alternative, CpuEngine, Engine, MonteCarlo, Tail};
+use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo, Tail};
 use dptest_t_test as tt;
 use dptest_tables as tables;
 use dptest_wilcoxon as wx;
@@ -200,18 +200,16 @@ fn kruskal(
         Some(eps) => {
             let statistic = kw_statistic(statistic)?;
             let mc = monte_carlo(draws, kw::DEFAULT_DRAWS, seed, kw::DEFAULT_SEED)?;
-            let options =
-                kw::PrivateKwOptions::new(statistic, Epsilon::new(eps).map_err(err)?).with_monte_carlo(mc);
+            let options = kw::PrivateKwOptions::new(statistic, Epsilon::new(eps).map_err(err)?);
             kw::reference_model(sample.n(), sample.groups(), statistic, options.epsilon).map_err(err)?;
             let engine = CpuEngine;
             let result = py
                 .detach(|| {
-                    let mut tie_rng = rand::rng();
-                    kw::private_kruskal_wallis(&sample, &options, &engine, &mut tie_rng)
+                    kw::private_kruskal_wallis(&sample, &options, Evaluator::MonteCarlo { engine: &engine, mc })
                 })
                 .map_err(err)?;
             let mut r = Report::from_result("kruskal-wallis", &result)?;
-            r.all_noise(result.noise_scale, 2.0 * result.n as f64);
+            r.all_noise(result.detail.noise_scale, 2.0 * result.detail.n as f64);
             r.engine(&engine);
             r
         }
@@ -310,18 +308,19 @@ fn mannwhitneyu(
                 other => return Err(err(format!("reference must be 'normal' or 'exact-u', not {other:?}"))),
             };
             let mc = monte_carlo(draws, mw::DEFAULT_DRAWS, seed, mw::DEFAULT_SEED)?;
-            let options = mw::PrivateMwOptions::new(privacy).with_reference(kind).with_monte_carlo(mc);
+            let options = mw::PrivateMwOptions::new(privacy).with_reference(kind);
             let engine = CpuEngine;
-            let result = py.detach(|| mw::private_mann_whitney(&sample, &options, &engine)).map_err(err)?;
+            let evaluator = Evaluator::MonteCarlo { engine: &engine, mc };
+            let result = py.detach(|| mw::private_mann_whitney(&sample, &options, evaluator)).map_err(err)?;
             let mut r = Report::from_result("mann-whitney", &result)?;
-            if result.no_power {
+            if result.detail.no_power {
                 r.warn(
                     "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
                      more data or a larger ε",
                 );
             }
-            let n = result.n as f64;
-            r.all_noise(result.noise_scale, n * n / 4.0);
+            let n = result.detail.n as f64;
+            r.all_noise(result.detail.noise_scale, n * n / 4.0);
             r.engine(&engine);
             r
         }
@@ -383,18 +382,18 @@ fn wilcoxon(
             r
         }
         Some(eps) => {
-            let options = wx::PrivateOptions { alternative: alt, reference: wx_reference(reference)? };
-            let epsilon = wx::release_epsilon(d.len(), Epsilon::new(eps).map_err(err)?, options.reference);
-            let backend = wx::Backend::Exact;
-            wx::WpReference::new(sample.len(), epsilon, options.reference, backend).map_err(err)?;
+            let reference = wx_reference(reference)?;
+            let epsilon = wx::release_epsilon(d.len(), Epsilon::new(eps).map_err(err)?, reference);
+            let options = wx::PrivateOptions { epsilon, alternative: alt, reference };
+            wx::WpReference::new(sample.len(), epsilon, reference, Evaluator::Exact).map_err(err)?;
             let result =
-                py.detach(|| wx::private_wilcoxon(&sample, epsilon, &options, backend)).map_err(err)?;
+                py.detach(|| wx::private_wilcoxon(&sample, &options, Evaluator::Exact)).map_err(err)?;
             let mut r = Report::from_result("wilcoxon", &result)?;
             if let Some(Value::Object(info)) = r.fields.get_mut("reference") {
-                info.insert("distribution".to_owned(), result.reference_law.description().into());
+                info.insert("distribution".to_owned(), result.detail.reference_law.description().into());
             }
-            let n = result.n as f64;
-            r.all_noise(result.release.scale, n * (n + 1.0));
+            let n = result.detail.n as f64;
+            r.all_noise(result.detail.release.scale, n * (n + 1.0));
             r
         }
     };
@@ -418,7 +417,7 @@ fn wilcoxon_reference_pvalue(
     let epsilon = Epsilon::new(epsilon).map_err(err)?;
     let reference = wx_reference(reference)?;
     py.detach(|| {
-        let r = wx::WpReference::new(n, epsilon, reference, wx::Backend::Exact)?;
+        let r = wx::WpReference::new(n, epsilon, reference, Evaluator::Exact)?;
         r.p_value(released, alt)
     })
     .map_err(err)
@@ -458,20 +457,19 @@ fn ttest(
             let bounds = tt::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}")))?;
             let mc = monte_carlo(draws, tt::DEFAULT_DRAWS, seed, DEFAULT_SEED)?;
             let options = tt::PrivateTOptions::new(eps).map_err(err)?.with_alternative(alt);
-            tt::Rescaling::new(bounds, popmean).map_err(err)?;
+            let sample = tt::BoundedSample::new(&d, popmean, bounds).map_err(err)?;
             options.noise_scales(d.len()).map_err(err)?;
             let engine = CpuEngine;
-            let result = py
-                .detach(|| tt::private_ttest_1samp(&d, popmean, bounds, &options, &engine, &mc))
-                .map_err(err)?;
+            let evaluator = Evaluator::MonteCarlo { engine: &engine, mc };
+            let result = py.detach(|| tt::private_ttest(&sample, &options, evaluator)).map_err(err)?;
             let mut r = Report::from_result("t-test", &result)?;
-            if result.no_power {
+            if result.detail.no_power {
                 r.warn(
                     "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
                      more data, a larger ε or tighter bounds",
                 );
             }
-            r.all_noise(result.noise.mean, 2.0);
+            r.all_noise(result.detail.noise.mean, 2.0);
             r.engine(&engine);
             r
         }
@@ -499,11 +497,12 @@ fn anova(
     let options = av::SwanbergOptions::new(epsilon).map_err(err)?;
     options.noise_scales().map_err(err)?;
     let mc = monte_carlo(draws, av::DEFAULT_NULL_DRAWS, seed, DEFAULT_SEED)?;
+    let sample = av::BoundedGroups::new(&groups, bounds).map_err(err)?;
     let engine = CpuEngine;
-    let result =
-        py.detach(|| av::private_anova(&groups, bounds, &options, &engine, &mc)).map_err(err)?;
+    let evaluator = Evaluator::MonteCarlo { engine: &engine, mc };
+    let result = py.detach(|| av::private_anova(&sample, &options, evaluator)).map_err(err)?;
     let mut r = Report::from_result("anova", &result)?;
-    if result.noisy_se_nonpositive {
+    if result.detail.noisy_se_nonpositive {
         r.warn("the noisy SE is ≤ 0: the statistic is undefined and p = 1 (no power)");
     }
     r.engine(&engine);
@@ -548,12 +547,12 @@ fn task_clifton(
             "variant must be 'high-utility', 'high-privacy', 'high-utility-plus' or 'high-privacy-plus', not {other:?}"
         ))),
     };
-    let mc = monte_carlo(draws, 100_000, seed, DEFAULT_SEED)?;
-    let options =
-        wx::TcOptions { variant, alternative: self::alternative(alternative)?, alpha, monte_carlo: mc };
+    let evaluator = Evaluator::cpu(monte_carlo(draws, wx::TC_DEFAULT_DRAWS, seed, DEFAULT_SEED)?);
     let eps = Epsilon::new(epsilon).map_err(err)?;
-    wx::TcReference::new(variant, sample.len(), eps, mc).map_err(err)?;
-    let result = py.detach(|| wx::task_clifton(&sample, eps, &options)).map_err(err)?;
+    let options =
+        wx::TcOptions { variant, alternative: self::alternative(alternative)?, alpha, epsilon: eps };
+    wx::TcReference::new(variant, sample.len(), eps, evaluator).map_err(err)?;
+    let result = py.detach(|| wx::task_clifton(&sample, &options, evaluator)).map_err(err)?;
     let r = Report::from_result("task-clifton", &result)?;
     Ok(r.finish())
 }

@@ -2,7 +2,8 @@
 //! absolute deviations), as the baseline of Couch et al. 2019, and the public F test.
 //!
 //! - Public: [`f_oneway`] matches `scipy.stats.f_oneway`.
-//! - Private: data clamped to declared [`Bounds`] and rescaled to [0, 1];
+//! - Private: [`private_anova`] on [`BoundedGroups`], data clamped to declared [`Bounds`] and
+//!   rescaled to [0, 1];
 //!   SA = Σ n_j |ȳ_j − ȳ| + Lap(4/(fε)), SE = Σ |y_ij − ȳ_j| + Lap(3/((1 − f)ε)) released
 //!   through `dptest-mechanisms` (default f = 0.75);
 //!   F̃₁ = (SÃ/(g − 1)) / (SẼ/(N − g)).
@@ -22,8 +23,10 @@
 //! # Example
 //!
 //! ```
-//! use dptest_anova::{Bounds, SwanbergOptions, f_oneway, private_anova, DEFAULT_NULL_DRAWS};
-//! use dptest_refdist::{CpuEngine, MonteCarlo};
+//! use dptest_anova::{
+//!     BoundedGroups, Bounds, SwanbergOptions, f_oneway, private_anova, DEFAULT_NULL_DRAWS,
+//! };
+//! use dptest_refdist::{Evaluator, MonteCarlo};
 //!
 //! let groups = vec![
 //!     (0..40).map(|i| 2.0 + (i % 5) as f64).collect::<Vec<f64>>(),
@@ -34,10 +37,11 @@
 //! assert!(public.p_value < 1e-10);
 //!
 //! let options = SwanbergOptions::new(1.0)?;
-//! let mc = MonteCarlo::new(DEFAULT_NULL_DRAWS, 7)?;
-//! let private = private_anova(&groups, Bounds::new(0.0, 12.0)?, &options, &CpuEngine, &mc)?;
+//! let sample = BoundedGroups::new(&groups, Bounds::new(0.0, 12.0)?)?;
+//! let evaluator = Evaluator::cpu(MonteCarlo::new(DEFAULT_NULL_DRAWS, 7)?);
+//! let private = private_anova(&sample, &options, evaluator)?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
-//! assert_eq!((private.n, private.groups, private.delta), (120, 3, 0.0));
+//! assert_eq!((private.detail.n, private.detail.groups, private.delta), (120, 3, 0.0));
 //! # Ok::<(), dptest_anova::AnovaError>(())
 //! ```
 
@@ -59,7 +63,7 @@ pub use crate::{
         Calibration, Design, PAPER_DESIGNS, PaperDesign, RejectionRate, calibrate, public_p_values,
         simulate_release, simulated_p_values,
     },
-    test::{PrivateAnovaResult, private_anova},
+    test::{AnovaDetail, BoundedGroups, private_anova},
 };
 
 mod error;

@@ -3,10 +3,11 @@
 #![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
 
 use dptest_anova::{
-    AnovaError, Bounds, Design, InvalidBounds, NoisySums, SwanbergNull, SwanbergOptions,
-    absolute_deviations, calibrate, private_anova, reference_p_value, simulated_p_values,
+    AnovaError, BoundedGroups, Bounds, Design, InvalidBounds, NoisySums, SwanbergNull,
+    SwanbergOptions, absolute_deviations, calibrate, private_anova, reference_p_value,
+    simulated_p_values,
 };
-use dptest_refdist::{CpuEngine, MonteCarlo, Tail, cpu};
+use dptest_refdist::{CpuEngine, Evaluator, MonteCarlo, Tail, cpu};
 use rand::{RngExt, SeedableRng};
 
 #[test]
@@ -84,7 +85,7 @@ fn bad_input_gives_typed_errors() {
     let o = SwanbergOptions::new(1.0).unwrap();
     let mc = MonteCarlo::new(300, 1).unwrap();
     let b = Bounds::new(0.0, 1.0).unwrap();
-    let run = |g: &[Vec<f64>]| private_anova(g, b, &o, &CpuEngine, &mc);
+    let run = |g: &[Vec<f64>]| private_anova(&BoundedGroups::new(g, b)?, &o, Evaluator::cpu(mc));
     assert!(matches!(run(&[vec![0.1, 0.2]]), Err(AnovaError::TooFewGroups { groups: 1 })));
     assert!(matches!(run(&[vec![0.1], vec![]]), Err(AnovaError::EmptyGroup { group: 1 })));
     assert!(matches!(run(&[vec![0.1], vec![0.2]]), Err(AnovaError::TooFewObservations { .. })));

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use clap::ValueEnum;
-use dptest_refdist::{CpuEngine, Engine, MonteCarlo};
+use dptest_refdist::{CpuEngine, Engine, Evaluator, MonteCarlo};
 use dptest_refdist_gpu as gpu;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -54,6 +54,15 @@ impl Simulation {
     /// The engine as a trait object.
     pub fn engine(&self) -> &dyn Engine {
         self.engine.as_ref()
+    }
+
+    /// The library's evaluator: exact for `--backend exact`, else Monte Carlo on the engine
+    /// (closed-form references stay closed forms either way).
+    pub fn evaluator(&self) -> Evaluator<'_> {
+        match self.backend {
+            Backend::Exact => Evaluator::Exact,
+            _ => Evaluator::MonteCarlo { engine: self.engine(), mc: self.mc },
+        }
     }
 
     /// Times `pilot` on [`PILOT_DRAWS`] draws and extrapolates to the requested draws; when

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use anyhow::{Context, Result};
+use dptest_core::Outcome;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -52,10 +53,14 @@ impl Report {
         Ok(Report { title, fields, lines: Vec::new(), privacy: None, private: false })
     }
 
-    /// A report of a private release: the library's release struct (declared parameters and
-    /// noised values only) plus what the command adds from declared parameters. Everything
+    /// A report of a private release: the library's typed [`Outcome`] (declared parameters
+    /// and noised values only) plus what the command adds from declared parameters. Everything
     /// about the input file stays out of it (see [`Report::input`]).
-    pub fn from_release(test: &str, title: String, release: &impl Serialize) -> Result<Report> {
+    pub fn from_release<D: Serialize>(
+        test: &str,
+        title: String,
+        release: &Outcome<D>,
+    ) -> Result<Report> {
         let mut report = Report::from_result(test, title, release)?;
         report.private = true;
         Ok(report)

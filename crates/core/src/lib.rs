@@ -6,6 +6,8 @@
 //! - [`Bounds`]: a declared data range, finite with `lo < hi`, chosen without looking at the
 //!   data;
 //! - [`check_finite`]: the first NaN or infinity of a sample;
+//! - [`Outcome`]: what every private test returns, its five common values plus the test's own
+//!   detail;
 //! - [`tags`]: the one registry of Philox stream tags, unique across the workspace.
 //!
 //! Each fallible constructor has its own one-case error ([`UnknownAlternative`],
@@ -30,6 +32,7 @@ pub use crate::{
     alternative::{Alternative, Tail, UnknownAlternative},
     bounds::{Bounds, InvalidBounds},
     finite::{NonFinite, check_finite},
+    outcome::Outcome,
 };
 
 pub mod tags;
@@ -37,3 +40,4 @@ pub mod tags;
 mod alternative;
 mod bounds;
 mod finite;
+mod outcome;

@@ -24,7 +24,7 @@
 //!     kruskal, private_kruskal_wallis, GroupedSample, KwStatistic, PrivateKwOptions,
 //! };
 //! use dptest_mechanisms::Epsilon;
-//! use dptest_refdist::{CpuEngine, MonteCarlo};
+//! use dptest_refdist::{Evaluator, MonteCarlo};
 //!
 //! let sample = GroupedSample::from_groups(&[
 //!     vec![6.3, 5.4, 5.7, 5.2, 5.0],
@@ -35,13 +35,11 @@
 //! assert!((public.statistic - 7.113812154696133).abs() < 1e-12);
 //! assert!((public.p_value - 0.028526948491942164).abs() < 1e-12);
 //!
-//! let options = PrivateKwOptions::new(KwStatistic::Abs, Epsilon::new(1.0)?)
-//!     .with_monte_carlo(MonteCarlo::new(10_000, 7)?);
-//! let mut tie_rng = rand::rng(); // tie-breaking only; the noise comes from the OS CSPRNG
-//! let private = private_kruskal_wallis(&sample, &options, &dptest_refdist::CpuEngine, &mut tie_rng)?;
+//! let options = PrivateKwOptions::new(KwStatistic::Abs, Epsilon::new(1.0)?);
+//! let evaluator = Evaluator::cpu(MonteCarlo::new(10_000, 7)?);
+//! let private = private_kruskal_wallis(&sample, &options, evaluator)?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
-//! assert_eq!((private.epsilon, private.delta, private.sensitivity), (1.0, 0.0, 8.0));
-//! # let _ = CpuEngine;
+//! assert_eq!((private.epsilon, private.delta, private.detail.sensitivity), (1.0, 0.0, 8.0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
@@ -50,9 +48,9 @@ pub use crate::{
     error::KruskalWallisError,
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
     private::{
-        DEFAULT_DRAWS, DEFAULT_SEED, KwRelease, KwStatistic, PrivateKruskalResult,
-        PrivateKwOptions, p_value_of_release, private_kruskal_wallis, reference_model,
-        reference_null, release_kruskal_wallis, statistic_random_ties,
+        DEFAULT_DRAWS, DEFAULT_SEED, KwDetail, KwRelease, KwStatistic, PrivateKwOptions,
+        p_value_of_release, private_kruskal_wallis, reference_model, reference_null,
+        release_kruskal_wallis, statistic_random_ties,
     },
     public::{KruskalResult, kruskal},
     sample::GroupedSample,

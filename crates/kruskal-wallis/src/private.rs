@@ -1,11 +1,12 @@
 //! The private Kruskal–Wallis statistics (paper §3 with the errata of ARCHITECTURE.md), their
 //! release through `dptest-mechanisms`, and the full private test.
 
+use dptest_core::Outcome;
 use dptest_mechanisms::{
     Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
 };
 use dptest_refdist::{
-    CpuEngine, Engine, MonteCarlo, RankStatistic, RankSumNull, ReferenceInfo, Tail,
+    CpuEngine, Engine, Evaluator, RankStatistic, RankSumNull, ReferenceInfo, Tail,
     kruskal_wallis_abs, kruskal_wallis_h,
 };
 use rand::Rng;
@@ -201,44 +202,24 @@ pub struct PrivateKwOptions {
     pub statistic: KwStatistic,
     /// Total privacy budget ε (all of it goes to the statistic).
     pub epsilon: Epsilon,
-    /// Monte Carlo draws and seed of the reference.
-    pub monte_carlo: MonteCarlo,
 }
 
 impl PrivateKwOptions {
-    /// `statistic` at `epsilon`, with [`DEFAULT_DRAWS`] draws under [`DEFAULT_SEED`].
+    /// `statistic` at `epsilon`.
     pub fn new(statistic: KwStatistic, epsilon: Epsilon) -> Self {
-        PrivateKwOptions {
-            statistic,
-            epsilon,
-            monte_carlo: MonteCarlo { draws: DEFAULT_DRAWS, seed: DEFAULT_SEED },
-        }
-    }
-
-    /// The same options with another Monte Carlo setting.
-    pub fn with_monte_carlo(mut self, monte_carlo: MonteCarlo) -> Self {
-        self.monte_carlo = monte_carlo;
-        self
+        PrivateKwOptions { statistic, epsilon }
     }
 }
 
-/// Result of the full private Kruskal–Wallis test.
+/// The fields of a private Kruskal–Wallis [`Outcome`] beside the five common ones (`test` is
+/// `"kruskal-wallis"` or `"kruskal-wallis-abs"`; the p-value is the Monte Carlo
+/// (1 + #{T_k ≥ t})/(z + 1), upper tail).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PrivateKruskalResult {
-    /// `"kruskal-wallis"` or `"kruskal-wallis-abs"`.
-    pub test: &'static str,
-    /// The released noisy statistic.
-    pub statistic: f64,
-    /// Monte Carlo p-value (1 + #{T_k ≥ t})/(z + 1), upper tail.
-    pub p_value: f64,
+pub struct KwDetail {
     /// Total number of observations.
     pub n: usize,
     /// Number of declared groups.
     pub groups: usize,
-    /// ε spent.
-    pub epsilon: f64,
-    /// δ spent (0: pure ε-DP).
-    pub delta: f64,
     /// Sensitivity used (87 or 8).
     pub sensitivity: f64,
     /// Effective Laplace scale of the release, (Δ + γ)/ε.
@@ -253,62 +234,69 @@ pub struct PrivateKruskalResult {
     pub reference: ReferenceInfo,
 }
 
-/// The p-value of an existing release against the equal-groups reference on `engine` (the
-/// normal-limit reference of large n costs O(g) a draw and always runs on the CPU).
+/// The p-value of an existing release against the equal-groups reference, simulated as
+/// `evaluator` says (the normal-limit reference of large n costs O(g) a draw and always runs
+/// on the CPU).
 ///
 /// # Errors
-/// [`KruskalWallisError::Reference`] if the engine fails.
+/// [`KruskalWallisError::Reference`] for [`Evaluator::Exact`] (the reference is simulated) or
+/// if the engine fails.
 pub fn p_value_of_release(
     release: &KwRelease,
-    engine: &dyn Engine,
-    monte_carlo: &MonteCarlo,
-) -> Result<PrivateKruskalResult, KruskalWallisError> {
+    evaluator: Evaluator,
+) -> Result<Outcome<KwDetail>, KruskalWallisError> {
+    let (engine, monte_carlo) = evaluator.require_monte_carlo("kruskal-wallis")?;
     let epsilon = Epsilon::new(release.laplace.epsilon)?;
     let model = reference_null(release.n, release.groups, release.statistic, epsilon)?;
     let engine: &dyn Engine =
         if model.law() == ReferenceLaw::NormalLimit { &CpuEngine } else { engine };
-    let p = engine.p_value(&model, release.value, Tail::Upper, monte_carlo)?;
-    Ok(PrivateKruskalResult {
+    let p = engine.p_value(&model, release.value, Tail::Upper, &monte_carlo)?;
+    Ok(Outcome {
         test: release.statistic.test_name(),
         statistic: release.value,
         p_value: p.p_value,
-        n: release.n,
-        groups: release.groups,
         epsilon: release.laplace.epsilon,
         delta: 0.0,
-        sensitivity: release.laplace.sensitivity,
-        noise_scale: release.laplace.scale,
-        reference_sizes: model.sizes().to_vec(),
-        reference_law: model.law(),
-        exceedances: p.exceedances,
-        reference: ReferenceInfo::monte_carlo(engine, monte_carlo),
+        detail: KwDetail {
+            n: release.n,
+            groups: release.groups,
+            sensitivity: release.laplace.sensitivity,
+            noise_scale: release.laplace.scale,
+            reference_sizes: model.sizes().to_vec(),
+            reference_law: model.law(),
+            exceedances: p.exceedances,
+            reference: ReferenceInfo::monte_carlo(engine, &monte_carlo),
+        },
     })
 }
 
 /// The full private test (paper Alg. KW_p / KWabs_p): release the statistic
-/// ([`release_kruskal_wallis`]) and compare it with the Monte Carlo reference of g near-equal
-/// groups summing to n (its normal limit from [`crate::LIMIT_LAW_MIN_N`] on), noise included,
-/// upper tail. ε-DP; the reference is post-processing.
+/// ([`release_kruskal_wallis`], ties broken by the thread's OS-seeded CSPRNG) and compare it
+/// with the Monte Carlo reference of g near-equal groups summing to n (its normal limit from
+/// [`crate::LIMIT_LAW_MIN_N`] on), noise included, upper tail. ε-DP; the reference is
+/// post-processing.
 ///
 /// # Errors
-/// As [`release_kruskal_wallis`] and [`p_value_of_release`].
-pub fn private_kruskal_wallis<R: Rng + ?Sized>(
+/// As [`release_kruskal_wallis`] and [`p_value_of_release`]; every refusal that depends only
+/// on public parameters (sizes, ε, the evaluator) comes before the release.
+pub fn private_kruskal_wallis(
     sample: &GroupedSample,
     options: &PrivateKwOptions,
-    engine: &dyn Engine,
-    tie_rng: &mut R,
-) -> Result<PrivateKruskalResult, KruskalWallisError> {
+    evaluator: Evaluator,
+) -> Result<Outcome<KwDetail>, KruskalWallisError> {
     // Validate the public setting before spending any budget.
+    evaluator.require_monte_carlo("kruskal-wallis")?;
     reference_model(sample.n(), sample.groups(), options.statistic, options.epsilon)?;
-    let release = release_kruskal_wallis(sample, options.statistic, options.epsilon, tie_rng)?;
-    p_value_of_release(&release, engine, &options.monte_carlo)
+    let release =
+        release_kruskal_wallis(sample, options.statistic, options.epsilon, &mut rand::rng())?;
+    p_value_of_release(&release, evaluator)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use dptest_mechanisms::release_laplace_insecure_seeded;
-    use dptest_refdist::cpu;
+    use dptest_refdist::{MonteCarlo, RefdistError, cpu};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -398,8 +386,8 @@ mod tests {
         .unwrap();
         let release = seeded_release(&s, KwStatistic::Abs, 1.0, 9);
         let mc = MonteCarlo::new(5_000, 2).unwrap();
-        let result = p_value_of_release(&release, &CpuEngine, &mc).unwrap();
-        assert_eq!(result.reference_sizes, vec![5, 5, 4]);
+        let result = p_value_of_release(&release, Evaluator::cpu(mc)).unwrap();
+        assert_eq!(result.detail.reference_sizes, vec![5, 5, 4]);
         let model = RankSumNull::equal_groups(
             14,
             3,
@@ -410,7 +398,7 @@ mod tests {
         let direct = cpu::p_value(&model, release.value, Tail::Upper, &mc).unwrap();
         assert_eq!(result.p_value, direct.p_value);
         assert_eq!(result.test, "kruskal-wallis-abs");
-        assert_eq!(result.reference.draws, 5_000);
+        assert_eq!(result.detail.reference.draws, 5_000);
     }
 
     #[test]
@@ -420,16 +408,19 @@ mod tests {
         let eps = Epsilon::new(1.0).unwrap();
         let s = GroupedSample::from_indices(vec![1.0, 2.0], &[0, 1], 3).unwrap();
         let options = PrivateKwOptions::new(KwStatistic::Abs, eps);
-        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let evaluator = Evaluator::cpu(MonteCarlo::new(1000, 1).unwrap());
         assert_eq!(
-            private_kruskal_wallis(&s, &options, &CpuEngine, &mut rng),
+            private_kruskal_wallis(&s, &options, evaluator),
             Err(KruskalWallisError::TooFewObservations { n: 2, required: 3 })
         );
         // Empty declared groups are fine for the private test (membership is private).
         let s = GroupedSample::from_indices(vec![1.0, 2.0, 3.0, 4.0], &[0, 0, 1, 1], 3).unwrap();
-        let options = options.with_monte_carlo(MonteCarlo::new(1000, 1).unwrap());
-        let r = private_kruskal_wallis(&s, &options, &CpuEngine, &mut rng).unwrap();
+        let r = private_kruskal_wallis(&s, &options, evaluator).unwrap();
         assert!(r.p_value > 0.0 && r.p_value <= 1.0);
+        assert!(matches!(
+            private_kruskal_wallis(&s, &options, Evaluator::Exact),
+            Err(KruskalWallisError::Reference(RefdistError::NoExactReference { .. }))
+        ));
         assert!(reference_model(10, 1, KwStatistic::Abs, eps).is_err());
     }
 }

@@ -8,7 +8,7 @@ use dptest_kruskal_wallis::{
     private_kruskal_wallis, reference_model,
 };
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::{CpuEngine, MonteCarlo};
+use dptest_refdist::{Evaluator, MonteCarlo};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -16,8 +16,8 @@ use rand_chacha::ChaCha8Rng;
 fn random_garbage_gives_errors_not_panics() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let specials = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, 1e308, -1e308, 1.0];
-    let options = PrivateKwOptions::new(KwStatistic::Squared, Epsilon::new(0.3).unwrap())
-        .with_monte_carlo(MonteCarlo::new(50, 1).unwrap());
+    let options = PrivateKwOptions::new(KwStatistic::Squared, Epsilon::new(0.3).unwrap());
+    let evaluator = Evaluator::cpu(MonteCarlo::new(50, 1).unwrap());
     for _ in 0..500 {
         let n = rng.random_range(0..6usize);
         let groups = rng.random_range(0..4usize);
@@ -28,7 +28,7 @@ fn random_garbage_gives_errors_not_panics() {
         let _ = GroupedSample::from_labels(&values, &labels);
         if let Ok(sample) = built {
             let _ = kruskal(&sample);
-            let _ = private_kruskal_wallis(&sample, &options, &CpuEngine, &mut rng);
+            let _ = private_kruskal_wallis(&sample, &options, evaluator);
         }
     }
     for n in 0..4 {

@@ -12,11 +12,11 @@
 use std::time::Instant;
 
 use dptest_kruskal_wallis::{
-    GroupedSample, KwStatistic, PrivateKwOptions, kruskal, normal_groups, private_kruskal_wallis,
-    statistic_random_ties,
+    DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwStatistic, PrivateKwOptions, kruskal,
+    normal_groups, private_kruskal_wallis, statistic_random_ties,
 };
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::CpuEngine;
+use dptest_refdist::{Evaluator, MonteCarlo};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -50,8 +50,9 @@ fn private_p_value_at_n_1000() {
     let s = sample(1000, &mut rng);
     for statistic in [KwStatistic::Abs, KwStatistic::Squared] {
         let options = PrivateKwOptions::new(statistic, Epsilon::new(1.0).unwrap());
+        let evaluator = Evaluator::cpu(MonteCarlo::new(DEFAULT_DRAWS, DEFAULT_SEED).unwrap());
         let start = Instant::now();
-        let r = private_kruskal_wallis(&s, &options, &CpuEngine, &mut rng).unwrap();
+        let r = private_kruskal_wallis(&s, &options, evaluator).unwrap();
         let time = start.elapsed();
         eprintln!(
             "n = 1000, {statistic:?}, 1e5 draws ({} threads): {time:?}, p = {:.4}",

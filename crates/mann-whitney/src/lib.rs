@@ -27,7 +27,7 @@
 //!     TwoSample,
 //! };
 //! use dptest_mechanisms::Epsilon;
-//! use dptest_refdist::CpuEngine;
+//! use dptest_refdist::Evaluator;
 //!
 //! let sample = TwoSample::new(vec![19., 22., 16., 29., 24.], vec![20., 11., 17., 12.])?;
 //! let public = mann_whitney_u(&sample, &MannWhitneyOptions::default())?;
@@ -37,7 +37,8 @@
 //! // Nine observations cannot survive the size estimate's shift c ≈ 21 at ε = 1: m* = 0,
 //! // so the private test reports p = 1 (no power) instead of failing.
 //! let options = PrivateMwOptions::new(MwPrivacy::new(Epsilon::new(1.0)?));
-//! let private = private_mann_whitney(&sample, &options, &CpuEngine)?;
+//! // The default (normal) reference is a closed form: no Monte Carlo needed.
+//! let private = private_mann_whitney(&sample, &options, Evaluator::Exact)?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
 //! assert_eq!(private.delta, 1e-6);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -54,7 +55,7 @@ pub use crate::{
         Alternative, EXACT_MAX_PAIRS, MannWhitneyOptions, MannWhitneyResult, Method, mann_whitney_u,
     },
     reference::{
-        DEFAULT_DRAWS, DEFAULT_SEED, EXACT_U_MAX_PAIRS, MwReferenceKind, PrivateMannWhitneyResult,
+        DEFAULT_DRAWS, DEFAULT_SEED, EXACT_U_MAX_PAIRS, MwDetail, MwReferenceKind,
         PrivateMwOptions, p_value_of_release, private_mann_whitney,
     },
     sample::TwoSample,

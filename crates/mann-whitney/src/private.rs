@@ -244,7 +244,7 @@ mod tests {
     use super::*;
     use crate::reference::{MwReferenceKind, p_value_of_release};
     use dptest_mechanisms::release_laplace_insecure_seeded;
-    use dptest_refdist::{CpuEngine, MonteCarlo, RankStatistic, RankSumNull, Tail, cpu};
+    use dptest_refdist::{Evaluator, MonteCarlo, RankStatistic, RankSumNull, Tail, cpu};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -328,10 +328,10 @@ mod tests {
             assert_eq!(r.size_estimate.as_ref().unwrap().m_star, 0);
             assert_eq!(r.u_release.sensitivity, 12.0);
             let mc = MonteCarlo::new(100, 1).unwrap();
-            let result = p_value_of_release(&r, kind, &CpuEngine, &mc).unwrap();
+            let result = p_value_of_release(&r, kind, Evaluator::cpu(mc)).unwrap();
             assert_eq!(result.p_value, 1.0);
-            assert!(result.no_power);
-            assert_eq!(result.reference.engine, "none");
+            assert!(result.detail.no_power);
+            assert_eq!(result.detail.reference.engine, "none");
         }
     }
 
@@ -343,7 +343,7 @@ mod tests {
         let [a, b] = r.reference_sizes;
         let mc = MonteCarlo::new(20_000, 3).unwrap();
         // Exact-U Monte Carlo: the same counts as refdist's engine on the same model.
-        let exact_u = p_value_of_release(&r, MwReferenceKind::ExactU, &CpuEngine, &mc).unwrap();
+        let exact_u = p_value_of_release(&r, MwReferenceKind::ExactU, Evaluator::cpu(mc)).unwrap();
         let model = RankSumNull::new(
             vec![a as u32, b as u32],
             RankStatistic::MannWhitneyMinU,
@@ -354,11 +354,11 @@ mod tests {
             exact_u.p_value,
             cpu::p_value(&model, r.value, Tail::Lower, &mc).unwrap().p_value
         );
-        assert_eq!(exact_u.reference.engine, "cpu");
+        assert_eq!(exact_u.detail.reference.engine, "cpu");
         // The folded normal in closed form agrees with its Monte Carlo twin (200k draws:
         // sd ≤ 0.0012; 5 sd band) at several points.
-        let normal = p_value_of_release(&r, MwReferenceKind::Normal, &CpuEngine, &mc).unwrap();
-        assert_eq!(normal.reference.engine, "exact");
+        let normal = p_value_of_release(&r, MwReferenceKind::Normal, Evaluator::cpu(mc)).unwrap();
+        assert_eq!(normal.detail.reference.engine, "exact");
         let pairs = (a * b) as f64;
         let sd = (pairs * (a + b + 1) as f64 / 12.0).sqrt();
         let folded =
@@ -387,8 +387,9 @@ mod tests {
             let privacy = MwPrivacy::known_sizes(Epsilon::new(1.0).unwrap(), alternative);
             let r = seeded(&s, &privacy, 21);
             let mc = MonteCarlo::new(200_000, 4).unwrap();
-            let exact = p_value_of_release(&r, MwReferenceKind::ExactU, &CpuEngine, &mc).unwrap();
-            assert_eq!(exact.reference.engine, "exact");
+            let exact =
+                p_value_of_release(&r, MwReferenceKind::ExactU, Evaluator::cpu(mc)).unwrap();
+            assert_eq!(exact.detail.reference.engine, "exact");
             let stat = match r.statistic {
                 MwStatistic::MinU => RankStatistic::MannWhitneyMinU,
                 MwStatistic::U1 => RankStatistic::MannWhitneyU1,
@@ -399,7 +400,7 @@ mod tests {
                 let want = cpu::p_value(&model, t, tail, &mc).unwrap().p_value;
                 let mut shifted = r.clone();
                 shifted.value = t;
-                let got = p_value_of_release(&shifted, MwReferenceKind::ExactU, &CpuEngine, &mc)
+                let got = p_value_of_release(&shifted, MwReferenceKind::ExactU, Evaluator::cpu(mc))
                     .unwrap()
                     .p_value;
                 // 200k draws: sd ≤ 0.0012; 5 sd band (false alarm < 1e-6).

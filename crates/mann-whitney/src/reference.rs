@@ -1,9 +1,8 @@
 //! Reference distributions of the private Mann–Whitney test and the full test.
 
+use dptest_core::Outcome;
 use dptest_refdist::exact::{ExactNull, ExactReference, LatticeLaplace};
-use dptest_refdist::{
-    Engine, MonteCarlo, NullModel, RankStatistic, RankSumNull, ReferenceInfo, Tail,
-};
+use dptest_refdist::{Evaluator, NullModel, RankStatistic, RankSumNull, ReferenceInfo, Tail};
 use serde::Serialize;
 
 use crate::private::{MwPrivacy, MwRelease, MwStatistic, release_mann_whitney};
@@ -134,19 +133,12 @@ pub struct PrivateMwOptions {
     pub privacy: MwPrivacy,
     /// Which reference.
     pub reference: MwReferenceKind,
-    /// Monte Carlo draws and seed (Monte Carlo references only).
-    pub monte_carlo: MonteCarlo,
 }
 
 impl PrivateMwOptions {
-    /// `privacy` with the default (normal) reference and [`DEFAULT_DRAWS`] under
-    /// [`DEFAULT_SEED`].
+    /// `privacy` with the default (normal) reference.
     pub fn new(privacy: MwPrivacy) -> Self {
-        PrivateMwOptions {
-            privacy,
-            reference: MwReferenceKind::Normal,
-            monte_carlo: MonteCarlo { draws: DEFAULT_DRAWS, seed: DEFAULT_SEED },
-        }
+        PrivateMwOptions { privacy, reference: MwReferenceKind::Normal }
     }
 
     /// The same options with another reference.
@@ -154,29 +146,15 @@ impl PrivateMwOptions {
         self.reference = reference;
         self
     }
-
-    /// The same options with another Monte Carlo setting.
-    pub fn with_monte_carlo(mut self, monte_carlo: MonteCarlo) -> Self {
-        self.monte_carlo = monte_carlo;
-        self
-    }
 }
 
-/// Result of the full private Mann–Whitney test.
+/// The fields of a private Mann–Whitney [`Outcome`] beside the five common ones (`test` is
+/// `"mann-whitney"`; the statistic is the released noisy U: min(U1, U2), or U1 for one-sided
+/// tests; the p-value is 1 when the test has no power, m* = 0; δ is 0 with known sizes).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PrivateMannWhitneyResult {
-    /// `"mann-whitney"`.
-    pub test: &'static str,
-    /// The released noisy U (min(U1, U2), or U1 for one-sided tests).
-    pub statistic: f64,
-    /// The p-value; 1 when the test has no power (m* = 0).
-    pub p_value: f64,
+pub struct MwDetail {
     /// n1 + n2.
     pub n: usize,
-    /// Total ε spent (ε_m + ε_U).
-    pub epsilon: f64,
-    /// δ (0 with known sizes).
-    pub delta: f64,
     /// ε spent on the size estimate (0 with known sizes).
     pub epsilon_sizes: f64,
     /// ε spent on U.
@@ -203,17 +181,17 @@ pub struct PrivateMannWhitneyResult {
     pub reference: ReferenceInfo,
 }
 
-/// The p-value of an existing release (`engine` and `monte_carlo` are used by Monte Carlo
-/// references only).
+/// The p-value of an existing release (`evaluator` matters to Monte Carlo references only:
+/// the exact-U reference above [`EXACT_U_MAX_PAIRS`]).
 ///
 /// # Errors
-/// [`MannWhitneyError::Reference`] if the engine fails.
+/// [`MannWhitneyError::Reference`] if the engine fails, or for [`Evaluator::Exact`] where the
+/// reference has to be simulated.
 pub fn p_value_of_release(
     release: &MwRelease,
     kind: MwReferenceKind,
-    engine: &dyn Engine,
-    monte_carlo: &MonteCarlo,
-) -> Result<PrivateMannWhitneyResult, MannWhitneyError> {
+    evaluator: Evaluator,
+) -> Result<Outcome<MwDetail>, MannWhitneyError> {
     let scale = release.u_release.scale;
     let null =
         null_for(release.reference_sizes, release.statistic, release.alternative, scale, kind)?;
@@ -222,31 +200,34 @@ pub fn p_value_of_release(
         None => (1.0, ReferenceInfo { engine: "none".to_owned(), draws: 0, seed: None }),
         Some(MwNull::Exact(exact)) => (exact.p_value(observed)?, ReferenceInfo::exact()),
         Some(MwNull::MonteCarlo { model, tail }) => {
-            let p = engine.p_value(model.as_ref(), observed, *tail, monte_carlo)?;
-            (p.p_value, ReferenceInfo::monte_carlo(engine, monte_carlo))
+            let (engine, mc) = evaluator.require_monte_carlo("mann-whitney (exact-U, large)")?;
+            let p = engine.p_value(model.as_ref(), observed, *tail, &mc)?;
+            (p.p_value, evaluator.info())
         }
     };
     let estimate = release.size_estimate.as_ref();
     let epsilon_sizes = estimate.map_or(0.0, |e| e.release.epsilon);
-    Ok(PrivateMannWhitneyResult {
+    Ok(Outcome {
         test: "mann-whitney",
         statistic: release.value,
         p_value,
-        n: release.n,
         epsilon: release.epsilon,
         delta: release.delta,
-        epsilon_sizes,
-        epsilon_u: release.u_release.epsilon,
-        m_tilde: estimate.map(|e| e.m_tilde),
-        m_star: estimate.map(|e| e.m_star),
-        reference_sizes: release.reference_sizes,
-        sensitivity: release.u_release.sensitivity,
-        noise_scale: scale,
-        alternative: release.alternative,
-        known_sizes: estimate.is_none(),
-        reference_kind: kind,
-        no_power: null.is_none(),
-        reference,
+        detail: MwDetail {
+            n: release.n,
+            epsilon_sizes,
+            epsilon_u: release.u_release.epsilon,
+            m_tilde: estimate.map(|e| e.m_tilde),
+            m_star: estimate.map(|e| e.m_star),
+            reference_sizes: release.reference_sizes,
+            sensitivity: release.u_release.sensitivity,
+            noise_scale: scale,
+            alternative: release.alternative,
+            known_sizes: estimate.is_none(),
+            reference_kind: kind,
+            no_power: null.is_none(),
+            reference,
+        },
     })
 }
 
@@ -260,8 +241,8 @@ pub fn p_value_of_release(
 pub fn private_mann_whitney(
     sample: &TwoSample,
     options: &PrivateMwOptions,
-    engine: &dyn Engine,
-) -> Result<PrivateMannWhitneyResult, MannWhitneyError> {
+    evaluator: Evaluator,
+) -> Result<Outcome<MwDetail>, MannWhitneyError> {
     let release = release_mann_whitney(sample, &options.privacy)?;
-    p_value_of_release(&release, options.reference, engine, &options.monte_carlo)
+    p_value_of_release(&release, options.reference, evaluator)
 }

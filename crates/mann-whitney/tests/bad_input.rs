@@ -8,7 +8,7 @@ use dptest_mann_whitney::{
     PrivateMwOptions, TwoSample, mann_whitney_u, private_mann_whitney,
 };
 use dptest_mechanisms::{Delta, Epsilon};
-use dptest_refdist::{CpuEngine, MonteCarlo};
+use dptest_refdist::{Evaluator, MonteCarlo};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -38,10 +38,12 @@ fn random_garbage_gives_errors_not_panics() {
             MwPrivacy::known_sizes(Epsilon::new(0.5).unwrap(), alternative)
         };
         for kind in [MwReferenceKind::Normal, MwReferenceKind::ExactU] {
-            let options = PrivateMwOptions::new(privacy)
-                .with_reference(kind)
-                .with_monte_carlo(MonteCarlo::new(50, 1).unwrap());
-            let _ = private_mann_whitney(&sample, &options, &CpuEngine);
+            let options = PrivateMwOptions::new(privacy).with_reference(kind);
+            let _ = private_mann_whitney(
+                &sample,
+                &options,
+                Evaluator::cpu(MonteCarlo::new(50, 1).unwrap()),
+            );
         }
     }
 }
@@ -55,7 +57,7 @@ fn messages_say_what_to_change() {
         TwoSample::new(vec![], vec![1.0]).unwrap_err(),
         TwoSample::new(vec![1.0], vec![f64::NAN]).unwrap_err(),
         TwoSample::from_labels(&[1.0, 2.0, 3.0], &[1, 2, 3]).unwrap_err(),
-        private_mann_whitney(&s, &PrivateMwOptions::new(one_sided), &CpuEngine).unwrap_err(),
+        private_mann_whitney(&s, &PrivateMwOptions::new(one_sided), Evaluator::Exact).unwrap_err(),
         MannWhitneyError::Privacy(Delta::new(0.5).unwrap_err()),
         MannWhitneyError::Privacy(Epsilon::new(f64::NAN).unwrap_err()),
         mann_whitney_u(

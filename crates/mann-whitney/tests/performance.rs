@@ -13,11 +13,11 @@
 use std::time::Instant;
 
 use dptest_mann_whitney::{
-    MannWhitneyOptions, MwPrivacy, MwReferenceKind, PrivateMwOptions, mann_whitney_u,
-    normal_two_sample, p_value_of_release, release_mann_whitney,
+    DEFAULT_DRAWS, DEFAULT_SEED, MannWhitneyOptions, MwPrivacy, MwReferenceKind, PrivateMwOptions,
+    mann_whitney_u, normal_two_sample, p_value_of_release, release_mann_whitney,
 };
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::CpuEngine;
+use dptest_refdist::{Evaluator, MonteCarlo};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -46,15 +46,14 @@ fn private_p_value_at_n_1000() {
     let s = normal_two_sample(500, 500, 0.1, &mut rng).unwrap();
     let options = PrivateMwOptions::new(MwPrivacy::new(Epsilon::new(1.0).unwrap()));
     let release = release_mann_whitney(&s, &options.privacy).unwrap();
+    let monte_carlo = MonteCarlo::new(DEFAULT_DRAWS, DEFAULT_SEED).unwrap();
     let start = Instant::now();
     let exact =
-        p_value_of_release(&release, MwReferenceKind::Normal, &CpuEngine, &options.monte_carlo)
-            .unwrap();
+        p_value_of_release(&release, MwReferenceKind::Normal, Evaluator::cpu(monte_carlo)).unwrap();
     let exact_time = start.elapsed();
     let start = Instant::now();
     let mc =
-        p_value_of_release(&release, MwReferenceKind::ExactU, &CpuEngine, &options.monte_carlo)
-            .unwrap();
+        p_value_of_release(&release, MwReferenceKind::ExactU, Evaluator::cpu(monte_carlo)).unwrap();
     let mc_time = start.elapsed();
     eprintln!(
         "n = 1000: normal (exact) p = {:.4} in {exact_time:?}; exact-U 1e5 draws p = {:.4} in {mc_time:?}",

@@ -290,9 +290,13 @@ impl PowerSimulation {
     }
 
     fn wilcoxon(&self, n: usize, reps: usize, d: f64) -> Result<usize, PlanError> {
-        let reference =
-            wx::WpReference::new(n, self.epsilon, wx::Reference::Exact, wx::Backend::Exact)
-                .map_err(test_err)?;
+        let reference = wx::WpReference::new(
+            n,
+            self.epsilon,
+            wx::Reference::Exact,
+            dptest_refdist::Evaluator::Exact,
+        )
+        .map_err(test_err)?;
         let scenario = wx::Scenario::new(n, self.settings.zero_fraction, d).map_err(test_err)?;
         let seed = self.settings.seed();
         let run = wx::wilcoxon_study(&reference, &scenario, wx::Alternative::TwoSided, reps, seed)

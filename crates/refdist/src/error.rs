@@ -6,6 +6,11 @@ use std::fmt;
 pub enum RefdistError {
     /// A Monte Carlo run was asked for zero draws.
     NoDraws,
+    /// An exact evaluation was asked of a reference that has to be simulated.
+    NoExactReference {
+        /// The test (or reference) that needs Monte Carlo.
+        test: &'static str,
+    },
     /// The observed statistic is NaN or infinite.
     NonFiniteObserved(f64),
     /// A significance level outside (0, 1).
@@ -29,6 +34,10 @@ impl fmt::Display for RefdistError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RefdistError::NoDraws => write!(f, "a Monte Carlo reference needs at least one draw"),
+            RefdistError::NoExactReference { test } => write!(
+                f,
+                "{test} has no exact reference in this setting; evaluate it by Monte Carlo on an engine"
+            ),
             RefdistError::NonFiniteObserved(value) => {
                 write!(f, "the observed statistic must be finite, got {value}")
             }

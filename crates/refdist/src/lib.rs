@@ -23,6 +23,9 @@
 //!   branch-free code that autovectorises; a batched `fill` returns exactly what the per-draw
 //!   `draw` does.
 //!
+//! Every private test takes an [`Evaluator`] (exact, or Monte Carlo on an engine) as its last
+//! argument.
+//!
 //! Simulation randomness here is public post-processing; it is never used for released noise
 //! (that is `dptest-mechanisms`' job).
 //!
@@ -52,6 +55,7 @@ pub use crate::{
     cpu::{MonteCarlo, MonteCarloPValue},
     engine::{CpuEngine, Engine, ReferenceInfo},
     error::RefdistError,
+    evaluator::Evaluator,
     model::NullModel,
     normal_laplace::{FoldedNormalLaplace, NormalLaplace},
     philox::philox4x32_10,
@@ -83,6 +87,7 @@ pub mod transforms;
 mod batch;
 mod engine;
 mod error;
+mod evaluator;
 mod fastmath;
 mod model;
 mod normal_laplace;

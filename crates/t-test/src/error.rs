@@ -108,6 +108,12 @@ impl From<MechanismError> for TTestError {
     }
 }
 
+impl From<dptest_core::InvalidBounds> for TTestError {
+    fn from(e: dptest_core::InvalidBounds) -> Self {
+        TTestError::InvalidBounds { lo: e.lo, hi: e.hi }
+    }
+}
+
 impl From<RefdistError> for TTestError {
     fn from(e: RefdistError) -> Self {
         TTestError::Reference(e)
@@ -116,10 +122,7 @@ impl From<RefdistError> for TTestError {
 
 /// Checks that every value is finite.
 pub(crate) fn check_finite(sample: &'static str, values: &[f64]) -> Result<(), TTestError> {
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(TTestError::NonFinite { sample, index }),
-        None => Ok(()),
-    }
+    dptest_core::check_finite(values).map_err(|e| TTestError::NonFinite { sample, index: e.index })
 }
 
 /// Checks `n ≥ 2`.

@@ -3,8 +3,8 @@
 //! - Public: [`ttest_1samp`] and [`ttest_rel`] match `scipy.stats.ttest_1samp` /
 //!   `ttest_rel` (statistic, p-value from Student's t with n − 1 df, `alternative`,
 //!   [`TTestResult::confidence_interval`]).
-//! - Private (Couch et al. 2019 §5.4, with the errata in `ARCHITECTURE.md`): data are clamped to
-//!   declared [`Bounds`] and mapped to [−1, 1] with the hypothesised mean at 0
+//! - Private ([`private_ttest`] on a [`BoundedSample`]; Couch et al. 2019 §5.4, with the errata
+//!   in `ARCHITECTURE.md`): data are clamped to declared [`Bounds`] and mapped to [−1, 1] with the hypothesised mean at 0
 //!   ([`Rescaling`]); x̄ is released with Laplace noise of sensitivity 2/n at ε_mean and s²
 //!   with sensitivity 5/(n − 1) at ε_variance (default split ½/½), both through
 //!   `dptest-mechanisms`; T̃ = x̄̃ / √(s̃²/n), and T̃ = 0 when s̃² ≤ 0.
@@ -36,9 +36,9 @@
 //! # Example
 //!
 //! ```
-//! use dptest_refdist::{CpuEngine, MonteCarlo};
+//! use dptest_refdist::{Evaluator, MonteCarlo};
 //! use dptest_t_test::{
-//!     Alternative, Bounds, PrivateTOptions, private_ttest_rel, ttest_rel,
+//!     Alternative, BoundedSample, Bounds, PrivateTOptions, private_ttest, ttest_rel,
 //! };
 //!
 //! let before: Vec<f64> = (0..60).map(|i| 50.0 + (i % 7) as f64).collect();
@@ -48,9 +48,9 @@
 //! assert!(public.p_value < 1e-6);
 //!
 //! // Private: differences are declared to lie in [−10, 10]; ε = 1.
+//! let sample = BoundedSample::paired(&after, &before, Bounds::new(-10.0, 10.0)?)?;
 //! let options = PrivateTOptions::new(1.0)?;
-//! let mc = MonteCarlo::new(2_000, 7)?;
-//! let private = private_ttest_rel(&after, &before, Bounds::new(-10.0, 10.0)?, &options, &CpuEngine, &mc)?;
+//! let private = private_ttest(&sample, &options, Evaluator::cpu(MonteCarlo::new(2_000, 7)?))?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
 //! assert_eq!(private.delta, 0.0);
 //! # Ok::<(), dptest_t_test::TTestError>(())
@@ -65,35 +65,37 @@ pub use crate::{
         TAG_LIMIT_STATISTIC, TAG_LIMIT_STUDENTIZED, TAG_LIMIT_VARIANCE, TAG_MOMENT_STATISTIC,
         TAG_MOMENT_STUDENTIZED, TAG_MOMENT_VARIANCE, clamped_normal_moments, unclamped_sd_limit,
     },
+    moments::{NoiseScales, NoisyMoments, SD_MAX, noise_studentized_t},
     private::{
-        Bounds, DEFAULT_MEAN_FRACTION, NoiseScales, NoisyMoments, PrivateTOptions, PrivateTRelease,
-        Rescaling, release_t, rescale,
+        Bounds, DEFAULT_MEAN_FRACTION, PrivateTOptions, PrivateTRelease, Rescaling, release_t,
+        rescale,
     },
     public::{Alternative, ConfidenceInterval, TTestResult, t_p_value, ttest_1samp, ttest_rel},
     reference::{
-        DEFAULT_GAMMA, GRID_FLOOR_FRACTION, GRID_RATIO, NoisyVarianceNull, PAPER_SD,
-        ReferenceMethod, SD_MAX, SdInterval, TAG_NOISY_VARIANCE, TAG_SIMULATED_DATA, TPValue,
-        TReference, VARIANCE_DRAWS, sd_grid,
+        DEFAULT_GAMMA, GRID_FLOOR_FRACTION, GRID_RATIO, PAPER_SD, REFERENCE_NAMES, ReferenceMethod,
+        SdInterval, TAG_SIMULATED_DATA, TPValue, TReference, VARIANCE_DRAWS, sd_grid,
     },
-    studentized::{StudentizedNull, TAG_STUDENTIZED_STATISTIC, noise_studentized_t},
+    sample::BoundedSample,
+    studentized::{StudentizedNull, TAG_STUDENTIZED_STATISTIC},
     study::{
         CALIBRATION_SDS, CalibrationRow, RejectionRate, calibrate, normal_data, rejection_rate,
         simulate_release, simulated_p_values,
     },
-    test::{
-        DEFAULT_DRAWS, PrivateTTestResult, private_ttest_1samp, private_ttest_rel,
-        reference_p_value,
-    },
+    test::{DEFAULT_DRAWS, TTestDetail, private_ttest, reference_p_value},
+    variance_null::{NoisyVarianceNull, TAG_NOISY_VARIANCE},
 };
 
 #[cfg(test)]
 mod audit;
 mod error;
 mod moment_null;
+mod moments;
 mod private;
 mod public;
 mod reference;
+mod sample;
 mod studentized;
 mod study;
 mod test;
+mod variance_null;
 mod variance_set;

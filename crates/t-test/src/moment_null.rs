@@ -21,8 +21,8 @@ use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use crate::error::TTestError;
-use crate::reference::NoisyVarianceNull;
-use crate::studentized::noise_studentized_t;
+use crate::moments::noise_studentized_t;
+use crate::variance_null::NoisyVarianceNull;
 
 /// Tag of [`MomentNull`] drawing T̃.
 pub const TAG_MOMENT_STATISTIC: u32 = dptest_refdist::tags::T_TEST_MOMENT_STATISTIC;

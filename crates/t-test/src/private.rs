@@ -4,44 +4,14 @@
 use dptest_mechanisms::{
     Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
 };
-use dptest_refdist::private_t;
 use serde::Serialize;
 
 use crate::error::{TTestError, check_finite, check_n};
+use crate::moments::{NoiseScales, NoisyMoments};
 use crate::public::{Alternative, mean_variance};
 use crate::reference::ReferenceMethod;
 
-/// Declared bounds of the data (of the differences, for the paired test): values outside are
-/// clamped. They must not depend on the data (choose them from domain knowledge).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Bounds {
-    lo: f64,
-    hi: f64,
-}
-
-impl Bounds {
-    /// Finite bounds with `lo < hi`.
-    ///
-    /// # Errors
-    /// [`TTestError::InvalidBounds`].
-    pub fn new(lo: f64, hi: f64) -> Result<Self, TTestError> {
-        if lo.is_finite() && hi.is_finite() && lo < hi {
-            Ok(Bounds { lo, hi })
-        } else {
-            Err(TTestError::InvalidBounds { lo, hi })
-        }
-    }
-
-    /// Lower bound.
-    pub fn lo(&self) -> f64 {
-        self.lo
-    }
-
-    /// Upper bound.
-    pub fn hi(&self) -> f64 {
-        self.hi
-    }
-}
+pub use dptest_core::Bounds;
 
 /// The affine map from the data scale to the private statistic's scale:
 /// y = (clamp(x, lo, hi) − popmean) / c with c = max(hi − popmean, popmean − lo).
@@ -65,16 +35,16 @@ impl Rescaling {
     /// # Errors
     /// [`TTestError::InvalidPopmean`] if popmean is not finite or outside the bounds.
     pub fn new(bounds: Bounds, popmean: f64) -> Result<Self, TTestError> {
-        if !(popmean.is_finite() && bounds.lo <= popmean && popmean <= bounds.hi) {
+        if !(popmean.is_finite() && bounds.lo() <= popmean && popmean <= bounds.hi()) {
             return Err(TTestError::InvalidPopmean { popmean });
         }
-        let half_width = (bounds.hi - popmean).max(popmean - bounds.lo);
+        let half_width = (bounds.hi() - popmean).max(popmean - bounds.lo());
         Ok(Rescaling { bounds, center: popmean, half_width })
     }
 
     /// One value on the [−1, 1] scale (clamped first).
     pub fn apply(&self, x: f64) -> f64 {
-        ((x.clamp(self.bounds.lo, self.bounds.hi) - self.center) / self.half_width).clamp(-1.0, 1.0)
+        ((self.bounds.clamp(x) - self.center) / self.half_width).clamp(-1.0, 1.0)
     }
 
     /// Back from the [−1, 1] scale to the data scale (for reporting estimates).
@@ -202,40 +172,6 @@ impl PrivateTOptions {
 
     fn epsilons(&self) -> Result<(Epsilon, Epsilon), MechanismError> {
         Ok((Epsilon::new(self.epsilon_mean())?, Epsilon::new(self.epsilon_variance())?))
-    }
-}
-
-/// Sensitivities (paper Thms 5.3–5.4, data in [−1, 1]) and effective Laplace scales.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct NoiseScales {
-    /// Sensitivity of the mean, 2/n.
-    pub mean_sensitivity: f64,
-    /// Sensitivity of the variance, 5/(n − 1).
-    pub variance_sensitivity: f64,
-    /// Effective Laplace scale of the mean release, (2/n + grid)/ε_mean.
-    pub mean: f64,
-    /// Effective Laplace scale of the variance release, (5/(n−1) + grid)/ε_variance.
-    pub variance: f64,
-}
-
-/// The released noisy mean and variance (on the [−1, 1] scale) and T̃ computed from them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct NoisyMoments {
-    /// T̃ = x̄̃ / √(s̃²/n), or 0 when s̃² ≤ 0.
-    pub statistic: f64,
-    /// x̄̃ = x̄ + Lap(mean scale).
-    pub noisy_mean: f64,
-    /// s̃² = s² + Lap(variance scale).
-    pub noisy_variance: f64,
-    /// Sample size (public).
-    pub n: usize,
-}
-
-impl NoisyMoments {
-    /// T̃ from the two noisy moments (post-processing).
-    pub fn new(noisy_mean: f64, noisy_variance: f64, n: usize) -> Self {
-        let statistic = private_t(noisy_mean, noisy_variance, n as u32);
-        NoisyMoments { statistic, noisy_mean, noisy_variance, n }
     }
 }
 

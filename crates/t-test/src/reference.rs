@@ -31,22 +31,22 @@
 //! clamping, and the declared bounds contain essentially all of the data; sd > 1 on the
 //! rescaled scale (heavier clamping than the grid covers) is not searched.
 
-use dptest_refdist::{DrawStream, MonteCarlo, NullModel, TStatisticNull, Tail, tags, transforms};
+use dptest_refdist::{DrawStream, MonteCarlo, NullModel, Tail, tags, transforms};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::TTestError;
 use crate::moment_null::statistic_null;
-use crate::private::{NoiseScales, NoisyMoments};
-use crate::studentized::{noise_studentized_t, studentized_null};
+use crate::moments::{NoiseScales, NoisyMoments, SD_MAX, noise_studentized_t};
+use crate::studentized::studentized_null;
 use crate::variance_set::VarianceTable;
 
+/// The names [`ReferenceMethod::named`] knows.
+pub const REFERENCE_NAMES: [&str; 3] = ["default", "berger-boos-t", "paper"];
 /// Default γ of the Berger–Boos reference.
 pub const DEFAULT_GAMMA: f64 = 0.001;
 /// The paper's reference sd on the [−1, 1] scale.
 pub const PAPER_SD: f64 = 0.3;
-/// Largest sd of the grid (rescaled scale).
-pub const SD_MAX: f64 = 1.0;
 /// Ratio of neighbouring grid points.
 pub const GRID_RATIO: f64 = 1.1;
 /// The grid's smallest sd is this fraction of min(√n·b_mean, √b_variance): below it the data's
@@ -55,12 +55,8 @@ pub const GRID_FLOOR_FRACTION: f64 = 0.01;
 /// Most s² draws per grid sd for the Berger–Boos confidence set (the Laplace part of the
 /// tails is exact, so few draws suffice).
 pub const VARIANCE_DRAWS: u64 = 4000;
-/// Kernel tag of [`NoisyVarianceNull`] (t-test tags: 0x0074_0001 ..= 0x0074_00ff).
-pub const TAG_NOISY_VARIANCE: u32 = tags::T_TEST_NOISY_VARIANCE;
 /// Tag of the simulated datasets of the study API.
 pub const TAG_SIMULATED_DATA: u32 = tags::T_TEST_SIMULATED_DATA;
-
-const _: () = assert!(TAG_NOISY_VARIANCE >= tags::FIRST_EXTERNAL);
 
 /// How the p-value's reference distribution is built.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -97,6 +93,18 @@ impl ReferenceMethod {
     /// The paper's reference (T̃, sd = 0.3).
     pub fn paper() -> Self {
         ReferenceMethod::Paper { sd: PAPER_SD }
+    }
+
+    /// The references by the names the CLI, Python and the studies use ([`REFERENCE_NAMES`]):
+    /// `default` (Z, Berger–Boos over sd), `berger-boos-t` (T̃, Berger–Boos over sd) and
+    /// `paper` (T̃ at sd = 0.3, not valid for small sd; for comparison). `None` otherwise.
+    pub fn named(name: &str) -> Option<Self> {
+        match name {
+            "default" => Some(ReferenceMethod::default()),
+            "berger-boos-t" => Some(ReferenceMethod::BergerBoos { gamma: DEFAULT_GAMMA }),
+            "paper" => Some(ReferenceMethod::paper()),
+            _ => None,
+        }
     }
 
     pub(crate) fn validated(self) -> Result<Self, TTestError> {
@@ -182,46 +190,6 @@ pub fn sd_grid(n: usize, scales: &NoiseScales) -> Vec<f64> {
     grid.push(floor);
     grid.reverse();
     grid
-}
-
-/// Null of the noisy variance s̃² = s² + Lap(b) of n clamped N(0, sd²) values (for the
-/// Berger–Boos confidence set). Same word layout as [`TStatisticNull`]; tag
-/// [`TAG_NOISY_VARIANCE`]. CPU only.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct NoisyVarianceNull {
-    /// The data part (n clamped normals of sd); its Laplace scales are unused here.
-    data: TStatisticNull,
-    variance_scale: f64,
-}
-
-impl NoisyVarianceNull {
-    /// n ≥ 2, sd > 0, variance_scale ≥ 0.
-    ///
-    /// # Errors
-    /// [`TTestError::InvalidParameter`].
-    pub fn new(n: u32, sd: f64, variance_scale: f64) -> Result<Self, TTestError> {
-        let data = TStatisticNull::new(n, sd, 0.0, variance_scale)?;
-        Ok(NoisyVarianceNull { data, variance_scale })
-    }
-}
-
-impl NullModel for NoisyVarianceNull {
-    fn tag(&self) -> u32 {
-        TAG_NOISY_VARIANCE
-    }
-
-    fn draw(&self, stream: &mut DrawStream) -> f64 {
-        let moments = self.data.sample_moments(stream);
-        let _mean_noise = stream.laplace(); // keep the layout of TStatisticNull
-        moments.variance + self.variance_scale * f64::from(stream.laplace())
-    }
-
-    /// Batched through [`TStatisticNull::fill_with`] (bit-identical to `draw`).
-    fn fill(&self, seed: u64, first_draw: u64, out: &mut [f64]) {
-        self.data.fill_with(seed, self.tag(), first_draw, out, |moments, _mean_noise, noise| {
-            moments.variance + self.variance_scale * f64::from(noise)
-        });
-    }
 }
 
 /// A p-value of the private t-test with what it was maximised over.
@@ -464,6 +432,7 @@ pub(crate) fn laplace(stream: &mut DrawStream) -> f64 {
 mod tests {
     use super::*;
     use crate::PrivateTOptions;
+    use crate::variance_null::NoisyVarianceNull;
 
     #[test]
     fn noisy_variance_fill_matches_draw_bit_for_bit() {

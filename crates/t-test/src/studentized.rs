@@ -21,20 +21,12 @@ use serde::Serialize;
 
 use crate::error::TTestError;
 use crate::moment_null::{MomentOutput, moment_null_or};
-use crate::reference::SD_MAX;
+use crate::moments::noise_studentized_t;
 
 /// Kernel tag of [`StudentizedNull`] (t-test tags: 0x0074_0001 ..= 0x0074_00ff).
 pub const TAG_STUDENTIZED_STATISTIC: u32 = dptest_refdist::tags::T_TEST_STUDENTIZED_STATISTIC;
 
 const _: () = assert!(TAG_STUDENTIZED_STATISTIC >= tags::FIRST_EXTERNAL);
-
-/// Z = x̄̃ / √(σ̂²/n + 2b²) with σ̂² = s̃² truncated to [0, SD_MAX²] and b = `mean_scale`
-/// (0 when the denominator is 0, i.e. b = 0 and s̃² ≤ 0).
-pub fn noise_studentized_t(noisy_mean: f64, noisy_variance: f64, n: u32, mean_scale: f64) -> f64 {
-    let data_variance = noisy_variance.clamp(0.0, SD_MAX * SD_MAX);
-    let total = data_variance / f64::from(n) + 2.0 * mean_scale * mean_scale;
-    if total > 0.0 { noisy_mean / total.sqrt() } else { 0.0 }
-}
 
 /// Null of Z for n clamped N(0, sd²) values (the data part of [`TStatisticNull`], its word
 /// layout, tag [`TAG_STUDENTIZED_STATISTIC`]). CPU only.

@@ -7,7 +7,8 @@ use dptest_refdist::DrawStream;
 use serde::Serialize;
 
 use crate::error::{TTestError, check_n};
-use crate::private::{NoiseScales, NoisyMoments, clamped_moments};
+use crate::moments::{NoiseScales, NoisyMoments};
+use crate::private::clamped_moments;
 use crate::reference::{TAG_SIMULATED_DATA, TReference, laplace, normal_values};
 
 /// **Simulation only, not private.** Adds the release's noise distribution (continuous

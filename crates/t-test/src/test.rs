@@ -1,38 +1,35 @@
 //! The complete private t-test: rescale, release, reference p-value.
 
+use dptest_core::Outcome;
 use dptest_mechanisms::LaplaceRelease;
-use dptest_refdist::{Engine, MonteCarlo, RefdistError, ReferenceInfo};
+use dptest_refdist::{Engine, Evaluator, MonteCarlo, RefdistError, ReferenceInfo};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::TTestError;
-use crate::private::{Bounds, NoiseScales, NoisyMoments, PrivateTOptions, Rescaling, release_t};
-use crate::public::{Alternative, differences};
+use crate::moments::{NoiseScales, NoisyMoments};
+use crate::private::{PrivateTOptions, Rescaling, release_t};
+use crate::public::Alternative;
 use crate::reference::{ReferenceMethod, SdInterval, TPValue, combine, variance_monte_carlo};
+use crate::sample::BoundedSample;
 use crate::variance_set::VarianceTable;
 
 /// Default Monte Carlo draws per grid sd of the private t-test's reference.
 pub const DEFAULT_DRAWS: u64 = 10_000;
 
-/// Result of the private t-test.
+/// The fields of a private t-test [`Outcome`] beside the five common ones (`test` is
+/// `"t-test"`; the statistic is the one the p-value refers to, [`ReferenceMethod::statistic`]:
+/// the noise-studentized Z for the default method, T̃ otherwise; the p-value is Monte Carlo
+/// with the +1 rule; δ is 0).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PrivateTTestResult {
-    /// The statistic the p-value refers to ([`ReferenceMethod::statistic`]): the
-    /// noise-studentized Z for the default method, T̃ otherwise.
-    pub statistic: f64,
+pub struct TTestDetail {
     /// The paper's T̃ = x̄̃ / √(s̃²/n) on the [−1, 1] scale (0 when s̃² ≤ 0), for every method.
     pub paper_statistic: f64,
     /// True when s̃² ≤ 0 and the method tests T̃, which is then 0: p = 1, the test cannot
     /// reject. The default Z stays informative (it is standardised by the mean's noise).
     pub no_power: bool,
-    /// p-value (Monte Carlo, +1 rule; see [`ReferenceMethod`]).
-    pub p_value: f64,
     /// Number of observations (pairs).
     pub n: usize,
-    /// Total ε spent.
-    pub epsilon: f64,
-    /// δ (0: pure ε-DP).
-    pub delta: f64,
     /// Engine, draws per grid sd and seed of the reference.
     pub reference: ReferenceInfo,
     /// The alternative hypothesis.
@@ -146,71 +143,53 @@ fn engine_label(
     Ok(if name == "cpu" || !cpu_part { name.to_owned() } else { format!("{name}+cpu") })
 }
 
-/// Private one-sample t-test of H0: E(x) = `popmean`, for data declared to lie in `bounds`
-/// (lo ≤ popmean ≤ hi; values outside are clamped). ε-DP with ε = `options.epsilon()`.
+/// The private t-test of H0: E(x) = popmean (the paired test: E(a − b) = 0) on a
+/// [`BoundedSample`]: release the clamped moments ([`release_t`]), then the reference p-value
+/// of [`ReferenceMethod`], simulated as `evaluator` says. ε-DP with ε = `options.epsilon()`.
 ///
 /// # Errors
-/// [`TTestError`] for bad input (n < 2, non-finite values, popmean outside the bounds),
-/// privacy parameters or reference settings.
-pub fn private_ttest_1samp(
-    data: &[f64],
-    popmean: f64,
-    bounds: Bounds,
+/// [`TTestError::Reference`] for [`Evaluator::Exact`] (the reference is simulated), before
+/// anything is released; otherwise privacy parameters or reference settings.
+pub fn private_ttest(
+    sample: &BoundedSample,
     options: &PrivateTOptions,
-    engine: &dyn Engine,
-    mc: &MonteCarlo,
-) -> Result<PrivateTTestResult, TTestError> {
-    crate::error::check_n(data.len())?;
-    let rescaling = Rescaling::new(bounds, popmean)?;
-    let rescaled = crate::private::rescale(data, popmean, bounds)?;
-    let release = release_t(&rescaled, options)?;
-    let pv = reference_p_value(&release.moments, options, engine, mc)?;
+    evaluator: Evaluator,
+) -> Result<Outcome<TTestDetail>, TTestError> {
+    let (engine, mc) = evaluator.require_monte_carlo("the private t-test")?;
+    let release = release_t(sample.rescaled(), options)?;
+    let pv = reference_p_value(&release.moments, options, engine, &mc)?;
     let m = release.moments;
     let scales = options.noise_scales(m.n)?;
-    Ok(PrivateTTestResult {
+    Ok(Outcome {
+        test: "t-test",
         statistic: options.method().statistic(&m, &scales),
-        paper_statistic: m.statistic,
-        no_power: m.noisy_variance <= 0.0
-            && !matches!(options.method(), ReferenceMethod::NoiseStudentized { .. }),
         p_value: pv.p_value,
-        n: m.n,
         epsilon: options.epsilon(),
         delta: 0.0,
-        reference: ReferenceInfo {
-            engine: engine_label(engine, options, m.n)?,
-            draws: mc.draws,
-            seed: Some(mc.seed),
+        detail: TTestDetail {
+            paper_statistic: m.statistic,
+            no_power: m.noisy_variance <= 0.0
+                && !matches!(options.method(), ReferenceMethod::NoiseStudentized { .. }),
+            n: m.n,
+            reference: ReferenceInfo {
+                engine: engine_label(engine, options, m.n)?,
+                draws: mc.draws,
+                seed: Some(mc.seed),
+            },
+            alternative: options.alternative(),
+            method: options.method(),
+            epsilon_mean: options.epsilon_mean(),
+            epsilon_variance: options.epsilon_variance(),
+            noisy_mean: m.noisy_mean,
+            noisy_variance: m.noisy_variance,
+            mean_estimate: sample.rescaling().to_data_scale(m.noisy_mean),
+            rescaling: sample.rescaling(),
+            noise: scales,
+            worst_sd: pv.worst_sd,
+            sd_interval: pv.sd_interval,
+            grid_points: pv.grid_points,
+            mean_release: release.mean_release,
+            variance_release: release.variance_release,
         },
-        alternative: options.alternative(),
-        method: options.method(),
-        epsilon_mean: options.epsilon_mean(),
-        epsilon_variance: options.epsilon_variance(),
-        noisy_mean: m.noisy_mean,
-        noisy_variance: m.noisy_variance,
-        mean_estimate: rescaling.to_data_scale(m.noisy_mean),
-        rescaling,
-        noise: scales,
-        worst_sd: pv.worst_sd,
-        sd_interval: pv.sd_interval,
-        grid_points: pv.grid_points,
-        mean_release: release.mean_release,
-        variance_release: release.variance_release,
     })
-}
-
-/// Private paired t-test of H0: E(a − b) = 0; `bounds` apply to the differences a − b and
-/// must contain 0.
-///
-/// # Errors
-/// As [`private_ttest_1samp`], plus [`TTestError::LengthMismatch`].
-pub fn private_ttest_rel(
-    a: &[f64],
-    b: &[f64],
-    bounds: Bounds,
-    options: &PrivateTOptions,
-    engine: &dyn Engine,
-    mc: &MonteCarlo,
-) -> Result<PrivateTTestResult, TTestError> {
-    let d = differences(a, b)?;
-    private_ttest_1samp(&d, 0.0, bounds, options, engine, mc)
 }

@@ -2,21 +2,20 @@
 
 #![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
 
-use dptest_refdist::{CpuEngine, MonteCarlo};
+use dptest_refdist::{Evaluator, MonteCarlo, RefdistError};
 use dptest_t_test::{
-    Alternative, Bounds, PrivateTOptions, ReferenceMethod, TTestError, private_ttest_1samp,
-    private_ttest_rel,
+    Alternative, BoundedSample, Bounds, PrivateTOptions, ReferenceMethod, TTestError, private_ttest,
 };
 
-fn mc() -> MonteCarlo {
-    MonteCarlo::new(500, 1).unwrap()
+fn cpu() -> Evaluator<'static> {
+    Evaluator::cpu(MonteCarlo::new(500, 1).unwrap())
 }
 
 #[test]
 fn bad_input_gives_typed_errors() {
     let o = PrivateTOptions::new(1.0).unwrap();
     let b = Bounds::new(-1.0, 1.0).unwrap();
-    let one = |d: &[f64], mu: f64| private_ttest_1samp(d, mu, b, &o, &CpuEngine, &mc());
+    let one = |d: &[f64], mu: f64| private_ttest(&BoundedSample::new(d, mu, b)?, &o, cpu());
     assert!(matches!(one(&[0.5], 0.0), Err(TTestError::TooFewObservations { n: 1, .. })));
     assert!(matches!(one(&[], 0.0), Err(TTestError::TooFewObservations { n: 0, .. })));
     assert!(matches!(one(&[0.5, f64::NAN], 0.0), Err(TTestError::NonFinite { index: 1, .. })));
@@ -26,15 +25,18 @@ fn bad_input_gives_typed_errors() {
     ));
     assert!(matches!(one(&[0.5, 0.1], 3.0), Err(TTestError::InvalidPopmean { .. })));
     assert!(matches!(
-        private_ttest_rel(&[1.0, 2.0, 3.0], &[1.0, 2.0], b, &o, &CpuEngine, &mc()),
+        BoundedSample::paired(&[1.0, 2.0, 3.0], &[1.0, 2.0], b),
         Err(TTestError::LengthMismatch { a: 3, b: 2 })
     ));
     assert!(matches!(
-        private_ttest_rel(&[1.0, f64::NAN], &[1.0, 2.0], b, &o, &CpuEngine, &mc()),
+        BoundedSample::paired(&[1.0, f64::NAN], &[1.0, 2.0], b),
         Err(TTestError::NonFinite { sample: "a", index: 1 })
     ));
     for (lo, hi) in [(1.0, 1.0), (2.0, -2.0), (f64::NAN, 1.0), (0.0, f64::INFINITY)] {
-        assert!(matches!(Bounds::new(lo, hi), Err(TTestError::InvalidBounds { .. })));
+        assert!(matches!(
+            Bounds::new(lo, hi).map_err(TTestError::from),
+            Err(TTestError::InvalidBounds { .. })
+        ));
     }
     for eps in [0.0, -0.5, f64::NAN, f64::INFINITY] {
         assert!(matches!(PrivateTOptions::new(eps), Err(TTestError::Mechanism(_))));
@@ -45,6 +47,12 @@ fn bad_input_gives_typed_errors() {
     assert!(o.with_method(ReferenceMethod::Paper { sd: 0.0 }).is_err());
     // Constant data is fine for the private test (s² = 0 plus noise).
     assert!(one(&[0.2; 10], 0.0).is_ok());
+    // The reference is simulated: an exact evaluation is refused.
+    let sample = BoundedSample::new(&[0.2; 10], 0.0, b).unwrap();
+    assert!(matches!(
+        private_ttest(&sample, &o, Evaluator::Exact),
+        Err(TTestError::Reference(RefdistError::NoExactReference { .. }))
+    ));
 }
 
 #[test]
@@ -60,16 +68,15 @@ fn strong_effect_is_detected_with_os_noise() {
         before.iter().enumerate().map(|(i, b)| b + 1.0 + (i % 5) as f64).collect();
     let o = PrivateTOptions::new(1.0).unwrap();
     let b = Bounds::new(-5.0, 5.0).unwrap();
-    let r =
-        private_ttest_rel(&after, &before, b, &o, &CpuEngine, &MonteCarlo::new(2000, 3).unwrap())
-            .unwrap();
+    let sample = BoundedSample::paired(&after, &before, b).unwrap();
+    let r = private_ttest(&sample, &o, Evaluator::cpu(MonteCarlo::new(2000, 3).unwrap())).unwrap();
     assert!(r.p_value < 0.01, "{r:?}");
-    assert!((r.mean_estimate - 3.0).abs() < 0.1, "{r:?}");
-    assert_eq!((r.n, r.epsilon, r.delta), (2000, 1.0, 0.0));
-    assert_eq!(r.epsilon_mean + r.epsilon_variance, 1.0);
+    assert!((r.detail.mean_estimate - 3.0).abs() < 0.1, "{r:?}");
+    assert_eq!((r.detail.n, r.epsilon, r.delta), (2000, 1.0, 0.0));
+    assert_eq!(r.detail.epsilon_mean + r.detail.epsilon_variance, 1.0);
     // One-sided in the wrong direction: no evidence.
     let less = o.with_alternative(Alternative::Less);
-    let r = private_ttest_rel(&after, &before, b, &less, &CpuEngine, &mc()).unwrap();
+    let r = private_ttest(&sample, &less, cpu()).unwrap();
     assert!(r.p_value > 0.5, "{r:?}");
 }
 
@@ -77,11 +84,11 @@ fn strong_effect_is_detected_with_os_noise() {
 fn result_serialises_with_the_agreed_keys() {
     let data: Vec<f64> = (0..50).map(|i| 10.0 + f64::from(i % 7)).collect();
     let o = PrivateTOptions::new(2.0).unwrap();
-    let r =
-        private_ttest_1samp(&data, 12.0, Bounds::new(0.0, 24.0).unwrap(), &o, &CpuEngine, &mc())
-            .unwrap();
+    let sample = BoundedSample::new(&data, 12.0, Bounds::new(0.0, 24.0).unwrap()).unwrap();
+    let r = private_ttest(&sample, &o, cpu()).unwrap();
     let json = serde_json::to_value(&r).unwrap();
     for key in [
+        "test",
         "statistic",
         "paper_statistic",
         "p_value",
@@ -103,9 +110,17 @@ fn result_serialises_with_the_agreed_keys() {
     assert_eq!(json["method"]["kind"], "noise_studentized");
     assert_eq!(json["method"]["gamma"], 0.001);
     // The p-value refers to Z; T̃ is reported beside it.
-    let z = dptest_t_test::noise_studentized_t(r.noisy_mean, r.noisy_variance, 50, r.noise.mean);
+    let z = dptest_t_test::noise_studentized_t(
+        r.detail.noisy_mean,
+        r.detail.noisy_variance,
+        50,
+        r.detail.noise.mean,
+    );
     assert_eq!(r.statistic, z);
-    assert_eq!(r.paper_statistic, dptest_refdist::private_t(r.noisy_mean, r.noisy_variance, 50));
+    assert_eq!(
+        r.detail.paper_statistic,
+        dptest_refdist::private_t(r.detail.noisy_mean, r.detail.noisy_variance, 50)
+    );
     assert_eq!(json["reference"]["engine"], "cpu");
     assert_eq!(json["rescaling"]["half_width"], 12.0);
 }

@@ -14,7 +14,7 @@
 //! - Private test: [`release_pratt`] releases W̃ = W + Lap([`pratt_sensitivity`]/ε) through
 //!   `dptest-mechanisms`; [`private_wilcoxon`] adds the p-value against a [`Reference`]
 //!   (default: the zero-robust exact reference, valid for ε ≤ [`ROBUST_MAX_EPSILON`]) on a
-//!   [`Backend`] (exact, or Monte Carlo on a refdist engine). [`conditional_size`] computes a
+//!   `dptest_refdist::Evaluator` (exact, or Monte Carlo on a refdist engine). [`conditional_size`] computes a
 //!   reference's exact size given the zeros.
 //! - Task–Clifton: [`task_clifton`] with [`TcOptions`] / [`TcVariant`], its statistic
 //!   ([`tc_statistic`]), sensitivity ([`tc_sensitivity`]) and analytic critical value
@@ -32,8 +32,9 @@
 //! ```
 //! use dptest_mechanisms::Epsilon;
 //! use dptest_wilcoxon::{
-//!     Backend, PairedSample, PrivateOptions, PublicOptions, private_wilcoxon, wilcoxon_pratt,
+//!     PairedSample, PrivateOptions, PublicOptions, private_wilcoxon, wilcoxon_pratt,
 //! };
+//! use dptest_refdist::Evaluator;
 //!
 //! let d = [0.0, 0.0, 1.5, -2.0, 3.0, -0.5, 4.0, 2.5, -1.0, 3.5, 1.5, 0.0, 2.0, -3.0, 5.0];
 //! let sample = PairedSample::from_differences(&d)?;
@@ -41,10 +42,10 @@
 //! assert_eq!((public.statistic, public.r_plus, public.r_minus, public.w), (29.0, 85.0, 29.0, 56.0));
 //! assert!((public.p_value - 0.10952614205271183).abs() < 1e-10); // scipy 1.17.1
 //!
-//! let private =
-//!     private_wilcoxon(&sample, Epsilon::new(1.0)?, &PrivateOptions::default(), Backend::Exact)?;
+//! let options = PrivateOptions::new(Epsilon::new(1.0)?);
+//! let private = private_wilcoxon(&sample, &options, Evaluator::Exact)?;
 //! assert!(0.0 < private.p_value && private.p_value <= 1.0);
-//! assert_eq!((private.n, private.delta, private.release.sensitivity), (15, 0.0, 30.0));
+//! assert_eq!((private.detail.n, private.delta, private.detail.release.sensitivity), (15, 0.0, 30.0));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
@@ -53,8 +54,8 @@ pub use crate::{
     error::WilcoxonError,
     exact::MAX_EXACT_N,
     private::{
-        Backend, PrivateOptions, PrivateResult, Reference, ReferenceLaw, WpReference,
-        pratt_sensitivity, private_wilcoxon, release_pratt, uses_normal_limit,
+        PrivateOptions, Reference, ReferenceLaw, WilcoxonDetail, WpReference, pratt_sensitivity,
+        private_wilcoxon, release_pratt, uses_normal_limit,
     },
     public::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,
@@ -68,9 +69,9 @@ pub use crate::{
     },
     tables::{ComparisonRow, comparison_critical_values},
     task_clifton::{
-        DEFAULT_DUMMIES, TC_GAMMA, TC_NULL_TAG, TcNull, TcOptions, TcReference, TcResult,
-        TcStatistic, TcVariant, release_task_clifton, task_clifton, tc_analytic_critical_value,
-        tc_sensitivity, tc_statistic,
+        DEFAULT_DUMMIES, TC_DEFAULT_DRAWS, TC_GAMMA, TC_NULL_TAG, TcDetail, TcNull, TcOptions,
+        TcReference, TcStatistic, TcVariant, release_task_clifton, task_clifton,
+        tc_analytic_critical_value, tc_sensitivity, tc_statistic,
     },
     validity::{ConditionalSize, MAX_CONDITIONAL_N, conditional_size},
 };

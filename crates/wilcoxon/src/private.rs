@@ -1,10 +1,9 @@
 //! The private Pratt test WP: W + Lap(2n/ε), compared with an exact or normal null.
 
+use dptest_core::Outcome;
 use dptest_mechanisms::{Epsilon, LaplaceRelease, Sensitivity, laplace_plan, release_laplace};
 use dptest_refdist::exact::NormalLaplaceExact;
-use dptest_refdist::{
-    Engine, MonteCarlo, NormalLaplace, NullModel, ReferenceInfo, SignedRankLaplace,
-};
+use dptest_refdist::{Evaluator, NormalLaplace, NullModel, ReferenceInfo, SignedRankLaplace};
 use serde::Serialize;
 
 use crate::error::{WilcoxonError, check_alpha};
@@ -89,21 +88,6 @@ impl ReferenceLaw {
     }
 }
 
-/// How the reference is evaluated.
-#[derive(Clone, Copy, Default)]
-pub enum Backend<'a> {
-    /// Closed form / exact pmf: zero Monte Carlo error (the default).
-    #[default]
-    Exact,
-    /// Monte Carlo on a refdist engine (CPU, or GPU from `dptest-refdist-gpu`).
-    MonteCarlo {
-        /// The engine.
-        engine: &'a dyn Engine,
-        /// Draws and seed.
-        mc: MonteCarlo,
-    },
-}
-
 /// L1 sensitivity of the Pratt W over n pairs (paper Thm 5.1): 2n.
 pub fn pratt_sensitivity(n: usize) -> f64 {
     2.0 * n as f64
@@ -125,17 +109,17 @@ fn sensitivity(n: usize) -> Result<Sensitivity, WilcoxonError> {
     Ok(Sensitivity::new(pratt_sensitivity(n))?)
 }
 
-/// The reference distribution of W̃ for one setting (n, ε, reference, backend): build it once,
+/// The reference distribution of W̃ for one setting (n, ε, reference, evaluator): build it once,
 /// then score any number of released statistics.
 pub struct WpReference<'a> {
     n: usize,
     scale: f64,
     reference: Reference,
-    backend: Backend<'a>,
+    evaluator: Evaluator<'a>,
     exact: Exact,
 }
 
-/// The closed-form side of a reference (unused by Monte Carlo backends).
+/// The closed-form side of a reference (unused by Monte Carlo evaluators).
 enum Exact {
     /// The untied signed-rank null.
     Lattice(LatticeLaplace),
@@ -180,13 +164,13 @@ impl<'a> WpReference<'a> {
     /// exact-untied pmf above [`crate::MAX_EXACT_N`], [`WilcoxonError::EpsilonAboveValidated`]
     /// for [`Reference::Exact`] with n ≤ [`crate::MAX_ROBUST_TABLE_N`] and ε >
     /// [`crate::ROBUST_MAX_EPSILON`], [`WilcoxonError::RobustNeedsExactBackend`] for
-    /// [`Reference::Exact`] on a Monte Carlo backend where the robust maximum is not the untied
+    /// [`Reference::Exact`] by a Monte Carlo evaluator where the robust maximum is not the untied
     /// null, or a refused privacy parameter.
     pub fn new(
         n: usize,
         epsilon: Epsilon,
         reference: Reference,
-        backend: Backend<'a>,
+        evaluator: Evaluator<'a>,
     ) -> Result<Self, WilcoxonError> {
         if n == 0 {
             return Err(WilcoxonError::TooFewPairs { n, min: 1 });
@@ -206,14 +190,16 @@ impl<'a> WpReference<'a> {
         }
         let limit = reference == Reference::Exact && uses_normal_limit(n, epsilon);
         let normal = || NormalLaplaceExact::new(signed_rank_sd(n), scale);
-        let exact = match (reference, backend) {
+        let exact = match (reference, evaluator) {
             (Reference::Exact, _) if limit => {
                 Exact::NormalLimit(NormalLaplaceExact::new(normal_limit_sd(n), scale)?)
             }
-            (Reference::Exact, Backend::Exact) if table => Exact::Robust(RobustTail::new(n, scale)),
-            (Reference::Exact, Backend::Exact) => Exact::Guarded(untied()?),
-            (Reference::ExactUntied, Backend::Exact) => Exact::Lattice(untied()?),
-            (Reference::Exact, Backend::MonteCarlo { .. }) if table => {
+            (Reference::Exact, Evaluator::Exact) if table => {
+                Exact::Robust(RobustTail::new(n, scale))
+            }
+            (Reference::Exact, Evaluator::Exact) => Exact::Guarded(untied()?),
+            (Reference::ExactUntied, Evaluator::Exact) => Exact::Lattice(untied()?),
+            (Reference::Exact, Evaluator::MonteCarlo { .. }) if table => {
                 return Err(WilcoxonError::RobustNeedsExactBackend {
                     n,
                     max_table_n: MAX_ROBUST_TABLE_N,
@@ -221,7 +207,7 @@ impl<'a> WpReference<'a> {
             }
             _ => Exact::Normal(normal()?),
         };
-        Ok(WpReference { n, scale, reference, backend, exact })
+        Ok(WpReference { n, scale, reference, evaluator, exact })
     }
 
     /// Number of pairs n.
@@ -241,9 +227,9 @@ impl<'a> WpReference<'a> {
 
     /// The law this reference evaluates.
     pub fn law(&self) -> ReferenceLaw {
-        match (&self.exact, self.backend) {
+        match (&self.exact, self.evaluator) {
             (Exact::NormalLimit(_), _) => ReferenceLaw::ZeroRobustNormalLimit,
-            (_, Backend::MonteCarlo { .. }) => ReferenceLaw::MonteCarlo,
+            (_, Evaluator::MonteCarlo { .. }) => ReferenceLaw::MonteCarlo,
             (Exact::Robust(_), _) => ReferenceLaw::ZeroRobustExact,
             (Exact::Guarded(_), _) => ReferenceLaw::ZeroRobustGuarded,
             (Exact::Lattice(_), _) => ReferenceLaw::ExactUntied,
@@ -251,14 +237,14 @@ impl<'a> WpReference<'a> {
         }
     }
 
-    /// Engine, draws and seed, for results (a closed form is exact whatever the backend).
+    /// Engine, draws and seed, for results (a closed form is exact whatever the evaluator).
     pub fn info(&self) -> ReferenceInfo {
         if let Exact::NormalLimit(_) = self.exact {
             return ReferenceInfo::exact();
         }
-        match self.backend {
-            Backend::Exact => ReferenceInfo::exact(),
-            Backend::MonteCarlo { engine, mc } => ReferenceInfo::monte_carlo(engine, &mc),
+        match self.evaluator {
+            Evaluator::Exact => ReferenceInfo::exact(),
+            Evaluator::MonteCarlo { engine, mc } => ReferenceInfo::monte_carlo(engine, &mc),
         }
     }
 
@@ -296,13 +282,13 @@ impl<'a> WpReference<'a> {
                 requirement: "finite",
             });
         }
-        match (self.backend, &self.exact) {
-            (Backend::Exact, _) | (_, Exact::NormalLimit(_)) => Ok(match alternative {
+        match (self.evaluator, &self.exact) {
+            (Evaluator::Exact, _) | (_, Exact::NormalLimit(_)) => Ok(match alternative {
                 Alternative::Greater => self.sf(released),
                 Alternative::Less => self.sf(-released),
                 Alternative::TwoSided => (2.0 * self.sf(released.abs())).min(1.0),
             }),
-            (Backend::MonteCarlo { engine, mc }, _) => {
+            (Evaluator::MonteCarlo { engine, mc }, _) => {
                 let model = self.model()?;
                 Ok(engine.p_value(model.as_ref(), released, alternative.tail(), &mc)?.p_value)
             }
@@ -320,8 +306,8 @@ impl<'a> WpReference<'a> {
         alternative: Alternative,
     ) -> Result<f64, WilcoxonError> {
         check_alpha(alpha)?;
-        match (self.backend, &self.exact) {
-            (Backend::Exact, _) | (_, Exact::NormalLimit(_)) => {
+        match (self.evaluator, &self.exact) {
+            (Evaluator::Exact, _) | (_, Exact::NormalLimit(_)) => {
                 let p = if alternative == Alternative::TwoSided { alpha / 2.0 } else { alpha };
                 let c = match &self.exact {
                     Exact::Normal(normal) => normal.isf(p)?,
@@ -330,7 +316,7 @@ impl<'a> WpReference<'a> {
                 };
                 Ok(if alternative == Alternative::Less { -c } else { c })
             }
-            (Backend::MonteCarlo { engine, mc }, _) => {
+            (Evaluator::MonteCarlo { engine, mc }, _) => {
                 let model = self.model()?;
                 let values =
                     engine.critical_values(model.as_ref(), &[alpha], alternative.tail(), &mc)?;
@@ -352,31 +338,37 @@ fn guarded_sf(lattice: &LatticeLaplace, t: f64, scale: f64) -> f64 {
 }
 
 /// Options of [`private_wilcoxon`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PrivateOptions {
+    /// The privacy budget ε (all of it goes to W; see [`crate::release_epsilon`] for the
+    /// default reference's cap).
+    pub epsilon: Epsilon,
     /// The alternative hypothesis.
     pub alternative: Alternative,
     /// The null W̃ is compared with.
     pub reference: Reference,
 }
 
-/// Result of the private test.
+impl PrivateOptions {
+    /// ε with the defaults: two-sided, the exact zero-robust reference.
+    pub fn new(epsilon: Epsilon) -> Self {
+        PrivateOptions {
+            epsilon,
+            alternative: Alternative::default(),
+            reference: Reference::default(),
+        }
+    }
+}
+
+/// The fields of a private Wilcoxon [`Outcome`] beside the five common ones (`test` is
+/// `"wilcoxon"`; the statistic is the released W̃ = W + noise, W = Σ sign·rank with Pratt's
+/// zeros; δ is 0).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PrivateResult {
-    /// `"wilcoxon"`.
-    pub test: &'static str,
-    /// The released W̃ = W + noise (W = Σ sign·rank, Pratt).
-    pub statistic: f64,
+pub struct WilcoxonDetail {
     /// W̃/σ_n with σ_n = √(n(n+1)(2n+1)/6), the scale of paper Tables 1–2.
     pub normalized: f64,
-    /// The p-value (post-processing of W̃; no further privacy cost).
-    pub p_value: f64,
     /// Number of pairs (public).
     pub n: usize,
-    /// ε spent.
-    pub epsilon: f64,
-    /// δ (0: pure ε-DP).
-    pub delta: f64,
     /// The alternative tested.
     pub alternative: Alternative,
     /// The null asked for.
@@ -399,12 +391,11 @@ pub struct PrivateResult {
 /// As [`WpReference::new`] and [`release_pratt`].
 pub fn private_wilcoxon(
     sample: &PairedSample,
-    epsilon: Epsilon,
     options: &PrivateOptions,
-    backend: Backend<'_>,
-) -> Result<PrivateResult, WilcoxonError> {
-    let reference = WpReference::new(sample.len(), epsilon, options.reference, backend)?;
-    let release = release_pratt(sample, epsilon)?;
+    evaluator: Evaluator<'_>,
+) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
+    let reference = WpReference::new(sample.len(), options.epsilon, options.reference, evaluator)?;
+    let release = release_pratt(sample, options.epsilon)?;
     finish(sample.len(), &reference, release, options)
 }
 
@@ -414,21 +405,23 @@ pub(crate) fn finish(
     reference: &WpReference<'_>,
     release: LaplaceRelease,
     options: &PrivateOptions,
-) -> Result<PrivateResult, WilcoxonError> {
+) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
     let p_value = reference.p_value(release.value, options.alternative)?;
-    Ok(PrivateResult {
+    Ok(Outcome {
         test: "wilcoxon",
         statistic: release.value,
-        normalized: release.value / signed_rank_sd(n),
         p_value,
-        n,
         epsilon: release.epsilon,
         delta: 0.0,
-        alternative: options.alternative,
-        null: options.reference,
-        reference_law: reference.law(),
-        reference: reference.info(),
-        release,
+        detail: WilcoxonDetail {
+            normalized: release.value / signed_rank_sd(n),
+            n,
+            alternative: options.alternative,
+            null: options.reference,
+            reference_law: reference.law(),
+            reference: reference.info(),
+            release,
+        },
     })
 }
 
@@ -436,7 +429,7 @@ pub(crate) fn finish(
 mod tests {
     use super::*;
     use dptest_mechanisms::release_laplace_insecure_seeded;
-    use dptest_refdist::CpuEngine;
+    use dptest_refdist::{CpuEngine, MonteCarlo};
     use rand::SeedableRng;
 
     fn eps(e: f64) -> Epsilon {
@@ -445,8 +438,8 @@ mod tests {
 
     #[test]
     fn exact_and_normal_references_agree_at_large_n() {
-        let exact = WpReference::new(500, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
-        let normal = WpReference::new(500, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
+        let exact = WpReference::new(500, eps(1.0), Reference::Exact, Evaluator::Exact).unwrap();
+        let normal = WpReference::new(500, eps(1.0), Reference::Normal, Evaluator::Exact).unwrap();
         for t in [0.0, 3000.0, 12978.0, 20000.0] {
             let (a, b) = (
                 exact.p_value(t, Alternative::TwoSided).unwrap(),
@@ -479,7 +472,7 @@ mod tests {
         let table = table_3();
         assert_eq!(table.len(), 12);
         for (n, row) in table {
-            let r = WpReference::new(n, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
+            let r = WpReference::new(n, eps(1.0), Reference::Normal, Evaluator::Exact).unwrap();
             for (alpha, want) in [0.05, 0.025, 0.01, 0.005].into_iter().zip(row) {
                 let c = r.critical_value(alpha, Alternative::TwoSided).unwrap();
                 assert!((c - want).abs() <= 0.004 * want + 1.0, "n {n} α {alpha}: {c} vs {want}");
@@ -493,12 +486,12 @@ mod tests {
         let engine = CpuEngine;
         let mc = MonteCarlo::new(200_000, 11).unwrap();
         for reference in [Reference::ExactUntied, Reference::Normal] {
-            let exact = WpReference::new(40, eps(0.5), reference, Backend::Exact).unwrap();
+            let exact = WpReference::new(40, eps(0.5), reference, Evaluator::Exact).unwrap();
             let sim = WpReference::new(
                 40,
                 eps(0.5),
                 reference,
-                Backend::MonteCarlo { engine: &engine, mc },
+                Evaluator::MonteCarlo { engine: &engine, mc },
             )
             .unwrap();
             assert_eq!(sim.info().engine, "cpu");
@@ -520,10 +513,10 @@ mod tests {
 
     #[test]
     fn exact_reference_refuses_epsilon_beyond_its_validation() {
-        let refused = WpReference::new(10, eps(100.0), Reference::Exact, Backend::Exact);
+        let refused = WpReference::new(10, eps(100.0), Reference::Exact, Evaluator::Exact);
         assert!(matches!(refused, Err(WilcoxonError::EpsilonAboveValidated { .. })));
-        assert!(WpReference::new(10, eps(10.0), Reference::Exact, Backend::Exact).is_ok());
-        assert!(WpReference::new(10, eps(100.0), Reference::Normal, Backend::Exact).is_ok());
+        assert!(WpReference::new(10, eps(10.0), Reference::Exact, Evaluator::Exact).is_ok());
+        assert!(WpReference::new(10, eps(100.0), Reference::Normal, Evaluator::Exact).is_ok());
     }
 
     #[test]
@@ -533,9 +526,9 @@ mod tests {
         for (n, e) in
             [(1usize, 1.0), (3, 0.5), (8, 10.0), (10, 10.0), (25, 1.0), (60, 3.0), (450, 2.0)]
         {
-            let robust = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact).unwrap();
+            let robust = WpReference::new(n, eps(e), Reference::Exact, Evaluator::Exact).unwrap();
             let untied =
-                WpReference::new(n, eps(e), Reference::ExactUntied, Backend::Exact).unwrap();
+                WpReference::new(n, eps(e), Reference::ExactUntied, Evaluator::Exact).unwrap();
             let reach = (n * (n + 1) / 2) as f64 + 8.0 * robust.laplace_scale();
             for i in 0..=2000 {
                 let t = -reach + 2.0 * reach * i as f64 / 2000.0 + 0.013;
@@ -562,7 +555,7 @@ mod tests {
             (10_000_000, 1.0, ReferenceLaw::ZeroRobustNormalLimit),
             (10_000_000, 1e6, ReferenceLaw::ZeroRobustNormalLimit),
         ] {
-            let r = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact).unwrap();
+            let r = WpReference::new(n, eps(e), Reference::Exact, Evaluator::Exact).unwrap();
             assert_eq!(r.law(), law, "n {n} ε {e}");
             let p = r.p_value(0.1 * signed_rank_sd(n), Alternative::TwoSided).unwrap();
             assert!(p > 0.9 && p <= 1.0, "n {n} ε {e}: {p}");
@@ -571,7 +564,7 @@ mod tests {
         }
         // The limit is a closed form on any backend, reported as exact.
         let engine = CpuEngine;
-        let mc = Backend::MonteCarlo { engine: &engine, mc: MonteCarlo::new(1000, 1).unwrap() };
+        let mc = Evaluator::MonteCarlo { engine: &engine, mc: MonteCarlo::new(1000, 1).unwrap() };
         let r = WpReference::new(5000, eps(1.0), Reference::Exact, mc).unwrap();
         assert_eq!(
             (r.law(), r.info().engine.as_str()),
@@ -599,14 +592,14 @@ mod tests {
 
     #[test]
     fn robust_reference_refuses_what_it_cannot_certify() {
-        assert!(WpReference::new(401, eps(4.5), Reference::ExactUntied, Backend::Exact).is_ok());
-        assert!(WpReference::new(400, eps(4.5), Reference::Exact, Backend::Exact).is_ok());
+        assert!(WpReference::new(401, eps(4.5), Reference::ExactUntied, Evaluator::Exact).is_ok());
+        assert!(WpReference::new(400, eps(4.5), Reference::Exact, Evaluator::Exact).is_ok());
         assert!(matches!(
-            WpReference::new(400, eps(10.5), Reference::Exact, Backend::Exact),
+            WpReference::new(400, eps(10.5), Reference::Exact, Evaluator::Exact),
             Err(WilcoxonError::EpsilonAboveValidated { .. })
         ));
         let engine = CpuEngine;
-        let mc = Backend::MonteCarlo { engine: &engine, mc: MonteCarlo::new(1000, 1).unwrap() };
+        let mc = Evaluator::MonteCarlo { engine: &engine, mc: MonteCarlo::new(1000, 1).unwrap() };
         assert!(matches!(
             WpReference::new(40, eps(1.0), Reference::Exact, mc),
             Err(WilcoxonError::RobustNeedsExactBackend { n: 40, .. })
@@ -619,13 +612,13 @@ mod tests {
     #[test]
     fn critical_values_invert_p_values() {
         for reference in [Reference::Exact, Reference::ExactUntied, Reference::Normal] {
-            let r = WpReference::new(30, eps(1.0), reference, Backend::Exact).unwrap();
+            let r = WpReference::new(30, eps(1.0), reference, Evaluator::Exact).unwrap();
             for alt in [Alternative::TwoSided, Alternative::Less, Alternative::Greater] {
                 let c = r.critical_value(0.05, alt).unwrap();
                 assert!((r.p_value(c, alt).unwrap() - 0.05).abs() < 1e-9, "{reference:?} {alt:?}");
             }
         }
-        let r = WpReference::new(30, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        let r = WpReference::new(30, eps(1.0), Reference::Exact, Evaluator::Exact).unwrap();
         assert!(r.critical_value(1.5, Alternative::TwoSided).is_err());
         assert!(r.p_value(f64::NAN, Alternative::TwoSided).is_err());
     }
@@ -634,40 +627,43 @@ mod tests {
     fn seeded_release_gives_a_consistent_result() {
         let sample =
             PairedSample::new(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.5, 2.0, 5.0, 3.0, 9.0]).unwrap();
-        let reference = WpReference::new(5, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        let reference = WpReference::new(5, eps(1.0), Reference::Exact, Evaluator::Exact).unwrap();
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
         let w = crate::pratt_statistic(&sample).unwrap().w;
         let release =
             release_laplace_insecure_seeded(w, Sensitivity::new(10.0).unwrap(), eps(1.0), &mut rng)
                 .unwrap();
         assert!((release.scale - reference.laplace_scale()).abs() < 1e-12);
-        let options = PrivateOptions::default();
+        let options = PrivateOptions::new(eps(1.0));
         let result = finish(5, &reference, release, &options).unwrap();
         assert_eq!(result.test, "wilcoxon");
         assert_eq!(result.delta, 0.0);
-        assert_eq!(result.reference.engine, "exact");
+        assert_eq!(result.detail.reference.engine, "exact");
         assert!(result.p_value > 0.0 && result.p_value <= 1.0);
-        assert!((result.normalized - result.statistic / crate::signed_rank_sd(5)).abs() < 1e-12);
+        assert!(
+            (result.detail.normalized - result.statistic / crate::signed_rank_sd(5)).abs() < 1e-12
+        );
     }
 
     #[test]
     fn full_private_test_runs_and_refuses_bad_settings() {
         let sample = PairedSample::from_differences(&[0.5, -1.0, 2.0, 0.0, 3.0, 3.0]).unwrap();
-        let r = private_wilcoxon(&sample, eps(1.0), &PrivateOptions::default(), Backend::Exact)
-            .unwrap();
-        assert_eq!(r.release.sensitivity, 12.0);
+        let r =
+            private_wilcoxon(&sample, &PrivateOptions::new(eps(1.0)), Evaluator::Exact).unwrap();
+        assert_eq!(r.detail.release.sensitivity, 12.0);
         assert!(r.p_value > 0.0 && r.p_value <= 1.0);
         let too_big = PairedSample::from_differences(&vec![1.0; crate::MAX_EXACT_N + 1]).unwrap();
-        let default =
-            private_wilcoxon(&too_big, eps(1.0), &PrivateOptions::default(), Backend::Exact);
-        assert_eq!(default.unwrap().reference_law, ReferenceLaw::ZeroRobustNormalLimit);
-        let untied = PrivateOptions { reference: Reference::ExactUntied, ..Default::default() };
+        let default = private_wilcoxon(&too_big, &PrivateOptions::new(eps(1.0)), Evaluator::Exact);
+        assert_eq!(default.unwrap().detail.reference_law, ReferenceLaw::ZeroRobustNormalLimit);
+        let untied =
+            PrivateOptions { reference: Reference::ExactUntied, ..PrivateOptions::new(eps(1.0)) };
         assert!(matches!(
-            private_wilcoxon(&too_big, eps(1.0), &untied, Backend::Exact),
+            private_wilcoxon(&too_big, &untied, Evaluator::Exact),
             Err(WilcoxonError::TooLargeForExact { .. })
         ));
-        let normal = PrivateOptions { reference: Reference::Normal, ..PrivateOptions::default() };
-        assert!(private_wilcoxon(&too_big, eps(1.0), &normal, Backend::Exact).is_ok());
+        let normal =
+            PrivateOptions { reference: Reference::Normal, ..PrivateOptions::new(eps(1.0)) };
+        assert!(private_wilcoxon(&too_big, &normal, Evaluator::Exact).is_ok());
         assert!(Epsilon::new(0.0).is_err() && Epsilon::new(f64::INFINITY).is_err());
         assert!(Epsilon::new(-1.0).is_err() && Epsilon::new(f64::NAN).is_err());
         assert_eq!("normal".parse::<Reference>().unwrap(), Reference::Normal);
@@ -676,7 +672,8 @@ mod tests {
 
     #[test]
     fn one_p_value_at_n_1000_is_fast() {
-        let reference = WpReference::new(1000, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        let reference =
+            WpReference::new(1000, eps(1.0), Reference::Exact, Evaluator::Exact).unwrap();
         let start = std::time::Instant::now();
         let mut acc = 0.0;
         for i in 0..1000 {
@@ -694,14 +691,14 @@ mod tests {
         for n in [10usize, 30, 100, 400, 401, 1000] {
             for e in [0.1, 1.0, 3.0, 10.0, 100.0] {
                 let start = std::time::Instant::now();
-                let Ok(robust) = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact)
+                let Ok(robust) = WpReference::new(n, eps(e), Reference::Exact, Evaluator::Exact)
                 else {
                     println!("n {n} ε {e}: refused");
                     continue;
                 };
                 let built = start.elapsed();
                 let untied =
-                    WpReference::new(n, eps(e), Reference::ExactUntied, Backend::Exact).unwrap();
+                    WpReference::new(n, eps(e), Reference::ExactUntied, Evaluator::Exact).unwrap();
                 let mut line = format!("n {n} ε {e}: build {built:.2?};");
                 for alpha in [0.01, 0.05, 0.1] {
                     let c = robust.critical_value(alpha, Alternative::TwoSided).unwrap();
@@ -718,7 +715,8 @@ mod tests {
     #[ignore = "report timings"]
     fn timings() {
         let t = std::time::Instant::now();
-        let reference = WpReference::new(1000, eps(1.0), Reference::Exact, Backend::Exact).unwrap();
+        let reference =
+            WpReference::new(1000, eps(1.0), Reference::Exact, Evaluator::Exact).unwrap();
         println!("exact reference build n=1000: {:?}", t.elapsed());
         let t = std::time::Instant::now();
         let theirs = dptest_refdist::exact::signed_rank_pmf(1000).unwrap();
@@ -743,7 +741,8 @@ mod tests {
             t.elapsed() / 100_000
         );
         for (n, e) in [(400usize, 1.0), (400, 10.0)] {
-            let reference = WpReference::new(n, eps(e), Reference::Exact, Backend::Exact).unwrap();
+            let reference =
+                WpReference::new(n, eps(e), Reference::Exact, Evaluator::Exact).unwrap();
             let t = std::time::Instant::now();
             for i in 0..100_000 {
                 acc +=
@@ -751,7 +750,7 @@ mod tests {
             }
             println!("zero-robust table p-value n={n} ε={e}: {:?} each", t.elapsed() / 100_000);
         }
-        let normal = WpReference::new(1000, eps(1.0), Reference::Normal, Backend::Exact).unwrap();
+        let normal = WpReference::new(1000, eps(1.0), Reference::Normal, Evaluator::Exact).unwrap();
         let t = std::time::Instant::now();
         for i in 0..100_000 {
             acc += normal.p_value(-60_000.0 + 1.2 * i as f64, Alternative::TwoSided).unwrap();
@@ -766,8 +765,8 @@ mod tests {
         }
         let sample = PairedSample::from_differences(&vec![1.0; 1000]).unwrap();
         let t = std::time::Instant::now();
-        let r = private_wilcoxon(&sample, eps(1.0), &PrivateOptions::default(), Backend::Exact)
-            .unwrap();
+        let r =
+            private_wilcoxon(&sample, &PrivateOptions::new(eps(1.0)), Evaluator::Exact).unwrap();
         println!(
             "one-shot private_wilcoxon n=1000 (build + release + p): {:?} p={}",
             t.elapsed(),

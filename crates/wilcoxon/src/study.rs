@@ -211,9 +211,10 @@ pub fn task_clifton_study(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::private::{Backend, Reference};
+    use crate::private::Reference;
     use crate::task_clifton::TcVariant;
     use dptest_mechanisms::Epsilon;
+    use dptest_refdist::Evaluator;
     use dptest_refdist::MonteCarlo;
 
     const REPS: usize = 2000;
@@ -231,7 +232,7 @@ mod tests {
     #[test]
     fn private_pratt_is_calibrated_with_0_and_30_percent_zeros() {
         let eps = Epsilon::new(1.0).unwrap();
-        let reference = WpReference::new(200, eps, Reference::Exact, Backend::Exact).unwrap();
+        let reference = WpReference::new(200, eps, Reference::Exact, Evaluator::Exact).unwrap();
         for (zeros, seed) in [(0.0, 1), (0.3, 2)] {
             let scenario = Scenario::null(200, zeros).unwrap();
             for alt in [Alternative::TwoSided, Alternative::Greater] {
@@ -248,7 +249,7 @@ mod tests {
         // n = 8, ε = 10 with 3 zeros: the untied reference's exact size is 0.0549 at α = .05
         // (two-sided); the default zero-robust reference's is 0.04999 (crate docs, "Validity").
         let eps = Epsilon::new(10.0).unwrap();
-        let reference = WpReference::new(8, eps, Reference::Exact, Backend::Exact).unwrap();
+        let reference = WpReference::new(8, eps, Reference::Exact, Evaluator::Exact).unwrap();
         let scenario = Scenario::null(8, 0.375).unwrap();
         assert_eq!(scenario.zeros(), 3);
         for alt in [Alternative::TwoSided, Alternative::Greater] {
@@ -261,7 +262,7 @@ mod tests {
     fn power_matches_the_paper_scale() {
         // Paper Fig. 8/10: at ε = 1, n ≈ 32 gives ≈ 80% power at α = .05 (two-sided).
         let eps = Epsilon::new(1.0).unwrap();
-        let reference = WpReference::new(32, eps, Reference::Normal, Backend::Exact).unwrap();
+        let reference = WpReference::new(32, eps, Reference::Normal, Evaluator::Exact).unwrap();
         let scenario = Scenario::paper_alternative(32, 0.0).unwrap();
         let run = wilcoxon_study(&reference, &scenario, Alternative::TwoSided, 1000, 5).unwrap();
         let power = run.rejection_rate(0.05);
@@ -276,7 +277,7 @@ mod tests {
         for variant in
             [TcVariant::HighUtility, TcVariant::high_privacy(), TcVariant::HighUtilityPlus]
         {
-            let reference = TcReference::new(variant, 100, eps, mc).unwrap();
+            let reference = TcReference::new(variant, 100, eps, Evaluator::cpu(mc)).unwrap();
             let scenario = Scenario::null(100, 0.0).unwrap();
             let run =
                 task_clifton_study(&reference, &scenario, Alternative::Greater, REPS, 3).unwrap();
@@ -290,8 +291,7 @@ mod tests {
         // API reports the rate so `cargo xtask calibrate` can show it. Only sanity is checked.
         let eps = Epsilon::new(1.0).unwrap();
         let reference =
-            TcReference::new(TcVariant::HighUtility, 100, eps, MonteCarlo::new(1, 0).unwrap())
-                .unwrap();
+            TcReference::new(TcVariant::HighUtility, 100, eps, Evaluator::Exact).unwrap();
         let scenario = Scenario::null(100, 0.9).unwrap();
         let run = task_clifton_study(&reference, &scenario, Alternative::TwoSided, 500, 4).unwrap();
         eprintln!("TC HU n=100 90% zeros: type-I {:.4}", run.rejection_rate(0.05));
@@ -305,7 +305,7 @@ mod tests {
         let eps = Epsilon::new(1.0).unwrap();
         let mc = MonteCarlo::new(100_000, 9).unwrap();
         for n in [50usize, 100, 500] {
-            let wp = WpReference::new(n, eps, Reference::Exact, Backend::Exact).unwrap();
+            let wp = WpReference::new(n, eps, Reference::Exact, Evaluator::Exact).unwrap();
             for zeros in [0.0, 0.3, 0.7, 0.9, 0.95] {
                 let scenario = Scenario::null(n, zeros).unwrap();
                 let run =
@@ -317,7 +317,7 @@ mod tests {
                     TcVariant::high_privacy(),
                     TcVariant::HighPrivacyPlus { k: 15 },
                 ] {
-                    let tc = TcReference::new(variant, n, eps, mc).unwrap();
+                    let tc = TcReference::new(variant, n, eps, Evaluator::cpu(mc)).unwrap();
                     for alt in [Alternative::Greater, Alternative::TwoSided] {
                         let run = task_clifton_study(&tc, &scenario, alt, 20_000, 22).unwrap();
                         line +=

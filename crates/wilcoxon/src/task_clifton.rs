@@ -4,8 +4,9 @@
 
 use std::str::FromStr;
 
+use dptest_core::Outcome;
 use dptest_mechanisms::{Epsilon, LaplaceRelease, Sensitivity, laplace_plan, release_laplace};
-use dptest_refdist::{DrawStream, MonteCarlo, NullModel, ReferenceInfo, SignedRankLaplace, cpu};
+use dptest_refdist::{DrawStream, Evaluator, NullModel, ReferenceInfo, SignedRankLaplace, cpu};
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
@@ -214,16 +215,17 @@ pub struct TcReference {
 }
 
 impl TcReference {
-    /// The reference for n real pairs at ε; `mc` (draws, seed) is used by "+" variants only.
+    /// The reference for n real pairs at ε; `evaluator` matters to the "+" variants only,
+    /// whose null is simulated (on the CPU, with the evaluator's draws and seed).
     ///
     /// # Errors
     /// [`WilcoxonError::TooFewPairs`] for n = 0; refused privacy parameters; k = 0 for a
-    /// High-Privacy variant.
+    /// High-Privacy variant; [`Evaluator::Exact`] for a "+" variant.
     pub fn new(
         variant: TcVariant,
         n: usize,
         epsilon: Epsilon,
-        mc: MonteCarlo,
+        evaluator: Evaluator,
     ) -> Result<Self, WilcoxonError> {
         if n == 0 {
             return Err(WilcoxonError::TooFewPairs { n, min: 1 });
@@ -239,10 +241,11 @@ impl TcReference {
         let n_min = variant.n_min(n);
         let sensitivity = tc_sensitivity(n_min);
         let scale = laplace_plan(Sensitivity::new(sensitivity)?, epsilon)?.scale;
-        if variant.is_simulated() && mc.draws == 0 {
-            return Err(WilcoxonError::Reference(dptest_refdist::RefdistError::NoDraws));
-        }
         let (simulated, info) = if variant.is_simulated() {
+            let (_, mc) = evaluator.require_monte_carlo("task-clifton (+ variants)")?;
+            if mc.draws == 0 {
+                return Err(WilcoxonError::Reference(dptest_refdist::RefdistError::NoDraws));
+            }
             let count = usize::try_from(mc.draws).map_err(|_| WilcoxonError::InvalidParameter {
                 name: "draws",
                 value: mc.draws as f64,
@@ -354,32 +357,32 @@ pub struct TcOptions {
     pub alternative: Alternative,
     /// Level of the reported decision (default 0.05).
     pub alpha: f64,
-    /// Simulation of the "+" variants (default 100 000 draws, seed 0).
-    pub monte_carlo: MonteCarlo,
+    /// The privacy budget ε.
+    pub epsilon: Epsilon,
 }
 
-impl Default for TcOptions {
-    fn default() -> Self {
+/// Draws of the "+" variants' simulated null by default (under seed 0).
+pub const TC_DEFAULT_DRAWS: u64 = 100_000;
+
+impl TcOptions {
+    /// ε with the defaults: High Privacy (k = 15), two-sided (α/2 per tail), α = 0.05.
+    pub fn new(epsilon: Epsilon) -> Self {
         TcOptions {
             variant: TcVariant::high_privacy(),
             alternative: Alternative::TwoSided,
             alpha: 0.05,
-            monte_carlo: MonteCarlo { draws: 100_000, seed: 0 },
+            epsilon,
         }
     }
 }
 
-/// Result of the Task–Clifton test.
+/// The fields of a Task–Clifton [`Outcome`] beside the five common ones (`test` is
+/// `"task-clifton"`; the statistic is the released z̃ = W/σ(N) + noise; δ is 0). High Utility
+/// is not differentially private (`differentially_private` is false).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TcResult {
-    /// `"task-clifton"`.
-    pub test: &'static str,
+pub struct TcDetail {
     /// The variant.
     pub variant: &'static str,
-    /// The released z̃ = W/σ(N) + noise.
-    pub statistic: f64,
-    /// The p-value (see [`TcReference::p_value`]).
-    pub p_value: f64,
     /// The critical value at `alpha`.
     pub critical_value: f64,
     /// Whether H0 is rejected at `alpha`.
@@ -394,10 +397,6 @@ pub struct TcResult {
     pub dummies: usize,
     /// False for High Utility: its noise assumes ≥ 30% non-zero differences.
     pub differentially_private: bool,
-    /// ε spent.
-    pub epsilon: f64,
-    /// δ (0).
-    pub delta: f64,
     /// The alternative tested.
     pub alternative: Alternative,
     /// Where the reference came from.
@@ -420,13 +419,13 @@ pub fn release_task_clifton(
 /// The Task–Clifton test of `sample` (d = after − before). The caller charges ε.
 pub fn task_clifton(
     sample: &PairedSample,
-    epsilon: Epsilon,
     options: &TcOptions,
-) -> Result<TcResult, WilcoxonError> {
+    evaluator: Evaluator,
+) -> Result<Outcome<TcDetail>, WilcoxonError> {
     check_alpha(options.alpha)?;
-    let reference = TcReference::new(options.variant, sample.len(), epsilon, options.monte_carlo)?;
+    let reference = TcReference::new(options.variant, sample.len(), options.epsilon, evaluator)?;
     let critical_value = reference.critical_value(options.alpha, options.alternative)?;
-    let release = release_task_clifton(sample, options.variant, epsilon)?;
+    let release = release_task_clifton(sample, options.variant, options.epsilon)?;
     tc_finish(&reference, release, critical_value, options)
 }
 
@@ -435,36 +434,39 @@ pub(crate) fn tc_finish(
     release: LaplaceRelease,
     critical_value: f64,
     options: &TcOptions,
-) -> Result<TcResult, WilcoxonError> {
+) -> Result<Outcome<TcDetail>, WilcoxonError> {
     let z = release.value;
     let reject = match options.alternative {
         Alternative::Greater => z >= critical_value,
         Alternative::Less => z <= critical_value,
         Alternative::TwoSided => z.abs() >= critical_value,
     };
-    Ok(TcResult {
+    Ok(Outcome {
         test: "task-clifton",
-        variant: options.variant.name(),
         statistic: z,
         p_value: reference.p_value(z, options.alternative)?,
-        critical_value,
-        reject,
-        alpha: options.alpha,
-        n: reference.n(),
-        n_min: options.variant.n_min(reference.n()),
-        dummies: options.variant.dummies(),
-        differentially_private: options.variant.is_private(),
         epsilon: release.epsilon,
         delta: 0.0,
-        alternative: options.alternative,
-        reference: reference.info(),
-        release,
+        detail: TcDetail {
+            variant: options.variant.name(),
+            critical_value,
+            reject,
+            alpha: options.alpha,
+            n: reference.n(),
+            n_min: options.variant.n_min(reference.n()),
+            dummies: options.variant.dummies(),
+            differentially_private: options.variant.is_private(),
+            alternative: options.alternative,
+            reference: reference.info(),
+            release,
+        },
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dptest_refdist::MonteCarlo;
 
     fn eps(e: f64) -> Epsilon {
         Epsilon::new(e).unwrap()
@@ -504,8 +506,7 @@ mod tests {
     #[test]
     fn p_values_and_critical_values_agree() {
         for variant in [TcVariant::HighUtility, TcVariant::high_privacy()] {
-            let r =
-                TcReference::new(variant, 200, eps(1.0), MonteCarlo { draws: 1, seed: 0 }).unwrap();
+            let r = TcReference::new(variant, 200, eps(1.0), Evaluator::Exact).unwrap();
             for alt in [Alternative::Greater, Alternative::Less, Alternative::TwoSided] {
                 let c = r.critical_value(0.05, alt).unwrap();
                 let p = r.p_value(c, alt).unwrap();
@@ -519,9 +520,15 @@ mod tests {
     #[test]
     fn simulated_critical_values_are_below_the_union_bound() {
         let mc = MonteCarlo::new(100_000, 4).unwrap();
-        let plus =
-            TcReference::new(TcVariant::HighPrivacyPlus { k: 15 }, 100, eps(1.0), mc).unwrap();
-        let analytic = TcReference::new(TcVariant::high_privacy(), 100, eps(1.0), mc).unwrap();
+        let plus = TcReference::new(
+            TcVariant::HighPrivacyPlus { k: 15 },
+            100,
+            eps(1.0),
+            Evaluator::cpu(mc),
+        )
+        .unwrap();
+        let analytic =
+            TcReference::new(TcVariant::high_privacy(), 100, eps(1.0), Evaluator::Exact).unwrap();
         let (a, b) = (
             plus.critical_value(0.05, Alternative::Greater).unwrap(),
             analytic.critical_value(0.05, Alternative::Greater).unwrap(),
@@ -537,23 +544,32 @@ mod tests {
     fn full_test_and_bad_input() {
         let sample =
             PairedSample::from_differences(&[0.4, -1.0, 2.0, 0.0, 3.0, 3.5, 1.2, 2.2]).unwrap();
-        let r = task_clifton(&sample, eps(1.0), &TcOptions::default()).unwrap();
+        let r = task_clifton(&sample, &TcOptions::new(eps(1.0)), Evaluator::Exact).unwrap();
         assert_eq!(
-            (r.test, r.variant, r.n_min, r.dummies),
+            (r.test, r.detail.variant, r.detail.n_min, r.detail.dummies),
             ("task-clifton", "high-privacy", 30, 15)
         );
-        assert!(r.differentially_private && r.p_value >= TC_GAMMA);
-        let hu = TcOptions { variant: TcVariant::HighUtility, ..TcOptions::default() };
-        assert!(!task_clifton(&sample, eps(1.0), &hu).unwrap().differentially_private);
-        let bad_k = TcOptions { variant: TcVariant::HighPrivacy { k: 0 }, ..TcOptions::default() };
-        assert!(task_clifton(&sample, eps(1.0), &bad_k).is_err());
+        assert!(r.detail.differentially_private && r.p_value >= TC_GAMMA);
+        let hu = TcOptions { variant: TcVariant::HighUtility, ..TcOptions::new(eps(1.0)) };
+        assert!(
+            !task_clifton(&sample, &hu, Evaluator::Exact).unwrap().detail.differentially_private
+        );
+        let bad_k =
+            TcOptions { variant: TcVariant::HighPrivacy { k: 0 }, ..TcOptions::new(eps(1.0)) };
+        assert!(task_clifton(&sample, &bad_k, Evaluator::Exact).is_err());
         // Two-sided analytic TC needs α/2 > 0.01.
-        let low = TcOptions { alpha: 0.02, ..TcOptions::default() };
-        assert!(task_clifton(&sample, eps(1.0), &low).is_err());
+        let low = TcOptions { alpha: 0.02, ..TcOptions::new(eps(1.0)) };
+        assert!(task_clifton(&sample, &low, Evaluator::Exact).is_err());
         assert_eq!("high-utility-plus".parse::<TcVariant>().unwrap(), TcVariant::HighUtilityPlus);
         assert!("medium".parse::<TcVariant>().is_err());
         let no_draws = MonteCarlo { draws: 0, seed: 0 };
-        assert!(TcReference::new(TcVariant::HighUtilityPlus, 10, eps(1.0), no_draws).is_err());
-        assert!(TcReference::new(TcVariant::HighUtility, 0, eps(1.0), no_draws).is_err());
+        assert!(
+            TcReference::new(TcVariant::HighUtilityPlus, 10, eps(1.0), Evaluator::cpu(no_draws))
+                .is_err()
+        );
+        assert!(
+            TcReference::new(TcVariant::HighUtility, 0, eps(1.0), Evaluator::cpu(no_draws))
+                .is_err()
+        );
     }
 }

@@ -77,16 +77,17 @@ pub fn conditional_size(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::private::{Backend, Reference};
+    use crate::private::Reference;
     use dptest_mechanisms::Epsilon;
+    use dptest_refdist::Evaluator;
 
     fn reference(n: usize, eps: f64) -> WpReference<'static> {
-        WpReference::new(n, Epsilon::new(eps).unwrap(), Reference::Exact, Backend::Exact).unwrap()
+        WpReference::new(n, Epsilon::new(eps).unwrap(), Reference::Exact, Evaluator::Exact).unwrap()
     }
 
     fn untied_reference(n: usize, eps: f64) -> WpReference<'static> {
         let eps = Epsilon::new(eps).unwrap();
-        WpReference::new(n, eps, Reference::ExactUntied, Backend::Exact).unwrap()
+        WpReference::new(n, eps, Reference::ExactUntied, Evaluator::Exact).unwrap()
     }
 
     /// Tie patterns of m non-zero |d|: untied, blocks of t (both orders), all tied, ...

@@ -30,7 +30,7 @@ use dptest_mann_whitney::{
 use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan, sample_discrete_laplace};
 use dptest_refdist::{MonteCarlo, RankStatistic, RankSumNull, SignedRankLaplace};
 use dptest_wilcoxon::{
-    Alternative as WAlternative, Backend, PairedSample, Reference, WpReference, pratt_sensitivity,
+    Alternative as WAlternative, PairedSample, Reference, WpReference, pratt_sensitivity,
     pratt_statistic,
 };
 use rand::Rng;
@@ -132,7 +132,12 @@ impl Evaluator {
                 Evaluator::Kw { statistic, sizes, null, reference: KwReference::new(setting, mc)? }
             }
             Test::Wilcoxon => Evaluator::Wilcoxon {
-                reference: WpReference::new(row.n, epsilon, Reference::Exact, Backend::Exact)?,
+                reference: WpReference::new(
+                    row.n,
+                    epsilon,
+                    Reference::Exact,
+                    dptest_refdist::Evaluator::Exact,
+                )?,
             },
             Test::MannWhitney => {
                 let (n1, n2) = (row.n / 2, row.n - row.n / 2);

@@ -13,8 +13,8 @@ use dptest_mechanisms::Epsilon;
 use dptest_refdist::{CpuEngine, MonteCarlo};
 use dptest_t_test::{Bounds, PrivateTOptions, ReferenceMethod, TReference, rescale, ttest_1samp};
 use dptest_wilcoxon::{
-    Alternative as WAlternative, Backend, PairedSample, PublicOptions, Reference, TcReference,
-    TcVariant, WpReference, pratt_statistic, tc_statistic, wilcoxon_pratt,
+    Alternative as WAlternative, PairedSample, PublicOptions, Reference, TcReference, TcVariant,
+    WpReference, pratt_statistic, tc_statistic, wilcoxon_pratt,
 };
 use rand_chacha::ChaCha8Rng;
 
@@ -88,27 +88,31 @@ pub enum TRef {
 }
 
 impl TRef {
-    /// Parses `default`, `berger-boos-t` or `paper`.
+    /// Parses `default`, `berger-boos-t` or `paper` (the crate's names).
     pub fn parse(name: &str) -> Result<Self> {
         Ok(match name {
             "default" => TRef::Default,
             "berger-boos-t" => TRef::BergerBoosT,
             "paper" => TRef::Paper,
-            other => {
-                bail!("t-test reference must be default, berger-boos-t or paper, got {other:?}")
-            }
+            other => bail!(
+                "t-test reference must be one of {}, got {other:?}",
+                dptest_t_test::REFERENCE_NAMES.join(", ")
+            ),
         })
+    }
+
+    /// The crate's name of the reference.
+    pub fn name(self) -> &'static str {
+        match self {
+            TRef::Default => "default",
+            TRef::BergerBoosT => "berger-boos-t",
+            TRef::Paper => "paper",
+        }
     }
 
     /// The crate's method.
     pub fn method(self) -> ReferenceMethod {
-        match self {
-            TRef::Default => ReferenceMethod::default(),
-            TRef::BergerBoosT => {
-                ReferenceMethod::BergerBoos { gamma: dptest_t_test::DEFAULT_GAMMA }
-            }
-            TRef::Paper => ReferenceMethod::paper(),
-        }
+        ReferenceMethod::named(self.name()).unwrap_or_default()
     }
 }
 
@@ -217,9 +221,14 @@ pub fn evaluator(
         }
         Method::Wilcoxon => {
             let kind = if n <= WP_EXACT_MAX_N { Reference::Exact } else { Reference::Normal };
-            Box::new(WpEval(WpReference::new(n, eps()?, kind, Backend::Exact)?))
+            Box::new(WpEval(WpReference::new(n, eps()?, kind, dptest_refdist::Evaluator::Exact)?))
         }
-        Method::TaskClifton(variant) => Box::new(TcEval(TcReference::new(variant, n, eps()?, mc)?)),
+        Method::TaskClifton(variant) => Box::new(TcEval(TcReference::new(
+            variant,
+            n,
+            eps()?,
+            dptest_refdist::Evaluator::cpu(mc),
+        )?)),
         Method::TTest { bound, mean_fraction, reference } => {
             let options = PrivateTOptions::new(eps()?.value())?
                 .with_mean_fraction(mean_fraction)?

@@ -266,12 +266,9 @@ fn wilcoxon(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Re
         (_, WilcoxonReference::Exact) | (Backend::Auto | Backend::Exact, _) => None,
         (Backend::Cpu | Backend::Gpu, _) => Some(simulation(common, 100_000, DEFAULT_SEED)?),
     };
-    let backend = match &sim {
-        Some(s) => wx::Backend::MonteCarlo { engine: s.engine(), mc: s.mc },
-        None => wx::Backend::Exact,
-    };
+    let evaluator = sim.as_ref().map_or(dptest_refdist::Evaluator::Exact, |s| s.evaluator());
     let reference =
-        wx::WpReference::new(args.n, epsilon, kind, backend).map_err(|e| anyhow!("{e}"))?;
+        wx::WpReference::new(args.n, epsilon, kind, evaluator).map_err(|e| anyhow!("{e}"))?;
     let alpha = common.alpha;
     let value = with_spinner("computing the critical value", || {
         reference.critical_value(alpha, wx::Alternative::TwoSided)

@@ -62,8 +62,7 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
                 KwStatistic::Abs => kw::KwStatistic::Abs,
                 KwStatistic::Squared => kw::KwStatistic::Squared,
             };
-            let options =
-                kw::PrivateKwOptions::new(statistic, Epsilon::new(eps)?).with_monte_carlo(sim.mc);
+            let options = kw::PrivateKwOptions::new(statistic, Epsilon::new(eps)?);
             // Validate the public setting before charging the ledger.
             let model = kw::reference_null(sample.n(), sample.groups(), statistic, options.epsilon)
                 .map_err(|e| anyhow!("{e}"))?;
@@ -81,8 +80,7 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
             let (result, status) =
                 release(&args.ledger, &data.input, "kruskal-wallis", eps, 0.0, || {
                     with_spinner(&message, || {
-                        let mut tie_rng = rand::rng();
-                        kw::private_kruskal_wallis(&sample, &options, sim.engine(), &mut tie_rng)
+                        kw::private_kruskal_wallis(&sample, &options, sim.evaluator())
                     })
                     .map_err(|e| anyhow!("{e}"))
                 })?;
@@ -95,13 +93,13 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
                 "noise",
                 format!(
                     "Laplace, scale {} (sensitivity {} / ε); reference: {} equal groups",
-                    fmt(result.noise_scale),
-                    fmt(result.sensitivity),
-                    result.groups
+                    fmt(result.detail.noise_scale),
+                    fmt(result.detail.sensitivity),
+                    result.detail.groups
                 ),
             );
             // H ≤ n − 1 and H_abs ≤ 2n (crude ranges, for the all-noise warning only).
-            warn_if_all_noise(&mut r, result.noise_scale, 2.0 * result.n as f64);
+            warn_if_all_noise(&mut r, result.detail.noise_scale, 2.0 * result.detail.n as f64);
             add_engine(&mut r, &sim);
             add_ledger(&mut r, status);
             r
@@ -183,12 +181,12 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
             };
             let privacy = mw::MwPrivacy { alternative, ..privacy };
             privacy.split().map_err(|e| anyhow!("{e}"))?;
-            let options = mw::PrivateMwOptions::new(privacy).with_monte_carlo(sim.mc);
+            let options = mw::PrivateMwOptions::new(privacy);
             let spent_delta = if args.known_sizes { 0.0 } else { args.delta };
             let (result, status) =
                 release(&args.ledger, &data.input, "mann-whitney", eps, spent_delta, || {
                     with_spinner("simulating the reference distribution", || {
-                        mw::private_mann_whitney(&sample, &options, sim.engine())
+                        mw::private_mann_whitney(&sample, &options, sim.evaluator())
                     })
                     .map_err(|e| anyhow!("{e}"))
                 })?;
@@ -202,19 +200,19 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
                 "noise",
                 format!(
                     "Laplace on U, scale {} (ε_U = {}); ε for the group size = {}",
-                    fmt(result.noise_scale),
-                    fmt(result.epsilon_u),
-                    fmt(result.epsilon_sizes)
+                    fmt(result.detail.noise_scale),
+                    fmt(result.detail.epsilon_u),
+                    fmt(result.detail.epsilon_sizes)
                 ),
             );
-            if result.no_power {
+            if result.detail.no_power {
                 r.warn(
                     "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
                      more data or a larger ε",
                 );
             }
-            let n = result.n as f64;
-            warn_if_all_noise(&mut r, result.noise_scale, n * n / 4.0);
+            let n = result.detail.n as f64;
+            warn_if_all_noise(&mut r, result.detail.noise_scale, n * n / 4.0);
             add_engine(&mut r, &sim);
             add_ledger(&mut r, status);
             r
@@ -235,15 +233,14 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
     let data = super::reading(|| {
         table.grouped(&args.columns.group, &args.columns.value, false, Some(declared))
     })?;
-    let groups = data.split();
-    let bounds = args.bounds;
+    let sample = av::BoundedGroups::new(&data.split(), args.bounds).map_err(|e| anyhow!("{e}"))?;
     let options = av::SwanbergOptions::new(args.epsilon).map_err(|e| anyhow!("{e}"))?;
     options.noise_scales().map_err(|e| anyhow!("{e}"))?;
     let sim = simulation(common, av::DEFAULT_NULL_DRAWS, super::DEFAULT_SEED)?;
     sim.require_monte_carlo("anova")?;
     let (result, status) = release(&args.ledger, &data.input, "anova", args.epsilon, 0.0, || {
         with_spinner("simulating the reference distribution", || {
-            av::private_anova(&groups, bounds, &options, sim.engine(), &sim.mc)
+            av::private_anova(&sample, &options, sim.evaluator())
         })
         .map_err(|e| anyhow!("{e}"))
     })?;
@@ -256,8 +253,8 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
         "noise",
         format!(
             "Laplace on SA (ε = {}) and SE (ε = {}) of data clamped to [{}, {}] and rescaled to [0, 1]",
-            fmt(result.fraction * result.epsilon),
-            fmt((1.0 - result.fraction) * result.epsilon),
+            fmt(result.detail.fraction * result.epsilon),
+            fmt((1.0 - result.detail.fraction) * result.epsilon),
             fmt(args.bounds.lo()),
             fmt(args.bounds.hi())
         ),
@@ -267,7 +264,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
         "group sizes are treated as public (as Swanberg et al. do) and appear in the output; \
          the reference is a parametric bootstrap (approximate)",
     );
-    if result.noisy_se_nonpositive {
+    if result.detail.noisy_se_nonpositive {
         r.warn("the noisy SE is ≤ 0: the statistic is undefined and p = 1 (no power)");
     }
     add_engine(&mut r, &sim);

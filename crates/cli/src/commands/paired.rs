@@ -4,6 +4,7 @@ use anyhow::{Result, anyhow, bail};
 use dptest_t_test as tt;
 
 use dptest_mechanisms::Epsilon;
+use dptest_refdist::Evaluator;
 use dptest_wilcoxon as wx;
 
 use super::{add_decision, add_engine, add_ledger, release, simulation, warn_if_all_noise};
@@ -25,9 +26,9 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     let mut report = match mode {
         None => public_wilcoxon(&sample, alternative, args.zero_method)?,
         Some(requested) => {
-            let options = wx::PrivateOptions { alternative, reference: args.reference.kind() };
-            let epsilon =
-                wx::release_epsilon(sample.len(), Epsilon::new(requested)?, options.reference);
+            let reference = args.reference.kind();
+            let epsilon = wx::release_epsilon(sample.len(), Epsilon::new(requested)?, reference);
+            let options = wx::PrivateOptions { epsilon, alternative, reference };
             let eps = epsilon.value();
             let sim = match (common.backend, args.reference) {
                 (_, WilcoxonReference::Exact) | (Backend::Auto | Backend::Exact, _) => None,
@@ -35,17 +36,14 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                     Some(simulation(common, 100_000, super::DEFAULT_SEED)?)
                 }
             };
-            let backend = match &sim {
-                Some(s) => wx::Backend::MonteCarlo { engine: s.engine(), mc: s.mc },
-                None => wx::Backend::Exact,
-            };
+            let evaluator = sim.as_ref().map_or(Evaluator::Exact, |s| s.evaluator());
             // Build the reference from public quantities first (refusals cost no budget).
-            wx::WpReference::new(sample.len(), epsilon, options.reference, backend)
+            wx::WpReference::new(sample.len(), epsilon, options.reference, evaluator)
                 .map_err(|e| anyhow!("{e}"))?;
             let (result, status) =
                 release(&args.ledger, &data.input, "wilcoxon", eps, 0.0, || {
                     with_spinner("computing the reference distribution", || {
-                        wx::private_wilcoxon(&sample, epsilon, &options, backend)
+                        wx::private_wilcoxon(&sample, &options, evaluator)
                     })
                     .map_err(|e| anyhow!("{e}"))
                 })?;
@@ -53,7 +51,7 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                 "wilcoxon",
                 format!(
                     "Wilcoxon signed-rank test, Pratt ranks (ε-DP, {} reference)",
-                    result.reference_law.description()
+                    result.detail.reference_law.description()
                 ),
                 &result,
             )?;
@@ -73,16 +71,18 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                 "noise",
                 format!(
                     "Laplace on W = Σ sign(d)·rank, scale {} (sensitivity 2n / ε); W̃/σ_n = {}",
-                    fmt(result.release.scale),
-                    fmt(result.normalized)
+                    fmt(result.detail.release.scale),
+                    fmt(result.detail.normalized)
                 ),
             );
             if let Some(serde_json::Value::Object(reference)) = r.fields.get_mut("reference") {
-                reference
-                    .insert("distribution".to_owned(), result.reference_law.description().into());
+                reference.insert(
+                    "distribution".to_owned(),
+                    result.detail.reference_law.description().into(),
+                );
             }
-            let n = result.n as f64;
-            warn_if_all_noise(&mut r, result.release.scale, n * (n + 1.0));
+            let n = result.detail.n as f64;
+            warn_if_all_noise(&mut r, result.detail.release.scale, n * (n + 1.0));
             if let Some(s) = &sim {
                 add_engine(&mut r, s);
             }
@@ -235,11 +235,13 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
             let bounds = tt::Bounds::new(b.lo(), b.hi()).map_err(|e| anyhow!("--bounds: {e}"))?;
             let sim = simulation(common, tt::DEFAULT_DRAWS, super::DEFAULT_SEED)?;
             sim.require_monte_carlo("t-test")?;
+            let method = tt::ReferenceMethod::named(&args.reference).unwrap_or_default();
             let options = tt::PrivateTOptions::new(eps)
-                .map_err(|e| anyhow!("{e}"))?
-                .with_alternative(alternative);
-            // Validate the public setting before charging the ledger.
-            tt::Rescaling::new(bounds, popmean).map_err(|e| anyhow!("{e}"))?;
+                .and_then(|o| o.with_alternative(alternative).with_method(method))
+                .map_err(|e| anyhow!("{e}"))?;
+            // Validate the setting and the input before charging the ledger.
+            let sample =
+                tt::BoundedSample::new(&values, popmean, bounds).map_err(|e| anyhow!("{e}"))?;
             options.noise_scales(values.len()).map_err(|e| anyhow!("{e}"))?;
             // Timing pilot on placeholder moments (public values, not the data).
             let probe = tt::NoisyMoments {
@@ -254,17 +256,8 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                     .map_err(|e| anyhow!("{e}"))
             })?;
             let (result, status) = release(&args.ledger, &input, "t-test", eps, 0.0, || {
-                with_spinner(&message, || {
-                    tt::private_ttest_1samp(
-                        &values,
-                        popmean,
-                        bounds,
-                        &options,
-                        sim.engine(),
-                        &sim.mc,
-                    )
-                })
-                .map_err(|e| anyhow!("{e}"))
+                with_spinner(&message, || tt::private_ttest(&sample, &options, sim.evaluator()))
+                    .map_err(|e| anyhow!("{e}"))
             })?;
             let mut r = Report::from_release(
                 "t-test",
@@ -275,33 +268,42 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                 "noise",
                 format!(
                     "Laplace on the mean (scale {}, ε = {}) and the variance (scale {}, ε = {}) of data clamped to [{}, {}]",
-                    fmt(result.noise.mean),
-                    fmt(result.epsilon_mean),
-                    fmt(result.noise.variance),
-                    fmt(result.epsilon_variance),
+                    fmt(result.detail.noise.mean),
+                    fmt(result.detail.epsilon_mean),
+                    fmt(result.detail.noise.variance),
+                    fmt(result.detail.epsilon_variance),
                     fmt(b.lo()),
                     fmt(b.hi())
                 ),
             );
-            r.line("mean", format!("private estimate {} (data scale)", fmt(result.mean_estimate)));
-            if matches!(result.method, tt::ReferenceMethod::NoiseStudentized { .. }) {
+            r.line(
+                "mean",
+                format!("private estimate {} (data scale)", fmt(result.detail.mean_estimate)),
+            );
+            if matches!(result.detail.method, tt::ReferenceMethod::NoiseStudentized { .. }) {
                 r.line(
                     "statistic",
                     format!(
                         "noise-studentized Z = x̄̃ / √(σ̂²/n + 2b²); the paper's T̃ = {}",
-                        fmt(result.paper_statistic)
+                        fmt(result.detail.paper_statistic)
                     ),
                 );
             }
-            if result.no_power {
+            if result.detail.no_power {
                 r.warn(
                     "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
                      more data, a larger ε or tighter --bounds",
                 );
-            } else if result.noisy_variance <= 0.0 {
+            } else if result.detail.noisy_variance <= 0.0 {
                 r.line("sd estimate", "0: Z is standardised by the mean's noise only");
             }
-            warn_if_all_noise(&mut r, result.noise.mean, 2.0);
+            if args.reference == "paper" {
+                r.warn(
+                    "--reference paper is the paper's sd = 0.3 reference: its type-I error exceeds \
+                     α when the true sd is small (for comparison only; the default is valid)",
+                );
+            }
+            warn_if_all_noise(&mut r, result.detail.noise.mean, 2.0);
             add_engine(&mut r, &sim);
             add_ledger(&mut r, status);
             r
@@ -341,31 +343,32 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
         TcVariant::HighPrivacyPlus => wx::TcVariant::HighPrivacyPlus { k },
     };
     let mc = dptest_refdist::MonteCarlo::new(
-        common.draws.unwrap_or(100_000),
+        common.draws.unwrap_or(wx::TC_DEFAULT_DRAWS),
         common.seed.unwrap_or(super::DEFAULT_SEED),
     )
     .map_err(|e| anyhow!("--draws: {e}"))?;
+    let evaluator = Evaluator::cpu(mc);
+    let epsilon = Epsilon::new(args.epsilon)?;
     let options = wx::TcOptions {
         variant,
         alternative: wilcoxon_alternative(args.alternative.into()),
         alpha: common.alpha,
-        monte_carlo: mc,
+        epsilon,
     };
-    let epsilon = Epsilon::new(args.epsilon)?;
-    wx::TcReference::new(variant, sample.len(), epsilon, mc).map_err(|e| anyhow!("{e}"))?;
+    wx::TcReference::new(variant, sample.len(), epsilon, evaluator).map_err(|e| anyhow!("{e}"))?;
     let (result, status) =
         release(&args.ledger, &data.input, "task-clifton", args.epsilon, 0.0, || {
             with_spinner("computing the critical value", || {
-                wx::task_clifton(&sample, epsilon, &options)
+                wx::task_clifton(&sample, &options, evaluator)
             })
             .map_err(|e| anyhow!("{e}"))
         })?;
-    let title = if result.differentially_private {
-        format!("Task–Clifton private Wilcoxon test, {} (ε-DP baseline)", result.variant)
+    let title = if result.detail.differentially_private {
+        format!("Task–Clifton private Wilcoxon test, {} (ε-DP baseline)", result.detail.variant)
     } else {
         format!(
             "Task–Clifton Wilcoxon test, {} (baseline, NOT differentially private)",
-            result.variant
+            result.detail.variant
         )
     };
     let mut r = Report::from_release("task-clifton", title, &result)?;
@@ -373,13 +376,13 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
         "noise",
         format!(
             "Laplace on z = W/σ(N), scale {} (N_min = {}, {} per sign); critical value {}",
-            fmt(result.release.scale),
-            result.n_min,
-            crate::output::plural(result.dummies as u64, "dummy pair"),
-            fmt(result.critical_value)
+            fmt(result.detail.release.scale),
+            result.detail.n_min,
+            crate::output::plural(result.detail.dummies as u64, "dummy pair"),
+            fmt(result.detail.critical_value)
         ),
     );
-    if !result.differentially_private {
+    if !result.detail.differentially_private {
         r.privacy = Some(
             "NOT differentially private: High Utility's noise assumes at least 30% non-zero \
              differences (N_min = 0.3n), so it leaks when more are zero; not charged to any \
@@ -394,8 +397,8 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
         "decision",
         format!(
             "{} H0 at α = {}",
-            if result.reject { "reject" } else { "do not reject" },
-            fmt(result.alpha)
+            if result.detail.reject { "reject" } else { "do not reject" },
+            fmt(result.detail.alpha)
         ),
     );
     Ok(r)

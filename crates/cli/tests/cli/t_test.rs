@@ -1,5 +1,5 @@
 //! `dptest t-test` on the examples: --public against scipy (paired and one-sample), private
-//! runs need --bounds.
+//! runs need --bounds; --reference picks the reference.
 
 use super::common::*;
 
@@ -36,4 +36,38 @@ fn private_needs_bounds_and_reports_its_cost() {
     assert_eq!(v["reference"]["draws"], 200);
     let p = v["p_value"].as_f64().unwrap();
     assert!(p > 0.0 && p <= 1.0);
+}
+
+#[test]
+fn the_reference_can_be_chosen_for_comparison() {
+    let base = [
+        "t-test",
+        "--input",
+        "examples/paired.csv",
+        "--before",
+        "before",
+        "--after",
+        "after",
+        "--epsilon",
+        "1",
+        "--bounds=-20,20",
+        "--draws",
+        "200",
+        "--backend",
+        "cpu",
+    ];
+    let default = json(&base);
+    assert_eq!(default["method"]["kind"], "noise_studentized");
+    let warned = |v: &serde_json::Value| v["warnings"].to_string().contains("--reference paper");
+    assert!(!warned(&default));
+    for (name, kind) in [("berger-boos-t", "berger_boos"), ("paper", "paper")] {
+        let mut args = base.to_vec();
+        args.extend(["--reference", name]);
+        let v = json(&args);
+        assert_eq!(v["method"]["kind"], kind, "{name}");
+        assert_eq!(warned(&v), name == "paper", "{name}");
+    }
+    let mut bad = base.to_vec();
+    bad.extend(["--reference", "student"]);
+    assert!(fails(&bad).contains("default"));
 }
