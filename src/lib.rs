@@ -10,7 +10,8 @@
 //! - [`kruskal_wallis`], [`mann_whitney`], [`wilcoxon`], [`t_test`]: the private tests and
 //!   their public (scipy-compatible) counterparts;
 //! - [`anova`]: the Swanberg et al. private ANOVA baseline;
-//! - [`federated`]: K-anonymous federated binning, tests and quantiles.
+//! - [`federated`]: K-anonymous federated binning, tests and quantiles;
+//! - [`registry`]: the list of private tests that tools iterate over.
 //!
 //! The GPU engine (`dptest-refdist-gpu`) is a separate crate: add it when you want it.
 //!
@@ -42,5 +43,6 @@ pub use dptest_mann_whitney as mann_whitney;
 pub use dptest_mechanisms as mechanisms;
 pub use dptest_ranking as ranking;
 pub use dptest_refdist as refdist;
+pub use dptest_registry as registry;
 pub use dptest_t_test as t_test;
 pub use dptest_wilcoxon as wilcoxon;

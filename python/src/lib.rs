@@ -680,20 +680,8 @@ fn plan(
     draws: Option<u64>,
     seed: Option<u64>,
 ) -> PyResult<String> {
-    use dptest_plan::PlanTest;
-    let which = match test {
-        "kruskal-wallis" => PlanTest::KruskalWallis,
-        "mann-whitney" => PlanTest::MannWhitney,
-        "wilcoxon" => PlanTest::Wilcoxon,
-        "t-test" => PlanTest::TTest,
-        other => {
-            return Err(err(format!(
-                "test must be 'kruskal-wallis', 'mann-whitney', 'wilcoxon' or 't-test', not {other:?}"
-            )));
-        }
-    };
     let settings = dptest_plan::PlanSettings {
-        test: which,
+        test: test.to_owned(),
         effect,
         epsilon,
         power,
@@ -705,6 +693,7 @@ fn plan(
         draws,
         seed,
     };
+    let which = settings.private_test().map_err(err)?;
     let found = py.detach(|| dptest_plan::plan(&settings, &mut |_| {})).map_err(err)?;
     let mut r = Report::plain("plan");
     r.set("for", test);
@@ -717,7 +706,7 @@ fn plan(
     r.set("reps", reps);
     r.set("reference_draws", found.draws);
     r.set("seed", found.seed);
-    if which == PlanTest::KruskalWallis {
+    if which.uses_groups() {
         r.set("groups", groups);
     }
     r.set("evaluated", &found.evaluated);

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use dptest_core::Bounds;
+use dptest_core::PrivateTest;
 
 use crate::commands::federated::FederatedCommand;
 use crate::data::Format;
@@ -409,41 +410,6 @@ pub struct TaskCliftonArgs {
     pub ledger: LedgerArgs,
 }
 
-/// Tests with a simulated reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TestName {
-    /// Private Kruskal–Wallis (see --statistic).
-    KruskalWallis,
-    /// Private Mann–Whitney.
-    MannWhitney,
-    /// Private Wilcoxon signed-rank (Pratt).
-    Wilcoxon,
-    /// Private one-sample / paired t-test.
-    TTest,
-}
-
-impl TestName {
-    /// The test's name in titles ("Kruskal–Wallis test", …, "t-test").
-    pub fn title(self) -> &'static str {
-        match self {
-            TestName::KruskalWallis => "Kruskal–Wallis test",
-            TestName::MannWhitney => "Mann–Whitney test",
-            TestName::Wilcoxon => "Wilcoxon signed-rank test",
-            TestName::TTest => "t-test",
-        }
-    }
-
-    /// The subcommand spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TestName::KruskalWallis => "kruskal-wallis",
-            TestName::MannWhitney => "mann-whitney",
-            TestName::Wilcoxon => "wilcoxon",
-            TestName::TTest => "t-test",
-        }
-    }
-}
-
 /// The tests `dptest critical-value` covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CriticalTest {
@@ -459,9 +425,9 @@ impl CriticalTest {
     /// The subcommand spelling.
     pub fn as_str(self) -> &'static str {
         match self {
-            CriticalTest::KruskalWallis => TestName::KruskalWallis.as_str(),
-            CriticalTest::MannWhitney => TestName::MannWhitney.as_str(),
-            CriticalTest::Wilcoxon => TestName::Wilcoxon.as_str(),
+            CriticalTest::KruskalWallis => dptest_kruskal_wallis::PrivateKruskalWallis.name(),
+            CriticalTest::MannWhitney => dptest_mann_whitney::PrivateMannWhitney.name(),
+            CriticalTest::Wilcoxon => dptest_wilcoxon::PrivateWilcoxon.name(),
         }
     }
 }
@@ -496,9 +462,10 @@ pub struct CriticalArgs {
 /// `dptest plan`.
 #[derive(Args, Debug)]
 pub struct PlanArgs {
-    /// The test to plan.
-    #[arg(long, value_enum)]
-    pub test: TestName,
+    /// The test to plan (any test of the registry).
+    #[arg(long, value_name = "TEST",
+          value_parser = clap::builder::PossibleValuesParser::new(dptest_registry::names()))]
+    pub test: String,
     /// Effect size in standard deviations (KW: max − min of the group means; MW: mean
     /// shift; Wilcoxon: mean of `after` minus mean of `before`, each sd 1; t-test: mean over
     /// the data's sd).

@@ -8,6 +8,8 @@
 //! - [`check_finite`]: the first NaN or infinity of a sample;
 //! - [`Outcome`]: what every private test returns, its five common values plus the test's own
 //!   detail;
+//! - [`PrivateTest`]: what each private test publishes for the tools that iterate over tests
+//!   (names, reference, power study; the list is `dptest-registry`);
 //! - [`tags`]: the one registry of Philox stream tags, unique across the workspace.
 //!
 //! Each fallible constructor has its own one-case error ([`UnknownAlternative`],
@@ -33,6 +35,7 @@ pub use crate::{
     bounds::{Bounds, InvalidBounds},
     finite::{NonFinite, check_finite},
     outcome::Outcome,
+    registry::{POWER_DRAWS, PowerSetting, PrivateTest, StudyError},
 };
 
 pub mod tags;
@@ -41,3 +44,4 @@ mod alternative;
 mod bounds;
 mod finite;
 mod outcome;
+mod registry;

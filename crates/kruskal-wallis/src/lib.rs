@@ -54,7 +54,7 @@ pub use crate::{
     },
     public::{KruskalResult, kruskal},
     sample::GroupedSample,
-    study::{KwReference, KwSetting, equal_sizes, normal_groups},
+    study::{KwReference, KwSetting, PrivateKruskalWallis, equal_sizes, normal_groups},
 };
 
 mod error;

@@ -1,9 +1,11 @@
 //! The study API for `cargo xtask calibrate|power`: a reference built once per setting, cheap
 //! simulated releases, and the paper's data generators.
 
+use dptest_core::{PowerSetting, PrivateTest, StudyError};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
-use rand::{Rng, RngExt};
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
 use crate::private::{reference_null, statistic_random_ties};
@@ -222,5 +224,66 @@ mod tests {
         assert!(normal_groups(&[4, 5], &[0.0], 1.0, &mut rng).is_err());
         assert!(normal_groups(&[4, 5], &[0.0, 0.0], 0.0, &mut rng).is_err());
         assert_eq!(equal_sizes(10, 3), vec![4, 3, 3]);
+    }
+}
+
+/// The private Kruskal–Wallis test (H_abs) as the tools list it (`dptest-registry`): its
+/// power study draws equal normal groups with evenly spaced means.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrivateKruskalWallis;
+
+impl PrivateTest for PrivateKruskalWallis {
+    fn name(&self) -> &'static str {
+        "kruskal-wallis"
+    }
+
+    fn title(&self) -> &'static str {
+        "Kruskal–Wallis test"
+    }
+
+    fn exact_reference(&self) -> bool {
+        false
+    }
+
+    fn paired(&self) -> bool {
+        false
+    }
+
+    fn uses_groups(&self) -> bool {
+        true
+    }
+
+    fn min_n(&self, groups: usize) -> usize {
+        2 * groups
+    }
+
+    fn effect(&self, setting: &PowerSetting) -> String {
+        format!(
+            "{} equal groups, normal data (sd 1), means evenly spaced with max − min = {}; KW-abs",
+            setting.groups, setting.effect
+        )
+    }
+
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
+        let g = setting.groups;
+        let epsilon = Epsilon::new(setting.epsilon).map_err(StudyError::from_display)?;
+        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(StudyError::from_display)?;
+        let kw = KwSetting { n, groups: g, statistic: KwStatistic::Abs, epsilon };
+        let reference = KwReference::new(kw, mc).map_err(StudyError::from_display)?;
+        // Group means evenly spaced with max − min = d (sd 1): the paper's (−1, 0, 1) is d = 2.
+        let d = setting.effect;
+        let means: Vec<f64> =
+            (0..g).map(|i| d * (i as f64 / (g - 1).max(1) as f64 - 0.5)).collect();
+        let sizes = equal_sizes(n, g);
+        let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
+        let mut hits = 0;
+        for _ in 0..setting.reps {
+            let sample =
+                normal_groups(&sizes, &means, 1.0, &mut rng).map_err(StudyError::from_display)?;
+            let released =
+                reference.simulate_release(&sample, &mut rng).map_err(StudyError::from_display)?;
+            hits += usize::from(reference.p_value(released) <= setting.alpha);
+        }
+        Ok(hits as f64 / setting.reps as f64)
     }
 }

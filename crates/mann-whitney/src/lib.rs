@@ -59,7 +59,9 @@ pub use crate::{
         PrivateMwOptions, p_value_of_release, private_mann_whitney,
     },
     sample::TwoSample,
-    study::{MwReference, MwSetting, MwStudy, SimulatedRelease, normal_two_sample},
+    study::{
+        MwReference, MwSetting, MwStudy, PrivateMannWhitney, SimulatedRelease, normal_two_sample,
+    },
 };
 
 mod error;

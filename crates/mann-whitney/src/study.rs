@@ -4,10 +4,12 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use dptest_core::{PowerSetting, PrivateTest, StudyError};
 use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan};
 use dptest_refdist::exact::ExactReference;
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
-use rand::{Rng, RngExt};
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 use crate::private::{GroupSizes, MwPrivacy, MwStatistic, m_star};
@@ -368,5 +370,64 @@ mod tests {
         assert_eq!(reference.p_value(release.value).unwrap(), 0.6263341846327871);
         assert_eq!(reference.critical_value(0.05).unwrap(), Some(2902.8612705022088));
         assert!(normal.reference([0, 200]).unwrap().p_value(5.0).unwrap() == 1.0);
+    }
+}
+
+/// The private Mann–Whitney test (private group sizes, normal reference) as the tools list it
+/// (`dptest-registry`): its power study draws two equal normal groups with a mean shift.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrivateMannWhitney;
+
+impl PrivateTest for PrivateMannWhitney {
+    fn name(&self) -> &'static str {
+        "mann-whitney"
+    }
+
+    fn title(&self) -> &'static str {
+        "Mann–Whitney test"
+    }
+
+    fn exact_reference(&self) -> bool {
+        true
+    }
+
+    fn paired(&self) -> bool {
+        false
+    }
+
+    fn uses_groups(&self) -> bool {
+        false
+    }
+
+    fn min_n(&self, _groups: usize) -> usize {
+        4
+    }
+
+    fn effect(&self, setting: &PowerSetting) -> String {
+        format!(
+            "two equal groups, normal data (sd 1), mean shift {}; private group sizes, δ = {:e}",
+            setting.effect,
+            crate::DEFAULT_DELTA
+        )
+    }
+
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
+        let (n1, n2) = (n / 2, n - n / 2);
+        let epsilon = Epsilon::new(setting.epsilon).map_err(StudyError::from_display)?;
+        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(StudyError::from_display)?;
+        let privacy = MwPrivacy::new(epsilon);
+        let mw = MwSetting { n1, n2, privacy, reference: MwReferenceKind::Normal };
+        let study = MwStudy::new(mw, mc).map_err(StudyError::from_display)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
+        let mut hits = 0;
+        for _ in 0..setting.reps {
+            let sample = normal_two_sample(n1, n2, setting.effect, &mut rng)
+                .map_err(StudyError::from_display)?;
+            let release =
+                study.simulate_release(&sample, &mut rng).map_err(StudyError::from_display)?;
+            let p = study.p_value(&release).map_err(StudyError::from_display)?;
+            hits += usize::from(p <= setting.alpha);
+        }
+        Ok(hits as f64 / setting.reps as f64)
     }
 }

@@ -78,8 +78,8 @@ pub use crate::{
     sample::BoundedSample,
     studentized::{StudentizedNull, TAG_STUDENTIZED_STATISTIC},
     study::{
-        CALIBRATION_SDS, CalibrationRow, RejectionRate, calibrate, normal_data, rejection_rate,
-        simulate_release, simulated_p_values,
+        CALIBRATION_SDS, CalibrationRow, PrivateTTest, RejectionRate, T_POWER_DRAWS, calibrate,
+        normal_data, rejection_rate, simulate_release, simulated_p_values,
     },
     test::{DEFAULT_DRAWS, TTestDetail, private_ttest, reference_p_value},
     variance_null::{NoisyVarianceNull, TAG_NOISY_VARIANCE},

@@ -3,13 +3,14 @@
 //! Simulation randomness only (Philox streams of `dptest-refdist`): never use these
 //! functions to release real data.
 
-use dptest_refdist::DrawStream;
+use dptest_core::{PowerSetting, PrivateTest, StudyError};
+use dptest_refdist::{DrawStream, MonteCarlo};
 use serde::Serialize;
 
 use crate::error::{TTestError, check_n};
 use crate::moments::{NoiseScales, NoisyMoments};
-use crate::private::clamped_moments;
-use crate::reference::{TAG_SIMULATED_DATA, TReference, laplace, normal_values};
+use crate::private::{PrivateTOptions, clamped_moments};
+use crate::reference::{PAPER_SD, TAG_SIMULATED_DATA, TReference, laplace, normal_values};
 
 /// **Simulation only, not private.** Adds the release's noise distribution (continuous
 /// Laplace at the effective scales) to the moments of `rescaled` (clamped to [−1, 1]),
@@ -154,4 +155,62 @@ pub fn calibrate(
             Ok(CalibrationRow { sd, rates, p_values })
         })
         .collect()
+}
+
+/// The private t-test (default reference) as the tools list it (`dptest-registry`): its power
+/// study draws normal data of sd [`PAPER_SD`] on the [−1, 1] scale (the paper's setting) with
+/// mean `effect`·sd.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrivateTTest;
+
+/// Reference draws per sd grid point of the t-test's power study by default (its reference
+/// simulates a whole grid of sds).
+pub const T_POWER_DRAWS: u64 = 2_000;
+
+impl PrivateTest for PrivateTTest {
+    fn name(&self) -> &'static str {
+        "t-test"
+    }
+
+    fn title(&self) -> &'static str {
+        "t-test"
+    }
+
+    fn exact_reference(&self) -> bool {
+        false
+    }
+
+    fn paired(&self) -> bool {
+        true
+    }
+
+    fn uses_groups(&self) -> bool {
+        false
+    }
+
+    fn min_n(&self, _groups: usize) -> usize {
+        3
+    }
+
+    fn power_draws(&self) -> u64 {
+        T_POWER_DRAWS
+    }
+
+    fn effect(&self, setting: &PowerSetting) -> String {
+        format!(
+            "normal data with mean {} sd; data sd = {PAPER_SD} of the half-range of the declared bounds (the paper's setting)",
+            setting.effect
+        )
+    }
+
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
+        let options = PrivateTOptions::new(setting.epsilon).map_err(StudyError::from_display)?;
+        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(StudyError::from_display)?;
+        let reference = TReference::new(n, &options, &mc).map_err(StudyError::from_display)?;
+        let mean = setting.effect * PAPER_SD;
+        let reps = setting.reps as u64;
+        rejection_rate(&reference, mean, PAPER_SD, reps, setting.alpha, setting.seed)
+            .map(|rate| rate.rate)
+            .map_err(StudyError::from_display)
+    }
 }

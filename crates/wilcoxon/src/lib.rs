@@ -64,8 +64,8 @@ pub use crate::{
     robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON, release_epsilon},
     sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, signed_rank_sd},
     study::{
-        RateSummary, STUDY_TAG, Scenario, StudyRun, simulate_release, study_stream,
-        task_clifton_study, wilcoxon_study,
+        PrivateWilcoxon, RateSummary, STUDY_TAG, Scenario, StudyRun, simulate_release,
+        study_stream, task_clifton_study, wilcoxon_study,
     },
     tables::{ComparisonRow, comparison_critical_values},
     task_clifton::{

@@ -1,11 +1,13 @@
 //! Study API: the paper's data generators, simulated releases (simulation only) and
 //! calibration/power runs that build the reference once per setting.
 
-use dptest_refdist::DrawStream;
+use dptest_core::{PowerSetting, PrivateTest, StudyError};
+use dptest_mechanisms::Epsilon;
+use dptest_refdist::{DrawStream, Evaluator};
 use serde::Serialize;
 
 use crate::error::{WilcoxonError, check_alpha};
-use crate::private::WpReference;
+use crate::private::{Reference, WpReference};
 use crate::sample::{Alternative, PairedSample, pratt_statistic};
 use crate::task_clifton::{TcReference, tc_statistic};
 
@@ -327,5 +329,63 @@ mod tests {
                 println!("{line}");
             }
         }
+    }
+}
+
+/// The private Wilcoxon signed-rank test (Pratt, exact zero-robust reference) as the tools list
+/// it (`dptest-registry`): its power study draws the paper's pairs, u ~ N(0, 1) and
+/// v ~ N(effect, 1), with a fraction of exact zeros.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrivateWilcoxon;
+
+impl PrivateTest for PrivateWilcoxon {
+    fn name(&self) -> &'static str {
+        "wilcoxon"
+    }
+
+    fn title(&self) -> &'static str {
+        "Wilcoxon signed-rank test"
+    }
+
+    fn exact_reference(&self) -> bool {
+        true
+    }
+
+    fn paired(&self) -> bool {
+        true
+    }
+
+    fn uses_groups(&self) -> bool {
+        false
+    }
+
+    fn min_n(&self, _groups: usize) -> usize {
+        2
+    }
+
+    fn effect(&self, setting: &PowerSetting) -> String {
+        format!(
+            "pairs u ~ N(0, 1), v ~ N({}, 1), d = u − v, {}% zero differences; exact reference",
+            setting.effect,
+            100.0 * setting.zero_fraction
+        )
+    }
+
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
+        let epsilon = Epsilon::new(setting.epsilon).map_err(StudyError::from_display)?;
+        let reference = WpReference::new(n, epsilon, Reference::Exact, Evaluator::Exact)
+            .map_err(StudyError::from_display)?;
+        let scenario = Scenario::new(n, setting.zero_fraction, setting.effect)
+            .map_err(StudyError::from_display)?;
+        let run = wilcoxon_study(
+            &reference,
+            &scenario,
+            Alternative::TwoSided,
+            setting.reps,
+            setting.seed,
+        )
+        .map_err(StudyError::from_display)?;
+        let hits = run.p_values.iter().filter(|&&p| p <= setting.alpha).count();
+        Ok(hits as f64 / setting.reps as f64)
     }
 }

@@ -5,22 +5,16 @@
 //! The search and the simulations are the `dptest-plan` crate; this file is the CLI's report.
 
 use anyhow::{Result, anyhow};
-use dptest_plan::{PlanError, PlanPoint, PlanSettings, PlanTest};
+use dptest_plan::{PlanError, PlanResult, PlanSettings};
 
-use crate::cli::{Common, PlanArgs, TestName};
+use crate::cli::{Common, PlanArgs};
 use crate::engine::Counter;
 use crate::output::{Report, fmt};
 
 /// `dptest plan`.
 pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
-    let test = match args.test {
-        TestName::KruskalWallis => PlanTest::KruskalWallis,
-        TestName::MannWhitney => PlanTest::MannWhitney,
-        TestName::Wilcoxon => PlanTest::Wilcoxon,
-        TestName::TTest => PlanTest::TTest,
-    };
     let settings = PlanSettings {
-        test,
+        test: args.test.clone(),
         effect: args.effect,
         epsilon: args.epsilon,
         power: args.power,
@@ -39,7 +33,8 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
     });
     bar.finish();
     let found = found.map_err(cli_error)?;
-    report(args, common, found.n, found.at, &found.evaluated, found.draws, found.seed)
+    let test = settings.private_test().map_err(cli_error)?;
+    report(args, common, test, &found)
 }
 
 /// The library's error in the CLI's words (its flags).
@@ -57,29 +52,24 @@ fn cli_error(e: PlanError) -> anyhow::Error {
 fn report(
     args: &PlanArgs,
     common: &Common,
-    n: usize,
-    at: Option<PlanPoint>,
-    points: &[PlanPoint],
-    draws: u64,
-    seed: u64,
+    test: &dyn dptest_core::PrivateTest,
+    found: &PlanResult,
 ) -> Result<Report> {
+    let n = found.n;
     let mut r = Report::plain(
         "plan",
         format!(
             "Sample size for the private {}: power {} at α = {}, ε = {}, effect {}",
-            args.test.title(),
+            test.title(),
             fmt(args.power),
             fmt(common.alpha),
             fmt(args.epsilon),
             fmt(args.effect)
         ),
     );
-    let unit = match args.test {
-        TestName::Wilcoxon | TestName::TTest => "pairs / observations",
-        _ => "in total over the groups",
-    };
+    let unit = if test.paired() { "pairs / observations" } else { "in total over the groups" };
     r.line("n needed", format!("{n} ({unit})"));
-    if let Some(p) = at {
+    if let Some(p) = found.at {
         r.line(
             "power",
             format!(
@@ -90,50 +80,28 @@ fn report(
             ),
         );
     }
-    r.line("effect", effect_text(args));
+    r.line("effect", found.data.clone());
     r.line(
         "method",
         format!(
-            "doubling then bisection over n (to 1%); reference {draws} draws per n, seed {seed}; simulation only"
+            "doubling then bisection over n (to 1%); reference {} draws per n, seed {}; simulation only",
+            found.draws, found.seed
         ),
     );
     r.privacy = Some("nothing released: planning uses simulated data only".to_owned());
-    r.set("for", args.test.as_str());
+    r.set("for", test.name());
     r.set("n", n);
-    r.set("power", at.map(|p| p.power));
+    r.set("power", found.at.map(|p| p.power));
     r.set("target_power", args.power);
     r.set("alpha", common.alpha);
     r.set("epsilon", args.epsilon);
     r.set("effect", args.effect);
     r.set("reps", args.reps);
-    r.set("reference_draws", draws);
-    r.set("seed", seed);
-    if args.test == TestName::KruskalWallis {
+    r.set("reference_draws", found.draws);
+    r.set("seed", found.seed);
+    if test.uses_groups() {
         r.set("groups", args.groups);
     }
-    r.set("evaluated", points);
+    r.set("evaluated", &found.evaluated);
     Ok(r)
-}
-
-fn effect_text(args: &PlanArgs) -> String {
-    match args.test {
-        TestName::KruskalWallis => format!(
-            "{} equal groups, normal data (sd 1), means evenly spaced with max − min = {}; KW-abs",
-            args.groups,
-            fmt(args.effect)
-        ),
-        TestName::MannWhitney => format!(
-            "two equal groups, normal data (sd 1), mean shift {}; private group sizes, δ = 1e-6",
-            fmt(args.effect)
-        ),
-        TestName::Wilcoxon => format!(
-            "pairs u ~ N(0, 1), v ~ N({}, 1), d = u − v, {}% zero differences; exact reference",
-            fmt(args.effect),
-            fmt(100.0 * args.zero_fraction)
-        ),
-        TestName::TTest => format!(
-            "normal data with mean {} sd; data sd = 0.3 of the half-range of the declared bounds (the paper's setting)",
-            fmt(args.effect)
-        ),
-    }
 }

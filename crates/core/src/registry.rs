@@ -1,0 +1,85 @@
+//! What every private test publishes about itself for the tools that iterate over tests
+//! (`dptest-registry` lists them; `dptest-plan`, the CLI and Python read the list instead of
+//! naming tests).
+
+use std::fmt;
+
+/// Reference draws per candidate n of a power study, unless a test says otherwise.
+pub const POWER_DRAWS: u64 = 20_000;
+
+/// A power study's public setting: the data generator's effect, privacy and the simulation's
+/// size. Seeds and parameters only; nothing here is data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PowerSetting {
+    /// Effect size in standard deviations (its meaning per test: [`PrivateTest::effect`]).
+    pub effect: f64,
+    /// Privacy budget ε.
+    pub epsilon: f64,
+    /// Significance level.
+    pub alpha: f64,
+    /// Groups (grouped tests).
+    pub groups: usize,
+    /// Fraction of pairs with no change (paired tests).
+    pub zero_fraction: f64,
+    /// Simulated datasets per n.
+    pub reps: usize,
+    /// Reference draws per n.
+    pub draws: u64,
+    /// Seed of the simulations.
+    pub seed: u64,
+}
+
+impl PowerSetting {
+    /// The seed of the datasets simulated at n (the same for every test that draws its own).
+    pub fn seed_at(&self, n: usize) -> u64 {
+        self.seed ^ (n as u64).rotate_left(32)
+    }
+}
+
+/// A test's refusal of a power setting, in its own words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudyError(pub String);
+
+impl fmt::Display for StudyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StudyError {}
+
+impl StudyError {
+    /// Any test error, by its message.
+    pub fn from_display(e: impl fmt::Display) -> Self {
+        StudyError(e.to_string())
+    }
+}
+
+/// One private test as the tools see it: its names, what its reference needs, and its power
+/// study (simulation only: seeded, simulated release noise, never real data).
+pub trait PrivateTest: Sync {
+    /// The name the CLI, JSON and Python use (e.g. `"kruskal-wallis"`).
+    fn name(&self) -> &'static str;
+    /// The name in titles (e.g. `"Kruskal–Wallis test"`).
+    fn title(&self) -> &'static str;
+    /// Whether the default reference is exact (closed form or exact pmf) rather than simulated.
+    fn exact_reference(&self) -> bool;
+    /// Whether n counts pairs (paired tests) rather than observations over groups.
+    fn paired(&self) -> bool;
+    /// Whether the power setting's `groups` matters (tests of any number of groups).
+    fn uses_groups(&self) -> bool;
+    /// The smallest n the test runs at with `groups` groups.
+    fn min_n(&self, groups: usize) -> usize;
+    /// Reference draws per n of a power study by default.
+    fn power_draws(&self) -> u64 {
+        POWER_DRAWS
+    }
+    /// The power study's data, in words, for `setting`.
+    fn effect(&self, setting: &PowerSetting) -> String;
+    /// Simulated power at n: `setting.reps` datasets from the test's data generator, the
+    /// reference built once for n.
+    ///
+    /// # Errors
+    /// The test's refusal of the setting.
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError>;
+}
