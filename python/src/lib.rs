@@ -13,6 +13,7 @@ use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::{Delta, Epsilon};
 use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo, Tail};
+use dptest_report::{Fields, asymptotic_reference, exact_reference};
 use dptest_t_test as tt;
 use dptest_tables as tables;
 use dptest_wilcoxon as wx;
@@ -20,12 +21,10 @@ use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Seed used when neither `seed` nor the test crate gives one (the CLI's `DEFAULT_SEED`).
 const DEFAULT_SEED: u64 = 1;
-/// Fewer Monte Carlo draws than this get a resolution warning (the CLI's `MIN_USEFUL_DRAWS`).
-const MIN_USEFUL_DRAWS: u64 = 1000;
 
 fn err(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -55,107 +54,53 @@ fn monte_carlo(draws: Option<u64>, default_draws: u64, seed: Option<u64>, defaul
         .map_err(|e| err(format!("draws: {e}")))
 }
 
-/// The CLI's `Report` fields, built the same way (see crates/cli/src/output.rs).
+/// A result object (the CLI's JSON, through `dptest-report`) on its way to a Python dict.
 struct Report {
-    fields: Map<String, Value>,
+    fields: Fields,
 }
 
 impl Report {
     fn from_result(test: &str, result: &impl Serialize) -> PyResult<Report> {
-        let value = serde_json::to_value(result).map_err(err)?;
-        let mut fields = match value {
-            Value::Object(map) => map,
-            other => {
-                let mut m = Map::new();
-                m.insert("result".to_owned(), other);
-                m
-            }
-        };
-        let own = fields.insert("test".to_owned(), Value::String(test.to_owned()));
-        if let Some(Value::String(name)) = own
-            && name != test
-        {
-            fields.insert("variant".to_owned(), Value::String(name));
-        }
-        for key in ["statistic", "p_value", "n", "epsilon", "delta", "reference"] {
-            fields.entry(key.to_owned()).or_insert(Value::Null);
-        }
-        Ok(Report { fields })
+        Ok(Report { fields: Fields::from_result(test, result).map_err(err)? })
     }
 
     fn plain(test: &str) -> Report {
-        let mut fields = Map::new();
-        fields.insert("test".to_owned(), Value::String(test.to_owned()));
-        Report { fields }
+        Report { fields: Fields::plain(test) }
     }
 
     fn set(&mut self, key: &str, value: impl Serialize) {
-        self.fields.insert(key.to_owned(), serde_json::to_value(value).unwrap_or(Value::Null));
+        self.fields.set(key, value);
     }
 
     fn warn(&mut self, text: impl Into<String>) {
-        let list = self.fields.entry("warnings").or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(items) = list {
-            items.push(Value::String(text.into()));
-        }
+        self.fields.warn(&text.into());
     }
 
     fn decision(&mut self, alpha: f64) {
-        if let Some(p) = self.fields.get("p_value").and_then(Value::as_f64) {
-            self.set("alpha", alpha);
-            self.set("reject", p <= alpha);
-        }
+        self.fields.decision(alpha);
     }
 
     fn engine(&mut self, engine: &dyn Engine) {
-        let e = self.fields.get("reference").and_then(|r| r.get("engine"));
-        if e.and_then(Value::as_str).is_some_and(|e| e == "exact" || e == "none") {
-            return;
-        }
-        self.set("engine_choice", "cpu (the Python package runs the CPU engine)");
-        self.set("engine_device", engine.device());
+        self.fields.engine("cpu (the Python package runs the CPU engine)", &engine.device());
     }
 
     fn all_noise(&mut self, noise_scale: f64, range: f64) {
-        if noise_scale > 1e3 * range {
-            self.warn(format!(
-                "the noise scale {noise_scale} is over 1000 times the statistic's range {range}: \
-                 the release is essentially pure noise and the test has no power; use a larger ε \
-                 or more data"
-            ));
+        if let Some(warning) = dptest_report::all_noise_warning(noise_scale, range) {
+            self.warn(warning);
         }
     }
 
-    /// As the CLI's `add_monte_carlo_precision`, then serialised.
+    /// The Monte Carlo precision (as the CLI's), then serialised.
     fn finish(mut self) -> String {
-        let draws = self.fields.get("reference").and_then(|r| r.get("draws")).and_then(Value::as_u64);
-        if let (Some(draws), Some(p)) =
-            (draws.filter(|&d| d > 0), self.fields.get("p_value").and_then(Value::as_f64))
-        {
-            self.set("p_value_se", (p * (1.0 - p) / draws as f64).sqrt());
-            let floor = 1.0 / (draws as f64 + 1.0);
-            if p <= floor * (1.0 + 1e-9) {
-                self.warn(format!(
-                    "p = 1/(draws + 1) = {floor}, the smallest this reference can give: the true \
-                     p may be smaller; pass more draws for resolution"
-                ));
-            } else if draws < MIN_USEFUL_DRAWS {
-                self.warn(format!(
-                    "only {draws} draws: the p-value resolves no better than 1/{}; use draws={MIN_USEFUL_DRAWS} or more",
-                    draws + 1
-                ));
-            }
+        if let Some(warning) = self.fields.monte_carlo_precision(|n| format!("draws={n}")) {
+            self.warn(warning);
         }
-        Value::Object(self.fields).to_string()
+        self.json()
     }
-}
 
-fn asymptotic_reference(distribution: &str) -> Value {
-    json!({"engine": "asymptotic", "draws": 0, "seed": null, "distribution": distribution})
-}
-
-fn exact_reference() -> Value {
-    json!({"engine": "exact", "draws": 0, "seed": null})
+    fn json(self) -> String {
+        Value::Object(self.fields.into_map()).to_string()
+    }
 }
 
 fn kw_statistic(name: &str) -> PyResult<kw::KwStatistic> {
@@ -389,7 +334,7 @@ fn wilcoxon(
             let result =
                 py.detach(|| wx::private_wilcoxon(&sample, &options, Evaluator::Exact)).map_err(err)?;
             let mut r = Report::from_result("wilcoxon", &result)?;
-            if let Some(Value::Object(info)) = r.fields.get_mut("reference") {
+            if let Some(Value::Object(info)) = r.fields.map_mut().get_mut("reference") {
                 info.insert("distribution".to_owned(), result.detail.reference_law.description().into());
             }
             let n = result.detail.n as f64;
@@ -711,7 +656,7 @@ fn plan(
     }
     r.set("evaluated", &found.evaluated);
     r.set("privacy", "nothing released: planning uses simulated data only");
-    Ok(Value::Object(r.fields).to_string())
+    Ok(r.json())
 }
 
 fn fed_alternative(name: &str) -> PyResult<fed::Alternative> {
@@ -877,7 +822,7 @@ fn federated_quantile(table: &str, p: Vec<f64>, method: &str, group: Option<Stri
     if let Some(f) = fit {
         r.set("fit", f);
     }
-    Ok(Value::Object(r.fields).to_string())
+    Ok(r.json())
 }
 
 /// One centre's exact summary file (the CLI's `federated summary`): NOT K-anonymous.

@@ -6,17 +6,20 @@ use std::io::Write as _;
 
 use anyhow::{Context, Result};
 use dptest_core::Outcome;
+use dptest_report::Fields;
+pub use dptest_report::{asymptotic_reference, exact_reference, fmt, plural};
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 use crate::data::InputInfo;
 
-/// One command's result: JSON fields plus the human summary's heading and extra lines.
+/// One command's result: the JSON object (`dptest-report`, shared with Python) plus the human
+/// summary's heading and extra lines.
 pub struct Report {
     /// Human heading (e.g. "Kruskal–Wallis test (absolute-value statistic)").
     pub title: String,
     /// The JSON object printed by `--json`.
-    pub fields: Map<String, Value>,
+    pub fields: Fields,
     /// Extra human lines `(label, text)` after the standard ones.
     pub lines: Vec<(String, String)>,
     /// Replaces the standard "privacy" line of results without ε.
@@ -27,30 +30,15 @@ pub struct Report {
 }
 
 impl Report {
-    /// A report for test `test` from a library result struct (a differing library test name
-    /// moves to `variant`). The stable keys `test`,
-    /// `statistic`, `p_value`, `n`, `epsilon`, `delta` and `reference` are always present
-    /// (`epsilon`/`delta` are `null` for public tests).
+    fn with(title: String, fields: Fields, private: bool) -> Report {
+        Report { title, fields, lines: Vec::new(), privacy: None, private }
+    }
+
+    /// A report for test `test` from a public library result struct (the stable keys of
+    /// [`Fields::from_result`]; `epsilon`/`delta` are `null` for public tests).
     pub fn from_result(test: &str, title: String, result: &impl Serialize) -> Result<Report> {
-        let value = serde_json::to_value(result).context("cannot serialise the result")?;
-        let mut fields = match value {
-            Value::Object(map) => map,
-            other => {
-                let mut m = Map::new();
-                m.insert("result".to_owned(), other);
-                m
-            }
-        };
-        let own = fields.insert("test".to_owned(), Value::String(test.to_owned()));
-        if let Some(Value::String(name)) = own
-            && name != test
-        {
-            fields.insert("variant".to_owned(), Value::String(name));
-        }
-        for key in ["statistic", "p_value", "n", "epsilon", "delta", "reference"] {
-            fields.entry(key.to_owned()).or_insert(Value::Null);
-        }
-        Ok(Report { title, fields, lines: Vec::new(), privacy: None, private: false })
+        let fields = Fields::from_result(test, result).context("cannot serialise the result")?;
+        Ok(Report::with(title, fields, false))
     }
 
     /// A report of a private release: the library's typed [`Outcome`] (declared parameters
@@ -61,31 +49,24 @@ impl Report {
         title: String,
         release: &Outcome<D>,
     ) -> Result<Report> {
-        let mut report = Report::from_result(test, title, release)?;
-        report.private = true;
-        Ok(report)
+        let fields = Fields::from_release(test, release).context("cannot serialise the result")?;
+        Ok(Report::with(title, fields, true))
     }
 
     /// A report with no standard keys (ledger, federated tables, plans, critical values).
     pub fn plain(test: &str, title: String) -> Report {
-        let mut fields = Map::new();
-        fields.insert("test".to_owned(), Value::String(test.to_owned()));
-        Report { title, fields, lines: Vec::new(), privacy: None, private: false }
+        Report::with(title, Fields::plain(test), false)
     }
 
     /// Sets a JSON field.
     pub fn set(&mut self, key: &str, value: impl Serialize) {
-        let v = serde_json::to_value(value).unwrap_or(Value::Null);
-        self.fields.insert(key.to_owned(), v);
+        self.fields.set(key, value);
     }
 
     /// Adds a warning: a human "warning" line and an entry of the JSON `warnings` list.
     pub fn warn(&mut self, text: impl Into<String>) {
         let text = text.into();
-        let list = self.fields.entry("warnings").or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(items) = list {
-            items.push(Value::String(text.clone()));
-        }
+        self.fields.warn(&text);
         self.lines.push(("warning".to_owned(), text));
     }
 
@@ -109,7 +90,7 @@ impl Report {
     /// Prints the report to stdout. A closed stdout (`dptest … | head -1`) is not an error.
     pub fn print(&self, json_output: bool) -> Result<()> {
         let text = if json_output {
-            serde_json::to_string_pretty(&Value::Object(self.fields.clone()))
+            serde_json::to_string_pretty(self.fields.map())
                 .context("cannot serialise the result")?
         } else {
             self.human()
@@ -124,7 +105,7 @@ impl Report {
     }
 
     fn get_f64(&self, key: &str) -> Option<f64> {
-        self.fields.get(key).and_then(Value::as_f64)
+        self.fields.get_f64(key)
     }
 
     /// The readable summary.
@@ -158,7 +139,7 @@ impl Report {
                     fmt(delta)
                 ),
             ));
-        } else if self.fields.contains_key("p_value") {
+        } else if self.fields.map().contains_key("p_value") {
             rows.push((
                 "privacy".to_owned(),
                 "none: public test on the exact data (matches scipy's defaults)".to_owned(),
@@ -178,13 +159,13 @@ impl Report {
     /// in this order): A, B" (private: the file stays out of the release).
     fn data_line(&self) -> Option<String> {
         let mut parts = Vec::new();
-        if let Some(input) = self.fields.get("input") {
+        if let Some(input) = self.fields.map().get("input") {
             parts.push(input.get("path").and_then(Value::as_str).unwrap_or("?").to_owned());
         }
-        if let Some(n) = self.fields.get("n").and_then(Value::as_u64) {
+        if let Some(n) = self.fields.map().get("n").and_then(Value::as_u64) {
             parts.push(format!("n = {n}"));
         }
-        if let Some(Value::Array(groups)) = self.fields.get("group_labels") {
+        if let Some(Value::Array(groups)) = self.fields.map().get("group_labels") {
             let names: Vec<&str> = groups.iter().filter_map(Value::as_str).collect();
             let how = if self.private { "declared, in this order" } else { "in this order" };
             parts.push(format!("groups ({how}): {}", names.join(", ")));
@@ -193,7 +174,7 @@ impl Report {
     }
 
     fn reference_text(&self) -> String {
-        let Some(reference) = self.fields.get("reference") else {
+        let Some(reference) = self.fields.map().get("reference") else {
             return "reference unknown".to_owned();
         };
         let engine = reference.get("engine").and_then(Value::as_str).unwrap_or("?");
@@ -216,47 +197,9 @@ impl Report {
     }
 }
 
-/// "1 draw", "2 draws".
-pub fn plural(count: u64, noun: &str) -> String {
-    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
-}
-
-/// A number for people: integers plainly, others with 6 significant digits.
-pub fn fmt(x: f64) -> String {
-    if x == x.trunc() && x.abs() < 1e15 {
-        format!("{x:.0}")
-    } else if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e9) {
-        format!("{x:.5e}")
-    } else {
-        let digits = (5 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
-        let s = format!("{x:.digits$}");
-        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
-    }
-}
-
-/// `{"engine": "exact", "draws": 0, "seed": null}`.
-pub fn exact_reference() -> Value {
-    json!({"engine": "exact", "draws": 0, "seed": null})
-}
-
-/// `{"engine": "asymptotic", "draws": 0, "seed": null, "distribution": D}` for public tests
-/// with a large-sample (χ², normal, t) reference.
-pub fn asymptotic_reference(distribution: &str) -> Value {
-    json!({"engine": "asymptotic", "draws": 0, "seed": null, "distribution": distribution})
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_for_people() {
-        assert_eq!(fmt(3.0), "3");
-        assert_eq!(fmt(0.05), "0.05");
-        assert_eq!(fmt(1234.5678), "1234.57");
-        assert_eq!(fmt(1e-6), "1.00000e-6");
-        assert_eq!(fmt(-0.5), "-0.5");
-    }
 
     #[derive(Serialize)]
     struct Fake {
@@ -266,14 +209,10 @@ mod tests {
     }
 
     #[test]
-    fn stable_keys_are_always_present() {
+    fn a_public_result_says_it_is_public() {
         let fake = Fake { test: "kruskal-wallis-abs", statistic: 1.0, p_value: 0.5 };
         let r = Report::from_result("kruskal-wallis", "t".into(), &fake).unwrap();
-        assert_eq!(r.fields["test"], "kruskal-wallis");
-        assert_eq!(r.fields["variant"], "kruskal-wallis-abs");
-        for key in ["n", "epsilon", "delta", "reference"] {
-            assert!(r.fields[key].is_null(), "{key}");
-        }
+        assert_eq!(r.fields.map()["variant"], "kruskal-wallis-abs");
         assert!(r.human().contains("none: public test"));
     }
 }

@@ -10,8 +10,6 @@ mod plan;
 
 use anyhow::{Result, bail};
 
-use serde_json::Value;
-
 use crate::cli::{Cli, Command, GroupColumns, InputArgs, Privacy};
 use crate::data::{InputInfo, Table};
 use crate::engine::Simulation;
@@ -102,63 +100,30 @@ pub fn add_ledger(report: &mut Report, status: Option<LedgerStatus>) {
 /// The Monte Carlo standard error of the p-value, and a warning at the resolution floor
 /// 1/(draws + 1) or for very few draws (post-processing of the release: public).
 pub fn add_monte_carlo_precision(report: &mut Report) {
-    let draws = report.fields.get("reference").and_then(|r| r.get("draws")).and_then(Value::as_u64);
-    let (Some(draws), Some(p)) =
-        (draws.filter(|&d| d > 0), report.fields.get("p_value").and_then(Value::as_f64))
-    else {
-        return;
-    };
-    let se = (p * (1.0 - p) / draws as f64).sqrt();
-    report.set("p_value_se", se);
-    let floor = 1.0 / (draws as f64 + 1.0);
-    if p <= floor * (1.0 + 1e-9) {
-        report.warn(format!(
-            "p = 1/(draws + 1) = {}, the smallest this reference can give: the true p may be \
-             smaller; pass more --draws for resolution",
-            fmt(floor)
-        ));
-    } else if draws < MIN_USEFUL_DRAWS {
-        report.warn(format!(
-            "only {}: the p-value resolves no better than 1/{}; use --draws {MIN_USEFUL_DRAWS} or more",
-            plural(draws, "draw"),
-            draws + 1
-        ));
+    if let Some(warning) = report.fields.monte_carlo_precision(|n| format!("--draws {n}")) {
+        report.warn(warning);
     }
 }
 
-/// Fewer Monte Carlo draws than this get a resolution warning.
-pub const MIN_USEFUL_DRAWS: u64 = 1000;
-
-/// Warns when the noise scale dwarfs the statistic's whole range (the release is all noise).
+/// Warns when the release is essentially pure noise.
 pub fn warn_if_all_noise(report: &mut Report, noise_scale: f64, statistic_range: f64) {
-    if noise_scale > 1e3 * statistic_range {
-        report.warn(format!(
-            "the noise scale {} is over 1000 times the statistic's range {}: the release is \
-             essentially pure noise and the test has no power; use a larger ε or more data",
-            fmt(noise_scale),
-            fmt(statistic_range)
-        ));
+    if let Some(warning) = dptest_report::all_noise_warning(noise_scale, statistic_range) {
+        report.warn(warning);
     }
 }
 
 /// Records which Monte Carlo engine ran and why.
 pub fn add_engine(report: &mut Report, sim: &Simulation) {
-    let engine = report.fields.get("reference").and_then(|r| r.get("engine"));
-    if engine.and_then(serde_json::Value::as_str).is_some_and(|e| e == "exact" || e == "none") {
-        return;
+    if report.fields.engine(&sim.reason, &sim.engine().device()) {
+        report.line("engine", &sim.reason);
     }
-    report.line("engine", &sim.reason);
-    report.set("engine_choice", &sim.reason);
-    report.set("engine_device", sim.engine().device());
 }
 
 /// Adds the decision at the common α.
 pub fn add_decision(report: &mut Report, alpha: f64) {
-    if let Some(p) = report.fields.get("p_value").and_then(serde_json::Value::as_f64) {
-        let verdict = if p <= alpha { "reject" } else { "do not reject" };
+    if let Some(reject) = report.fields.decision(alpha) {
+        let verdict = if reject { "reject" } else { "do not reject" };
         report.line("decision", format!("{verdict} H0 at α = {}", fmt(alpha)));
-        report.set("alpha", alpha);
-        report.set("reject", p <= alpha);
     }
 }
 

@@ -75,7 +75,9 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
                     fmt(result.detail.normalized)
                 ),
             );
-            if let Some(serde_json::Value::Object(reference)) = r.fields.get_mut("reference") {
+            if let Some(serde_json::Value::Object(reference)) =
+                r.fields.map_mut().get_mut("reference")
+            {
                 reference.insert(
                     "distribution".to_owned(),
                     result.detail.reference_law.description().into(),

@@ -1,0 +1,259 @@
+//! The JSON result object every dptest front end prints (the CLI's `--json`, Python's result
+//! dicts), assembled in one place so both say the same thing:
+//!
+//! - [`Fields::from_result`] / [`Fields::from_release`]: a library result (a public test's
+//!   struct, or a private test's [`Outcome`]) with the stable keys `test`, `statistic`,
+//!   `p_value`, `n`, `epsilon`, `delta` and `reference` always present; a library test name
+//!   that differs from the front end's moves to `variant`.
+//! - [`Fields::decision`], [`Fields::monte_carlo_precision`], [`all_noise_warning`],
+//!   [`Fields::engine`]: what the front ends add, from public parameters and released values only.
+//! - [`fmt`], [`plural`]: numbers and counts for people.
+//!
+//! # Example
+//!
+//! ```
+//! use dptest_report::{Fields, exact_reference};
+//!
+//! let mut fields = Fields::plain("wilcoxon");
+//! fields.set("p_value", 0.01);
+//! fields.set("reference", exact_reference());
+//! assert_eq!(fields.decision(0.05), Some(true));
+//! assert_eq!(fields.map()["reject"], true);
+//! ```
+
+#![deny(missing_docs)]
+
+use dptest_core::Outcome;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// Fewer Monte Carlo draws than this get a resolution warning.
+pub const MIN_USEFUL_DRAWS: u64 = 1000;
+
+/// The keys every test result carries (`null` where they do not apply).
+pub const STABLE_KEYS: [&str; 6] = ["statistic", "p_value", "n", "epsilon", "delta", "reference"];
+
+/// A result object under construction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fields {
+    map: Map<String, Value>,
+}
+
+impl Fields {
+    /// A public test's result struct, for front-end test name `test`.
+    ///
+    /// # Errors
+    /// The result cannot be serialised.
+    pub fn from_result(test: &str, result: &impl Serialize) -> Result<Fields, serde_json::Error> {
+        let mut map = match serde_json::to_value(result)? {
+            Value::Object(map) => map,
+            other => Map::from_iter([("result".to_owned(), other)]),
+        };
+        let own = map.insert("test".to_owned(), Value::String(test.to_owned()));
+        if let Some(Value::String(name)) = own
+            && name != test
+        {
+            map.insert("variant".to_owned(), Value::String(name));
+        }
+        for key in STABLE_KEYS {
+            map.entry(key.to_owned()).or_insert(Value::Null);
+        }
+        Ok(Fields { map })
+    }
+
+    /// A private test's outcome (declared parameters and released values only).
+    ///
+    /// # Errors
+    /// The outcome cannot be serialised.
+    pub fn from_release<D: Serialize>(
+        test: &str,
+        outcome: &Outcome<D>,
+    ) -> Result<Fields, serde_json::Error> {
+        Fields::from_result(test, outcome)
+    }
+
+    /// An object with only `test` (ledger, federated tables, plans, critical values).
+    pub fn plain(test: &str) -> Fields {
+        Fields { map: Map::from_iter([("test".to_owned(), Value::String(test.to_owned()))]) }
+    }
+
+    /// The object so far.
+    pub fn map(&self) -> &Map<String, Value> {
+        &self.map
+    }
+
+    /// The object, to edit a nested value.
+    pub fn map_mut(&mut self) -> &mut Map<String, Value> {
+        &mut self.map
+    }
+
+    /// The finished object.
+    pub fn into_map(self) -> Map<String, Value> {
+        self.map
+    }
+
+    /// Sets a key (an unserialisable value becomes `null`).
+    pub fn set(&mut self, key: &str, value: impl Serialize) {
+        self.map.insert(key.to_owned(), serde_json::to_value(value).unwrap_or(Value::Null));
+    }
+
+    /// A number under `key`, if any.
+    pub fn get_f64(&self, key: &str) -> Option<f64> {
+        self.map.get(key).and_then(Value::as_f64)
+    }
+
+    /// Appends to the `warnings` list.
+    pub fn warn(&mut self, text: &str) {
+        let list = self.map.entry("warnings").or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(items) = list {
+            items.push(Value::String(text.to_owned()));
+        }
+    }
+
+    /// Records `alpha` and `reject` (p ≤ α) when there is a p-value; returns the decision.
+    pub fn decision(&mut self, alpha: f64) -> Option<bool> {
+        let reject = self.get_f64("p_value")? <= alpha;
+        self.set("alpha", alpha);
+        self.set("reject", reject);
+        Some(reject)
+    }
+
+    /// For a Monte Carlo p-value: records `p_value_se` = √(p(1 − p)/draws) and returns the
+    /// warning the p-value calls for (at the 1/(draws + 1) floor, or below
+    /// [`MIN_USEFUL_DRAWS`]); `more_draws(n)` spells the front end's option ("--draws 1000").
+    pub fn monte_carlo_precision(&mut self, more_draws: fn(u64) -> String) -> Option<String> {
+        let reference = self.map.get("reference");
+        let draws = reference.and_then(|r| r.get("draws")).and_then(Value::as_u64);
+        let (draws, p) = (draws.filter(|&d| d > 0)?, self.get_f64("p_value")?);
+        self.set("p_value_se", (p * (1.0 - p) / draws as f64).sqrt());
+        let floor = 1.0 / (draws as f64 + 1.0);
+        if p <= floor * (1.0 + 1e-9) {
+            return Some(format!(
+                "p = 1/(draws + 1) = {}, the smallest this reference can give: the true p may be \
+                 smaller; pass more draws ({}) for resolution",
+                fmt(floor),
+                more_draws(10 * (draws + 1))
+            ));
+        }
+        (draws < MIN_USEFUL_DRAWS).then(|| {
+            format!(
+                "only {}: the p-value resolves no better than 1/{}; use {} or more",
+                plural(draws, "draw"),
+                draws + 1,
+                more_draws(MIN_USEFUL_DRAWS)
+            )
+        })
+    }
+
+    /// Records the Monte Carlo engine that ran (`engine_choice`, `engine_device`), unless the
+    /// reference is exact or absent; returns whether it did.
+    pub fn engine(&mut self, choice: &str, device: &str) -> bool {
+        let engine = self.map.get("reference").and_then(|r| r.get("engine"));
+        if engine.and_then(Value::as_str).is_some_and(|e| e == "exact" || e == "none") {
+            return false;
+        }
+        self.set("engine_choice", choice);
+        self.set("engine_device", device);
+        true
+    }
+}
+
+/// The warning for a release whose noise scale exceeds 1000 times the statistic's range.
+pub fn all_noise_warning(noise_scale: f64, statistic_range: f64) -> Option<String> {
+    (noise_scale > 1e3 * statistic_range).then(|| {
+        format!(
+            "the noise scale {} is over 1000 times the statistic's range {}: the release is \
+             essentially pure noise and the test has no power; use a larger ε or more data",
+            fmt(noise_scale),
+            fmt(statistic_range)
+        )
+    })
+}
+
+/// `{"engine": "exact", "draws": 0, "seed": null}`.
+pub fn exact_reference() -> Value {
+    json!({"engine": "exact", "draws": 0, "seed": null})
+}
+
+/// `{"engine": "asymptotic", "draws": 0, "seed": null, "distribution": D}` for public tests
+/// with a large-sample (χ², normal, t) reference.
+pub fn asymptotic_reference(distribution: &str) -> Value {
+    json!({"engine": "asymptotic", "draws": 0, "seed": null, "distribution": distribution})
+}
+
+/// "1 draw", "2 draws".
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
+}
+
+/// A number for people: integers plainly, others with 6 significant digits.
+pub fn fmt(x: f64) -> String {
+    if x == x.trunc() && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e9) {
+        format!("{x:.5e}")
+    } else {
+        let digits = (5 - x.abs().log10().floor() as i32).clamp(0, 12) as usize;
+        let s = format!("{x:.digits$}");
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_for_people() {
+        assert_eq!(fmt(3.0), "3");
+        assert_eq!(fmt(0.05), "0.05");
+        assert_eq!(fmt(1234.5678), "1234.57");
+        assert_eq!(fmt(1e-6), "1.00000e-6");
+        assert_eq!(fmt(-0.5), "-0.5");
+    }
+
+    #[derive(Serialize)]
+    struct Fake {
+        test: &'static str,
+        statistic: f64,
+        p_value: f64,
+    }
+
+    #[test]
+    fn stable_keys_are_always_present() {
+        let fake = Fake { test: "kruskal-wallis-abs", statistic: 1.0, p_value: 0.5 };
+        let fields = Fields::from_result("kruskal-wallis", &fake).unwrap();
+        assert_eq!(fields.map()["test"], "kruskal-wallis");
+        assert_eq!(fields.map()["variant"], "kruskal-wallis-abs");
+        for key in STABLE_KEYS {
+            assert!(fields.map().contains_key(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn monte_carlo_precision_warns_at_the_floor_and_for_few_draws() {
+        let spell = |n: u64| format!("--draws {n}");
+        let with = |p: f64, draws: u64| {
+            let mut f = Fields::plain("t");
+            f.set("p_value", p);
+            f.set("reference", json!({"engine": "cpu", "draws": draws, "seed": 1}));
+            let warning = f.monte_carlo_precision(spell);
+            (f.get_f64("p_value_se").unwrap(), warning)
+        };
+        let (se, floor) = with(1.0 / 101.0, 100);
+        assert!(se > 0.0 && floor.unwrap().contains("smallest"));
+        assert!(with(0.5, 100).1.unwrap().contains("--draws 1000"));
+        assert_eq!(with(0.5, 5000).1, None);
+        let mut exact = Fields::plain("t");
+        exact.set("p_value", 0.5);
+        exact.set("reference", exact_reference());
+        assert_eq!(exact.monte_carlo_precision(spell), None);
+        assert!(!exact.engine("cpu", "2 threads"));
+    }
+
+    #[test]
+    fn the_all_noise_warning_needs_a_thousandfold_scale() {
+        assert!(all_noise_warning(2001.0, 2.0).is_some());
+        assert!(all_noise_warning(1999.0, 2.0).is_none());
+    }
+}
