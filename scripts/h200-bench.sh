@@ -5,7 +5,7 @@
 #
 #   1. here:   scripts/h200-bench.sh prepare          (builds .device-bin/, fetches .gl/*.deb)
 #   2. device: run command "bash scripts/h200-bench.sh run", carry [".gl", ".device-bin"],
-#              timeout_s 540; results come back in $OUT (bench.json, tables-*.csv, logs).
+#              timeout_s 540; results come back in $OUT (epsilon.txt, bench.json, tables-*, logs).
 #   3. copy the numbers into docs/benchmarks.md with the adapter name, then give_back.
 #
 # The run refuses to report GPU speed when wgpu picked a CPU adapter (llvmpipe).
@@ -21,8 +21,8 @@ prepare() {
   apt-get $o update -qq
   # shellcheck disable=SC2086
   (cd .gl && apt-get $o download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
-  cargo build --release -p xtask -p dptest-refdist-gpu --examples
-  cp target/release/xtask target/release/examples/measure_epsilon .device-bin/
+  cargo build --release -p xtask
+  cp target/release/xtask .device-bin/
   cargo test --release -p dptest-refdist-gpu --no-run --message-format=json 2>/dev/null \
     | python3 -c 'import json,sys
 for line in sys.stdin:
@@ -44,7 +44,7 @@ run() {
   local bin=.device-bin
   nvidia-smi --query-gpu=name,driver_version --format=csv > "$OUT/gpu.txt" || true
   { for t in "$bin"/test-*; do echo "== $t"; "$t" --test-threads=1; done; } > "$OUT/tests.log" 2>&1
-  "$bin/measure_epsilon" 10000000 > "$OUT/epsilon.txt" 2>&1
+  "$bin/xtask" bench --gpu-epsilon --draws 10000000 > "$OUT/epsilon.txt" 2>&1
   "$bin/xtask" bench --draws 10000000 --json --out "$OUT/bench.json" > "$OUT/bench.log" 2>&1
   for backend in gpu cpu; do
     /usr/bin/time -f "$backend wilcoxon table: %e s" "$bin/xtask" tables --test wilcoxon \

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""numpy peer of the Rust "ε = 1 Wilcoxon table" job (crates/refdist/examples/wilcoxon_table.rs).
+"""numpy peer of the Rust "ε = 1 Wilcoxon table" job
+(`cargo xtask bench --wilcoxon-table`).
 
 What it does: for each n of paper Table 3 (n = 10 … 1000, 12 sizes), draw z = 10^7 values of
 Normal(0, n(n+1)(2n+1)/6) + Laplace(0, 2n/ε) with ε = 1, fully vectorised with numpy

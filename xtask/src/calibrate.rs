@@ -10,6 +10,10 @@
 //! Null data: grouped tests N(0, sd²) (ANOVA: N(0.5, sd²) on [0, 1]); paired tests
 //! differences N(0, sd²) with `--zero-fraction` exact zeros (t-test: on the rescaled [−1, 1]
 //! scale, bounds ±1).
+//!
+//! Two more jobs print CSV on stdout: `--test anova --paper-designs FIGURE` (Swanberg's ANOVA
+//! and the public F on the paper's comparison designs, null and alternative) and
+//! `--test t-test --grid-shape T` (the p-value of one T̃ along a finer sd grid).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,7 +25,9 @@ use crate::power::{
     Data, Method, Rate, RefConfig, TRef, evaluator, p_values, point_seed, qq_alphas,
 };
 
+mod anova_designs;
 mod large_n;
+mod t_grid_shape;
 
 /// Options of `cargo xtask calibrate`.
 #[derive(clap::Args, Debug)]
@@ -78,6 +84,19 @@ pub struct Args {
     /// --draws, --seed, --epsilon.
     #[arg(long)]
     pub large_n: bool,
+    /// With --test anova: Swanberg's ANOVA and the public F on the paper's designs (`all`,
+    /// `fig3`, `fig6`, `fig20`, `fig21`), null and alternative, CSV; uses --reps, --n-grid and
+    /// --seed.
+    #[arg(long, value_name = "FIGURE", conflicts_with_all = ["large_n", "grid_shape"])]
+    pub paper_designs: Option<String>,
+    /// Total sizes N of --paper-designs (default: each figure's N grid thinned to 4).
+    #[arg(long, value_delimiter = ',', requires = "paper_designs")]
+    pub n_grid: Option<Vec<usize>>,
+    /// With --test t-test: the p-value of this observed T̃ along an sd grid eight times finer
+    /// than the default, worst-case reference, CSV; uses --n, --epsilon, --draws (per sd) and
+    /// --seed.
+    #[arg(long, value_name = "T", conflicts_with = "large_n")]
+    pub grid_shape: Option<f64>,
 }
 
 /// The levels reported.
@@ -129,6 +148,18 @@ pub fn run(args: Args) -> Result<()> {
         let only = (args.test != "all").then_some(args.test.as_str());
         return large_n::run(args.epsilon, args.reps, args.draws, args.seed, only, args.n);
     }
+    if let Some(figure) = &args.paper_designs {
+        only_for(&args.test, "anova", "--paper-designs")?;
+        let text = anova_designs::run(figure, args.n_grid.as_deref(), args.reps, args.seed)?;
+        print!("{text}");
+        return Ok(());
+    }
+    if let Some(t) = args.grid_shape {
+        only_for(&args.test, "t-test", "--grid-shape")?;
+        let n = args.n.context("--grid-shape needs --n")?;
+        print!("{}", t_grid_shape::run(n, t, args.epsilon, args.draws, args.seed)?);
+        return Ok(());
+    }
     let started = Instant::now();
     let (method, data, sd, variant) = setting(&args)?;
     let config = RefConfig {
@@ -169,6 +200,14 @@ pub fn run(args: Args) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&calibration)?);
     } else {
         print_table(&calibration);
+    }
+    Ok(())
+}
+
+/// Refuses `flag` with a `--test` other than `test` (or `all`).
+fn only_for(given: &str, test: &str, flag: &str) -> Result<()> {
+    if given != test && given != "all" {
+        bail!("{flag} goes with --test {test}, not --test {given}");
     }
     Ok(())
 }
@@ -300,6 +339,9 @@ mod tests {
             seed: 3,
             qq: None,
             large_n: false,
+            paper_designs: None,
+            n_grid: None,
+            grid_shape: None,
         }
     }
 

@@ -4,7 +4,8 @@
 //! - `calibrate`: type-I error of the private tests (and Q-Q data);
 //! - `power`: the papers' power figures as CSV + SVG, and the n-for-80%-power summary;
 //! - `federated-sim`: the federated paper's testing and quantile designs;
-//! - `bench`: CPU vs GPU engine throughput table.
+//! - `bench`: CPU vs GPU engine throughput table, and the timing and GPU-accuracy jobs
+//!   (`--wilcoxon-table`, `--pieces`, `--t-test-timing`, `--gpu-epsilon`).
 //!
 //! Run `cargo xtask <task> --help` for each task's options.
 
@@ -34,7 +35,7 @@ enum Task {
     Power(power::Args),
     /// The federated paper's simulation designs.
     FederatedSim(federated_sim::Args),
-    /// CPU vs GPU engine throughput table.
+    /// CPU vs GPU engine throughput table, or one timing / GPU-accuracy job.
     Bench(bench::Args),
 }
 

@@ -145,12 +145,10 @@ fn count_of(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Checks that every value is finite.
+/// Checks that every value is finite ([`dptest_core::check_finite`], naming the input `what`).
 pub(crate) fn check_finite(values: &[f64], what: &'static str) -> Result<(), FederatedError> {
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(FederatedError::NonFinite { what, index }),
-        None => Ok(()),
-    }
+    dptest_core::check_finite(values)
+        .map_err(|e| FederatedError::NonFinite { what, index: e.index })
 }
 
 /// Checks 0 < p < 1.

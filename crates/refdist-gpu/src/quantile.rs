@@ -4,13 +4,9 @@
 //! bin and histograms the low 16 bits of the keys inside it, and the host sorts the kept keys.
 //! Every needed order statistic is then known exactly, while memory stays below the number of
 //! order statistics needed (a discrete statistic may put millions of draws in one bin). The
-//! ranks are refdist's ([`critical_rank`], [`order_statistic_interval`]), so the definitions
-//! match the CPU engine's exactly.
+//! ranks are refdist's ([`CriticalRanks`]), so the definitions match the CPU engine's exactly.
 
-use dptest_refdist::{
-    CriticalValue, MonteCarlo, RefdistError, Tail, check_alpha, critical_rank,
-    order_statistic_interval,
-};
+use dptest_refdist::{CriticalRanks, CriticalValue, MonteCarlo, RefdistError, Tail};
 
 use crate::cpu_twin::{self, key_value};
 use crate::spec::KernelSpec;
@@ -19,9 +15,7 @@ use crate::spec::KernelSpec;
 pub(crate) fn needed_top(draws: u64, alphas: &[f64]) -> Result<u64, RefdistError> {
     let mut lowest = draws;
     for &alpha in alphas {
-        check_alpha(alpha)?;
-        let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
-        lowest = lowest.min(critical_rank(draws, alpha)?).min(interval.low).min(interval.high);
+        lowest = CriticalRanks::new(draws, alpha)?.ranks().into_iter().fold(lowest, u64::min);
     }
     Ok(draws - lowest + 1)
 }
@@ -108,22 +102,7 @@ pub(crate) fn critical_values_from_tail(
         })?;
         Ok(statistic_of_key(spec, tail, key))
     };
-    alphas
-        .iter()
-        .map(|&alpha| {
-            let rank = critical_rank(draws, alpha)?;
-            let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
-            let (a, b) = (at(interval.low)?, at(interval.high)?);
-            Ok(CriticalValue {
-                alpha,
-                value: at(rank)?,
-                ci_low: a.min(b),
-                ci_high: a.max(b),
-                draws,
-                tail,
-            })
-        })
-        .collect()
+    alphas.iter().map(|&alpha| CriticalRanks::new(draws, alpha)?.read(draws, tail, at)).collect()
 }
 
 /// The whole quantile pipeline on the CPU twins (histogram, threshold, tail, order statistics):

@@ -2,6 +2,7 @@
 //! `philox.wgsl` + `common.wgsl` + the model's file + the operation's file (naga has no
 //! `#include`).
 
+use dptest_refdist::tags;
 use serde::Serialize;
 
 const PHILOX: &str = include_str!("../shaders/philox.wgsl");
@@ -41,6 +42,17 @@ impl Kernel {
             Kernel::SignedRank => "signed_rank",
             Kernel::RankSums => "rank_sums",
             Kernel::TStatistic => "t_statistic",
+        }
+    }
+
+    /// The Philox stream tag the kernel reads (`dptest_refdist::tags`, the refdist model's).
+    pub fn tag(self) -> u32 {
+        match self {
+            Kernel::NormalLaplace => tags::NORMAL_LAPLACE,
+            Kernel::FoldedNormalLaplace => tags::FOLDED_NORMAL_LAPLACE,
+            Kernel::SignedRank => tags::SIGNED_RANK,
+            Kernel::RankSums => tags::RANK_SUMS,
+            Kernel::TStatistic => tags::T_STATISTIC,
         }
     }
 
@@ -108,4 +120,25 @@ pub fn module_source(kernel: Kernel, operation: Operation) -> String {
 /// The WGSL of the Philox known-answer module (`philox_kat.wgsl`).
 pub fn philox_kat_source() -> String {
     [PHILOX, COMMON, include_str!("../shaders/philox_kat.wgsl")].concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kernel's WGSL passes its registry tag (`Kernel::tag`) as the counter's last word,
+    /// through `stream_new` or a one-block counter, and no other tag.
+    #[test]
+    fn every_kernel_reads_its_registry_tag() {
+        for kernel in Kernel::ALL {
+            let tag = kernel.tag();
+            let stream = format!("stream_new(seed_key(), {tag}u, d)");
+            let block = format!("vec4<u32>(d.x, d.y, 0u, {tag}u)");
+            let source = kernel.source();
+            let uses = source.matches(&stream).count() + source.matches(&block).count();
+            let counters = source.matches("stream_new(").count()
+                + source.matches("philox4x32_10(vec4<u32>(").count();
+            assert_eq!((uses, counters), (1, 1), "{}: tag {tag}", kernel.name());
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! From a [`NullModel`]'s plain-data description to the numbers a kernel needs.
 
 use dptest_refdist::{
-    NullModel, NullSpec, RankStatistic, RefdistError, Tail, kruskal_wallis_abs_constant, tags,
+    NullModel, NullSpec, RankStatistic, RefdistError, Tail, kruskal_wallis_abs_constant,
 };
 use serde::Serialize;
 
@@ -125,13 +125,7 @@ impl KernelSpec {
 
     /// The Philox kernel tag of the model (the same as the refdist model's).
     pub fn tag(&self) -> u32 {
-        match self.kernel {
-            Kernel::NormalLaplace => tags::NORMAL_LAPLACE,
-            Kernel::FoldedNormalLaplace => tags::FOLDED_NORMAL_LAPLACE,
-            Kernel::SignedRank => tags::SIGNED_RANK,
-            Kernel::RankSums => tags::RANK_SUMS,
-            Kernel::TStatistic => tags::T_STATISTIC,
-        }
+        self.kernel.tag()
     }
 
     /// Rough cost of one draw in Philox words (sizes the dispatches).

@@ -64,9 +64,9 @@ pub use crate::{
         philox4x32_10_x8,
     },
     quantile::{
-        CriticalValue, OrderInterval, check_alpha, critical_rank, critical_values_from_sorted_keys,
-        critical_values_from_sorted_top, lowest_needed_rank, order_statistic_interval,
-        select_needed_order_statistics,
+        CriticalRanks, CriticalValue, OrderInterval, check_alpha, critical_rank,
+        critical_values_from_sorted_keys, critical_values_from_sorted_top, lowest_needed_rank,
+        order_statistic_interval, select_needed_order_statistics,
     },
     rank_sum_limit::RankSumNormalLimit,
     rank_sums::{

@@ -28,6 +28,24 @@ pub(crate) fn standard_parts(
     len
 }
 
+/// `combine(Z, L)` of one block: Z the Box–Muller cosine of words 0–1, L the Laplace of word 2
+/// (the shared recipe of the normal ⊕ Laplace models, CPU and GPU).
+#[inline(always)]
+fn of_block(block: [u32; 4], combine: impl Fn(f32, f32) -> f64) -> f64 {
+    combine(transforms::box_muller_cos(block[0], block[1]), transforms::laplace(block[2]))
+}
+
+/// `combine(Z, L)` for each draw of a batch of block words (the parts by [`standard_parts`]).
+#[inline(always)]
+fn combine_batch(words: &BlockWords<'_>, out: &mut [f64], combine: impl Fn(f32, f32) -> f64) {
+    let mut normal = [0f32; BATCH];
+    let mut noise = [0f32; BATCH];
+    let len = standard_parts(words, &mut normal, &mut noise).min(out.len());
+    for ((slot, &z), &l) in out[..len].iter_mut().zip(&normal[..len]).zip(&noise[..len]) {
+        *slot = combine(z, l);
+    }
+}
+
 /// `sd·Z + scale·L`, Z standard normal, L standard Laplace.
 ///
 /// Word layout of one draw (one Philox block): words 0–1 → Box–Muller (the cosine output),
@@ -60,12 +78,7 @@ impl NormalLaplace {
     /// The statistic from one block of words (the shared recipe of CPU and GPU).
     #[inline(always)]
     pub fn from_block(&self, block: [u32; 4]) -> f64 {
-        self.statistic_of_words(block[0], block[1], block[2])
-    }
-
-    #[inline(always)]
-    fn statistic_of_words(&self, w0: u32, w1: u32, w2: u32) -> f64 {
-        self.combine(transforms::box_muller_cos(w0, w1), transforms::laplace(w2))
+        of_block(block, |z, l| self.combine(z, l))
     }
 
     #[inline(always)]
@@ -77,12 +90,7 @@ impl NormalLaplace {
 impl VectorKernel for NormalLaplace {
     #[inline(always)]
     fn run(&self, words: &BlockWords<'_>, out: &mut [f64]) {
-        let mut normal = [0f32; BATCH];
-        let mut noise = [0f32; BATCH];
-        let len = standard_parts(words, &mut normal, &mut noise).min(out.len());
-        for ((slot, &z), &l) in out[..len].iter_mut().zip(&normal[..len]).zip(&noise[..len]) {
-            *slot = self.combine(z, l);
-        }
+        combine_batch(words, out, |z, l| self.combine(z, l));
     }
 }
 
@@ -143,12 +151,7 @@ impl FoldedNormalLaplace {
     /// The statistic from one block of words.
     #[inline(always)]
     pub fn from_block(&self, block: [u32; 4]) -> f64 {
-        self.statistic_of_words(block[0], block[1], block[2])
-    }
-
-    #[inline(always)]
-    fn statistic_of_words(&self, w0: u32, w1: u32, w2: u32) -> f64 {
-        self.combine(transforms::box_muller_cos(w0, w1), transforms::laplace(w2))
+        of_block(block, |z, l| self.combine(z, l))
     }
 
     #[inline(always)]
@@ -161,12 +164,7 @@ impl FoldedNormalLaplace {
 impl VectorKernel for FoldedNormalLaplace {
     #[inline(always)]
     fn run(&self, words: &BlockWords<'_>, out: &mut [f64]) {
-        let mut normal = [0f32; BATCH];
-        let mut noise = [0f32; BATCH];
-        let len = standard_parts(words, &mut normal, &mut noise).min(out.len());
-        for ((slot, &z), &l) in out[..len].iter_mut().zip(&normal[..len]).zip(&noise[..len]) {
-            *slot = self.combine(z, l);
-        }
+        combine_batch(words, out, |z, l| self.combine(z, l));
     }
 }
 

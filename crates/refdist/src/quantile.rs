@@ -68,6 +68,61 @@ pub struct OrderInterval {
     pub high: u64,
 }
 
+/// The order statistics one critical value reads among `draws` ascending keys (1-based
+/// ranks): its value's [`critical_rank`] and the ends of its 95% [`order_statistic_interval`].
+/// Every engine (sorted, selected, streamed, GPU) reads its critical values through this.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CriticalRanks {
+    /// Significance level α.
+    pub alpha: f64,
+    /// Rank of the critical value, ⌈N(1−α)⌉.
+    pub rank: u64,
+    /// Ranks of the ends of its 95% confidence interval.
+    pub interval: OrderInterval,
+}
+
+impl CriticalRanks {
+    /// The ranks for level `alpha` among `draws` keys.
+    ///
+    /// # Errors
+    /// As [`critical_rank`] (α outside (0, 1), no draws).
+    pub fn new(draws: u64, alpha: f64) -> Result<Self, RefdistError> {
+        let rank = critical_rank(draws, alpha)?;
+        Ok(CriticalRanks {
+            alpha,
+            rank,
+            interval: order_statistic_interval(draws, 1.0 - alpha, 0.95),
+        })
+    }
+
+    /// The three ranks read: the value's, then the interval's ends.
+    pub fn ranks(&self) -> [u64; 3] {
+        [self.rank, self.interval.low, self.interval.high]
+    }
+
+    /// The critical value of `draws` draws of `tail` whose order statistic of rank r is
+    /// `at(r)` on the statistic scale (un-keyed).
+    ///
+    /// # Errors
+    /// The first error of `at`.
+    pub fn read<E>(
+        &self,
+        draws: u64,
+        tail: Tail,
+        at: impl Fn(u64) -> Result<f64, E>,
+    ) -> Result<CriticalValue, E> {
+        let (a, b) = (at(self.interval.low)?, at(self.interval.high)?);
+        Ok(CriticalValue {
+            alpha: self.alpha,
+            value: at(self.rank)?,
+            ci_low: a.min(b),
+            ci_high: a.max(b),
+            draws,
+            tail,
+        })
+    }
+}
+
 /// Critical values from keys sorted ascending (keys = `tail.key(T)`), for each α.
 pub fn critical_values_from_sorted_keys(
     sorted_keys: &[f64],
@@ -82,8 +137,8 @@ pub fn critical_values_from_sorted_keys(
 pub fn lowest_needed_rank(draws: u64, alphas: &[f64]) -> Result<u64, RefdistError> {
     let mut lowest = draws.max(1);
     for &alpha in alphas {
-        let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
-        lowest = lowest.min(critical_rank(draws, alpha)?).min(interval.low).min(interval.high);
+        let ranks = CriticalRanks::new(draws, alpha)?.ranks();
+        lowest = ranks.into_iter().fold(lowest, u64::min);
     }
     Ok(lowest)
 }
@@ -100,8 +155,7 @@ pub fn select_needed_order_statistics(
     let dropped = draws.saturating_sub(top.len() as u64);
     let mut positions = Vec::with_capacity(3 * alphas.len());
     for &alpha in alphas {
-        let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
-        for rank in [critical_rank(draws, alpha)?, interval.low, interval.high] {
+        for rank in CriticalRanks::new(draws, alpha)?.ranks() {
             if rank > dropped {
                 positions.push((rank - 1 - dropped) as usize);
             }
@@ -156,23 +210,8 @@ pub fn critical_values_from_sorted_top(
             requirement: "enough to contain every needed order statistic",
         });
     }
-    alphas
-        .iter()
-        .map(|&alpha| {
-            let rank = critical_rank(draws, alpha)?;
-            let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
-            let at = |rank: u64| tail.unkey(sorted_top[(rank - 1 - dropped) as usize]);
-            let (a, b) = (at(interval.low), at(interval.high));
-            Ok(CriticalValue {
-                alpha,
-                value: at(rank),
-                ci_low: a.min(b),
-                ci_high: a.max(b),
-                draws,
-                tail,
-            })
-        })
-        .collect()
+    let at = |rank: u64| Ok(tail.unkey(sorted_top[(rank - 1 - dropped) as usize]));
+    alphas.iter().map(|&alpha| CriticalRanks::new(draws, alpha)?.read(draws, tail, at)).collect()
 }
 
 #[cfg(test)]

@@ -6,12 +6,12 @@
 
 use rayon::prelude::*;
 
-use crate::batch::BATCH;
+use crate::batch::{self, BATCH};
 use crate::cpu::{self, MonteCarlo, PILOT_DRAWS, chunks, compact_at_or_above, pilot_threshold};
 use crate::error::RefdistError;
 use crate::model::Tail;
 use crate::normal_laplace::{NormalLaplace, standard_parts};
-use crate::philox_x8::{BlockWords, VectorTask, draw_blocks, run_task};
+use crate::philox_x8::{BlockWords, VectorTask, run_task};
 use crate::quantile::{
     CriticalValue, check_alpha, critical_values_from_sorted_top, lowest_needed_rank,
     select_needed_order_statistics,
@@ -77,16 +77,12 @@ fn shared_chunk(
     buffer: &mut Vec<f64>,
 ) -> Vec<Vec<f64>> {
     let mut kept = vec![Vec::new(); models.len()];
-    let mut rows = [[0u32; BATCH]; 4];
     let mut normal = [0f32; BATCH];
     let mut noise = [0f32; BATCH];
     buffer.resize(BATCH, 0.0);
-    for offset in (0..len).step_by(BATCH) {
-        let take = BATCH.min(len - offset);
-        let [a, b, c, d] = &mut rows;
-        let dest = [&mut a[..take], &mut b[..take], &mut c[..take], &mut d[..take]];
-        draw_blocks(seed, tags::NORMAL_LAPLACE, 0, first + offset as u64, dest);
-        let words = BlockWords { w0: &rows[0][..take], w1: &rows[1][..take], w2: &rows[2][..take] };
+    batch::for_each_batch(seed, tags::NORMAL_LAPLACE, first, len, |rows, range| {
+        let take = range.len();
+        let words = batch::block_words(rows, take);
         run_task(Parts { words: &words, normal: &mut normal, noise: &mut noise });
         for ((model, &threshold), out) in models.iter().zip(thresholds).zip(kept.iter_mut()) {
             let values = &mut buffer[..take];
@@ -98,7 +94,7 @@ fn shared_chunk(
             });
             out.extend_from_slice(compact_at_or_above(values, tail, threshold));
         }
-    }
+    });
     kept
 }
 

@@ -76,8 +76,9 @@ fn grid_is_fine_enough() {
     // numbers. In the range that matters (0.005 ≤ p ≤ 0.2) the finer grid may raise the
     // worst-case p-value by at most two Monte Carlo standard errors of p: the grid error is
     // below the simulation error. (Most of the measured difference is itself Monte Carlo
-    // selection noise: with 10⁵ draws, `--example t_test_grid_shape -- 50 7.75` shows p(sd) flat at
-    // 0.0242–0.0245 over sd ∈ [0.100, 0.114] around its maximum, so a 1.1 grid loses < 1%.)
+    // selection noise: `cargo xtask calibrate --test t-test --grid-shape 7.75 --n 50 --draws
+    // 100000 --seed 5` shows p(sd) flat at 0.0247–0.0249 over sd ∈ [0.138, 0.150] around its
+    // maximum, so a 1.1 grid loses < 1%.)
     let mc = MonteCarlo::new(10_000, 21).unwrap();
     for n in [20usize, 50] {
         let o = options(ReferenceMethod::WorstCase);

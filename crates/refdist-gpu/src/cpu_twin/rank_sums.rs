@@ -4,9 +4,10 @@
 use super::common::KernelDraw;
 use super::philox::DrawStream;
 use crate::spec::{KernelSpec, MAX_GROUPS};
+use dptest_refdist::tags;
 
 pub(crate) fn draw(spec: &KernelSpec, seed: u64, draw: u64) -> KernelDraw {
-    let mut st = DrawStream::new(seed, 3, draw);
+    let mut st = DrawStream::new(seed, tags::RANK_SUMS, draw);
     let n = spec.n;
     let sizes = &spec.sizes;
     let g = sizes.len();

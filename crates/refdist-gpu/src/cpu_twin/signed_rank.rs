@@ -3,9 +3,10 @@
 use super::common::KernelDraw;
 use super::philox::DrawStream;
 use crate::spec::KernelSpec;
+use dptest_refdist::tags;
 
 pub(crate) fn draw(spec: &KernelSpec, seed: u64, draw: u64) -> KernelDraw {
-    let mut st = DrawStream::new(seed, 2, draw);
+    let mut st = DrawStream::new(seed, tags::SIGNED_RANK, draw);
     let n = spec.n;
     let mut r_plus = 0u32;
     let mut base = 0u32;

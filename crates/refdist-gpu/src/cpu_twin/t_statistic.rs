@@ -3,9 +3,10 @@
 use super::common::KernelDraw;
 use super::philox::{DrawStream, box_muller};
 use crate::spec::KernelSpec;
+use dptest_refdist::tags;
 
 pub(crate) fn draw(spec: &KernelSpec, seed: u64, draw: u64) -> KernelDraw {
-    let mut st = DrawStream::new(seed, 4, draw);
+    let mut st = DrawStream::new(seed, tags::T_STATISTIC, draw);
     let n = spec.n;
     let sd = spec.scales[0];
     let mut sum = 0.0f32;

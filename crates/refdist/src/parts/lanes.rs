@@ -6,36 +6,25 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{NormalPart, RankSumPart, TPart};
+use crate::batch::{self, BATCH};
 use crate::philox_x8::{PHILOX_LANES, draw_blocks, stream_words};
 use crate::{kruskal_wallis_abs, kruskal_wallis_h, tags, transforms};
 
-/// Draws per batch of [`normal_parts_batch`] (word arrays on the stack).
-const BATCH: usize = 256;
-
 /// Normal and Laplace parts of draws `first_draw ..` of a one-block model tagged `tag`
-/// (Box–Muller cosine of words 0–1, Laplace of word 2), Philox eight blocks at a time and the
-/// transforms in a loop compiled for AVX2 where the CPU has it.
+/// (Box–Muller cosine of words 0–1, Laplace of word 2), Philox eight blocks at a time
+/// ([`batch::for_each_batch`], the one-block models' loop) and the transforms in a loop
+/// compiled for AVX2 where the CPU has it.
 pub(crate) fn normal_parts_batch(seed: u64, tag: u32, first_draw: u64, out: &mut [NormalPart]) {
-    let mut words = [[0u32; BATCH]; 4];
-    for (index, chunk) in out.chunks_mut(BATCH).enumerate() {
-        let len = chunk.len();
-        let first = first_draw + (index * BATCH) as u64;
-        let [w0, w1, w2, w3] = &mut words;
-        draw_blocks(
-            seed,
-            tag,
-            0,
-            first,
-            [&mut w0[..len], &mut w1[..len], &mut w2[..len], &mut w3[..len]],
-        );
+    batch::for_each_batch(seed, tag, first_draw, out.len(), |words, range| {
+        let chunk = &mut out[range];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2 (checked on the line above).
-            unsafe { transform_avx2(&words, chunk) };
-            continue;
+            unsafe { transform_avx2(words, chunk) };
+            return;
         }
-        transform(&words, chunk);
-    }
+        transform(words, chunk);
+    });
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -92,24 +92,17 @@ pub struct TPart {
     pub variance_laplace: f32,
 }
 
+/// `draws` values `one(0), one(1), …`, computed in parallel chunks.
 fn fill<T, F>(draws: u64, one: F) -> Result<Vec<T>, RefdistError>
 where
     T: Copy + Default + Send,
     F: Fn(u64) -> T + Sync,
 {
-    let count = usize::try_from(draws).map_err(|_| RefdistError::InvalidParameter {
-        name: "draws",
-        value: draws as f64,
-        requirement: "addressable on this machine",
-    })?;
-    let mut out = vec![T::default(); count];
-    out.par_chunks_mut(CHUNK).enumerate().for_each(|(chunk, slots)| {
-        let first = (chunk * CHUNK) as u64;
+    fill_batched(draws, |first, slots: &mut [T]| {
         for (offset, slot) in slots.iter_mut().enumerate() {
             *slot = one(first + offset as u64);
         }
-    });
-    Ok(out)
+    })
 }
 
 /// Like [`fill`], but each work item fills its whole slice at once (`batch(first_draw, out)`).

@@ -2,21 +2,11 @@
 //! confidence intervals) as [`critical_values_from_sorted_keys`](crate::critical_values_from_sorted_keys), without sorting
 //! all the draws.
 
-use crate::{CriticalValue, RefdistError, Tail, critical_rank, order_statistic_interval};
+use crate::{CriticalRanks, CriticalValue, RefdistError, Tail};
 use rayon::prelude::*;
 
-/// Per α: (α, rank of the value, ranks of the CI ends), 1-based.
-type Plan = (f64, u64, u64, u64);
-
-fn plans(draws: u64, alphas: &[f64]) -> Result<Vec<Plan>, RefdistError> {
-    alphas
-        .iter()
-        .map(|&alpha| {
-            let rank = critical_rank(draws, alpha)?;
-            let interval = order_statistic_interval(draws, 1.0 - alpha, 0.95);
-            Ok((alpha, rank, interval.low, interval.high))
-        })
-        .collect()
+fn plans(draws: u64, alphas: &[f64]) -> Result<Vec<CriticalRanks>, RefdistError> {
+    alphas.iter().map(|&alpha| CriticalRanks::new(draws, alpha)).collect()
 }
 
 /// Critical values for each α from `keys = tail.key(T)` (reordered in place), with 95%
@@ -29,7 +19,7 @@ pub fn critical_values_from_keys(
 ) -> Result<Vec<CriticalValue>, RefdistError> {
     let draws = keys.len() as u64;
     let plans = plans(draws, alphas)?;
-    Ok(from_top(keys, 0, draws, &plans, tail))
+    from_top(keys, 0, draws, &plans, tail)
 }
 
 /// Sub-sampling stride of [`critical_values_of`]'s threshold estimate.
@@ -48,7 +38,7 @@ pub fn critical_values_of<P: Sync>(
 ) -> Result<Vec<CriticalValue>, RefdistError> {
     let draws = parts.len() as u64;
     let plans = plans(draws, alphas)?;
-    let lowest = plans.iter().flat_map(|&(_, r, l, h)| [r, l, h]).min().unwrap_or(1);
+    let lowest = plans.iter().flat_map(CriticalRanks::ranks).min().unwrap_or(1);
     if let Some(threshold) = threshold(parts, lowest, &key) {
         let mut kept: Vec<f64> = parts
             .par_chunks(1 << 14)
@@ -72,7 +62,7 @@ pub fn critical_values_of<P: Sync>(
             });
         let below = draws - kept.len() as u64;
         if below < lowest {
-            return Ok(from_top(&mut kept, below, draws, &plans, tail));
+            return from_top(&mut kept, below, draws, &plans, tail);
         }
     }
     let mut keys = vec![0.0; parts.len()];
@@ -81,7 +71,7 @@ pub fn critical_values_of<P: Sync>(
             *slot = key(p);
         }
     });
-    Ok(from_top(&mut keys, 0, draws, &plans, tail))
+    from_top(&mut keys, 0, draws, &plans, tail)
 }
 
 /// A key value below the `lowest`-th smallest key with overwhelming probability, from a
@@ -108,32 +98,19 @@ fn from_top(
     top: &mut [f64],
     below: u64,
     draws: u64,
-    plans: &[Plan],
+    plans: &[CriticalRanks],
     tail: Tail,
-) -> Vec<CriticalValue> {
+) -> Result<Vec<CriticalValue>, RefdistError> {
     let mut wanted: Vec<usize> = plans
         .iter()
-        .flat_map(|&(_, rank, low, high)| [rank, low, high])
+        .flat_map(CriticalRanks::ranks)
         .map(|rank| (rank - 1 - below) as usize)
         .collect();
     wanted.sort_unstable();
     wanted.dedup();
     select_many(top, &wanted);
-    let at = |rank: u64| tail.unkey(top[(rank - 1 - below) as usize]);
-    plans
-        .iter()
-        .map(|&(alpha, rank, low, high)| {
-            let (a, b) = (at(low), at(high));
-            CriticalValue {
-                alpha,
-                value: at(rank),
-                ci_low: a.min(b),
-                ci_high: a.max(b),
-                draws,
-                tail,
-            }
-        })
-        .collect()
+    let at = |rank: u64| Ok(tail.unkey(top[(rank - 1 - below) as usize]));
+    plans.iter().map(|plan| plan.read(draws, tail, at)).collect()
 }
 
 /// Puts the elements of sorted order at each index of `wanted` (ascending, distinct) in place.
