@@ -6,8 +6,8 @@ use std::fmt::Write;
 use std::time::Instant;
 
 use anyhow::Result;
-use dptest_refdist::{CpuEngine, MonteCarlo};
-use dptest_t_test::{Bounds, PrivateTOptions, ReferenceMethod, private_ttest_1samp};
+use dptest_refdist::{Evaluator, MonteCarlo};
+use dptest_t_test::{BoundedSample, Bounds, PrivateTOptions, ReferenceMethod, private_ttest};
 
 /// One row per (n, method), `draws` draws per grid sd.
 pub fn run(ns: &[usize], draws: u64) -> Result<String> {
@@ -21,14 +21,15 @@ pub fn run(ns: &[usize], draws: u64) -> Result<String> {
         {
             let options = PrivateTOptions::new(1.0)?.with_method(method)?;
             let start = Instant::now();
-            let r = private_ttest_1samp(&data, 0.0, bounds, &options, &CpuEngine, &mc)?;
+            let sample = BoundedSample::new(&data, 0.0, bounds)?;
+            let r = private_ttest(&sample, &options, Evaluator::cpu(mc))?;
             writeln!(
                 out,
                 "{method:?},{n},{draws},{},{:.2},{:.4},{}",
                 rayon::current_num_threads(),
                 start.elapsed().as_secs_f64(),
                 r.p_value,
-                r.grid_points
+                r.detail.grid_points
             )?;
         }
     }
