@@ -39,7 +39,7 @@ use crate::error::TTestError;
 use crate::moment_null::statistic_null;
 use crate::moments::{NoiseScales, NoisyMoments, SD_MAX, noise_studentized_t};
 use crate::studentized::studentized_null;
-use crate::variance_set::VarianceTable;
+use crate::variance_set::{VarianceTable, confidence_mask};
 
 /// The names [`ReferenceMethod::named`] knows.
 pub const REFERENCE_NAMES: [&str; 3] = ["default", "berger-boos-t", "paper"];
@@ -212,8 +212,9 @@ pub struct SdInterval {
     pub low: f64,
     /// Largest sd in the set.
     pub high: f64,
-    /// Whether the set was empty and the whole grid was used instead.
-    pub fallback_to_grid: bool,
+    /// Whether no grid point was plausible, so the set is the grid points bracketing the
+    /// confidence interval (at large n it is narrower than a grid step).
+    pub bracketed: bool,
 }
 
 /// Combines per-grid-point p-values (`p[k]` at `sds[k]`) and, for Berger–Boos, which grid
@@ -222,29 +223,21 @@ pub(crate) fn combine(
     method: ReferenceMethod,
     sds: &[f64],
     p: &[f64],
-    plausible: Option<&[bool]>,
+    confidence_set: Option<(&[bool], bool)>,
 ) -> TPValue {
-    let (gamma, mask, interval) = match (method.confidence_gamma(), plausible) {
-        (Some(gamma), Some(mask)) => {
+    let all = vec![true; sds.len()];
+    let (gamma, mask, interval) = match (method.confidence_gamma(), confidence_set) {
+        (Some(gamma), Some((mask, bracketed))) => {
             let kept: Vec<usize> = (0..sds.len()).filter(|&k| mask[k]).collect();
-            match (kept.first(), kept.last()) {
-                (Some(&lo), Some(&hi)) => (
-                    gamma,
-                    mask.to_vec(),
-                    Some(SdInterval { low: sds[lo], high: sds[hi], fallback_to_grid: false }),
-                ),
-                _ => (
-                    gamma,
-                    vec![true; sds.len()],
-                    Some(SdInterval {
-                        low: sds[0],
-                        high: sds[sds.len() - 1],
-                        fallback_to_grid: true,
-                    }),
-                ),
-            }
+            let interval = match (kept.first(), kept.last()) {
+                (Some(&lo), Some(&hi)) => {
+                    Some(SdInterval { low: sds[lo], high: sds[hi], bracketed })
+                }
+                _ => None,
+            };
+            (gamma, mask, interval)
         }
-        _ => (0.0, vec![true; sds.len()], None),
+        _ => (0.0, all.as_slice(), None),
     };
     let (mut worst, mut worst_sd) = (0.0f64, sds.first().copied().unwrap_or(f64::NAN));
     for k in (0..sds.len()).filter(|&k| mask[k]) {
@@ -380,13 +373,13 @@ impl TReference {
                 (1 + exceed) as f64 / (z as f64 + 1.0)
             })
             .collect();
-        let mask: Option<Vec<bool>> = self.method.confidence_gamma().map(|gamma| {
-            self.variances
-                .iter()
-                .map(|table| table.plausible(moments.noisy_variance, gamma))
-                .collect()
+        let set = self.method.confidence_gamma().map(|gamma| {
+            let v = moments.noisy_variance;
+            let tails: Vec<(f64, f64)> = self.variances.iter().map(|t| t.tails(v)).collect();
+            confidence_mask(&tails, gamma)
         });
-        Ok(combine(self.method, &self.sds, &p, mask.as_deref()))
+        let set = set.as_ref().map(|(mask, bracketed)| (mask.as_slice(), *bracketed));
+        Ok(combine(self.method, &self.sds, &p, set))
     }
 
     /// The simulated sd values.

@@ -12,7 +12,7 @@ use crate::private::{PrivateTOptions, Rescaling, release_t};
 use crate::public::Alternative;
 use crate::reference::{ReferenceMethod, SdInterval, TPValue, combine, variance_monte_carlo};
 use crate::sample::BoundedSample;
-use crate::variance_set::VarianceTable;
+use crate::variance_set::{VarianceTable, confidence_mask};
 
 /// Default Monte Carlo draws per grid sd of the private t-test's reference.
 pub const DEFAULT_DRAWS: u64 = 10_000;
@@ -86,23 +86,23 @@ pub fn reference_p_value(
     let statistic = method.statistic(moments, &scales);
     // Berger–Boos: the confidence set first, then the statistic's nulls only where they can
     // matter.
-    let mask: Option<Vec<bool>> = match method.confidence_gamma() {
+    let set: Option<(Vec<bool>, bool)> = match method.confidence_gamma() {
         Some(gamma) => {
             let variance_mc = variance_monte_carlo(mc);
-            let mask = sds
+            let tails = sds
                 .par_iter()
                 .map(|&sd| {
                     let table = VarianceTable::new(n32, sd, scales.variance, &variance_mc)?;
-                    Ok(table.plausible(moments.noisy_variance, gamma))
+                    Ok(table.tails(moments.noisy_variance))
                 })
-                .collect::<Result<Vec<bool>, TTestError>>()?;
-            Some(mask)
+                .collect::<Result<Vec<(f64, f64)>, TTestError>>()?;
+            Some(confidence_mask(&tails, gamma))
         }
         None => None,
     };
-    let needed: Vec<bool> = match &mask {
-        Some(m) if m.iter().any(|&b| b) => m.clone(),
-        _ => vec![true; sds.len()],
+    let needed: Vec<bool> = match &set {
+        Some((mask, _)) => mask.clone(),
+        None => vec![true; sds.len()],
     };
     let p = sds
         .par_iter()
@@ -122,8 +122,8 @@ pub fn reference_p_value(
             Ok(p?.p_value)
         })
         .collect::<Result<Vec<f64>, TTestError>>()?;
-    let mask = mask.as_deref();
-    Ok(combine(method, &sds, &p, mask))
+    let set = set.as_ref().map(|(mask, bracketed)| (mask.as_slice(), *bracketed));
+    Ok(combine(method, &sds, &p, set))
 }
 
 /// The engine label of a result: the caller's engine, `+cpu` when part of the reference

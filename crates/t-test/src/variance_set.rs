@@ -74,12 +74,31 @@ impl VarianceTable {
         let lower = (m as f64 - below + above) / z;
         (upper.clamp(0.0, 1.0), lower.clamp(0.0, 1.0))
     }
+}
 
-    /// Whether v is plausible at level γ: 2·min(upper, lower tail) > γ.
-    pub(crate) fn plausible(&self, v: f64, gamma: f64) -> bool {
-        let (upper, lower) = self.tails(v);
-        2.0 * upper.min(lower) > gamma
+/// The Berger–Boos confidence set for sd on the grid, from the tails (P(s̃² ≥ v), P(s̃² ≤ v))
+/// of the released v at each grid sd (increasing): the points where v is plausible at level
+/// γ, 2·min(upper, lower) > γ. When no grid point is (the set lies between two neighbours —
+/// at large n it is narrower than a grid step — or beyond an end of the grid), the set is the
+/// grid points that bracket it: the last sd under which v is implausibly high and the first
+/// under which it is implausibly low (or the end point the set lies beyond). The second value
+/// says whether it was bracketed.
+pub(crate) fn confidence_mask(tails: &[(f64, f64)], gamma: f64) -> (Vec<bool>, bool) {
+    let plausible: Vec<bool> = tails.iter().map(|&(u, l)| 2.0 * u.min(l) > gamma).collect();
+    if plausible.iter().any(|&b| b) || tails.is_empty() {
+        return (plausible, false);
     }
+    // v too high for sd_k: its upper tail is the small one.
+    let too_high = |k: usize| tails[k].0 <= tails[k].1;
+    let first_low = (0..tails.len()).find(|&k| !too_high(k)).unwrap_or(tails.len());
+    let mut mask = vec![false; tails.len()];
+    if first_low > 0 {
+        mask[first_low - 1] = true;
+    }
+    if first_low < tails.len() {
+        mask[first_low] = true;
+    }
+    (mask, true)
 }
 
 #[cfg(test)]
@@ -101,7 +120,25 @@ mod tests {
         // Far tails are resolved below 1/z.
         let (upper, _) = table.tails(0.04 + 0.05 * 12.0);
         assert!(upper > 0.0 && upper < 1e-4, "{upper}");
-        assert!(!table.plausible(0.04 + 0.05 * 12.0, 0.001));
-        assert!(table.plausible(0.04, 0.001));
+        let plausible = |v| confidence_mask(&[table.tails(v)], 0.001);
+        assert_eq!(plausible(0.04), (vec![true], false));
+        assert_eq!(plausible(0.04 + 0.05 * 12.0), (vec![true], true));
+    }
+
+    #[test]
+    fn an_empty_set_is_bracketed_by_its_grid_neighbours() {
+        let high = (1e-6, 1.0 - 1e-6); // v far above this sd's s̃²: sd too small
+        let low = (1.0 - 1e-6, 1e-6); // v far below: sd too large
+        let ok = (0.3, 0.7);
+        assert_eq!(
+            confidence_mask(&[high, ok, ok, low], 0.001),
+            (vec![false, true, true, false], false)
+        );
+        assert_eq!(
+            confidence_mask(&[high, high, low, low], 0.001),
+            (vec![false, true, true, false], true)
+        );
+        assert_eq!(confidence_mask(&[high, high, high], 0.001), (vec![false, false, true], true));
+        assert_eq!(confidence_mask(&[low, low, low], 0.001), (vec![true, false, false], true));
     }
 }
