@@ -303,29 +303,21 @@ impl Table {
 
     /// Group labels and numeric values, any number of labels (federated centres may hold one).
     pub fn labelled(&self, group: &str, value: &str, drop_missing: bool) -> Result<Grouped> {
-        let mut ids: HashMap<String, usize> = HashMap::new();
+        let mut ids = LabelIds::default();
         let mut groups = Vec::new();
         let mut values = Vec::new();
         let input =
             self.extract(&[(group, Kind::Label), (value, Kind::Number)], drop_missing, |cells| {
                 if let [Cell::Label(l), Cell::Number(v)] = cells {
-                    // Look up before allocating: one String per label, not per row.
-                    let id = if let Some(&id) = ids.get(*l) {
-                        id
-                    } else {
-                        let next = ids.len();
-                        ids.insert((*l).to_owned(), next);
-                        next
-                    };
-                    groups.push(id);
+                    groups.push(ids.id(l));
                     values.push(*v);
                 }
             })?;
-        let mut natural: Vec<String> = ids.keys().cloned().collect();
+        let mut natural = ids.labels.clone();
         natural.sort_by(|a, b| natural_cmp(a, b));
         let mut position = vec![0; natural.len()];
         for (i, label) in natural.iter().enumerate() {
-            position[ids[label]] = i;
+            position[ids.id(label)] = i;
         }
         groups.iter_mut().for_each(|g| *g = position[*g]);
         Ok(Grouped { labels: natural, groups, values, input })
@@ -417,6 +409,34 @@ impl Table {
             rows,
             dropped_rows: problem_count,
             extraction: Extraction { source: self.source.clone(), columns },
+        })
+    }
+}
+
+/// Up to this many distinct labels, [`LabelIds`] finds a label by scanning them.
+const SCANNED_LABELS: usize = 16;
+
+/// Group labels numbered in order of first appearance. A row's label is found by a scan while
+/// there are few (the usual case: no hashing per row), by a hash map beyond; one `String` per
+/// label, not per row.
+#[derive(Default)]
+struct LabelIds {
+    labels: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl LabelIds {
+    /// The id of `label`, numbering it if it is new.
+    fn id(&mut self, label: &str) -> usize {
+        let found = if self.labels.len() <= SCANNED_LABELS {
+            self.labels.iter().position(|l| l == label)
+        } else {
+            self.index.get(label).copied()
+        };
+        found.unwrap_or_else(|| {
+            self.labels.push(label.to_owned());
+            self.index.insert(label.to_owned(), self.labels.len() - 1);
+            self.labels.len() - 1
         })
     }
 }
@@ -565,8 +585,11 @@ fn split_digits(s: &str) -> (&str, &str) {
     s.split_at(end)
 }
 
+/// The cell texts that mean "missing", compared ignoring ASCII case (besides the empty cell).
+const MISSING: [&str; 5] = ["na", "n/a", "nan", "null", "none"];
+
 fn is_missing(raw: &str) -> bool {
-    matches!(raw.to_ascii_lowercase().as_str(), "" | "na" | "n/a" | "nan" | "null" | "none")
+    raw.is_empty() || MISSING.iter().any(|m| raw.eq_ignore_ascii_case(m))
 }
 
 fn parse_cell(raw: &str, kind: Kind) -> std::result::Result<Cell<'_>, String> {

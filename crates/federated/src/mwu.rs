@@ -9,7 +9,7 @@
 
 use crate::error::{FederatedError, check_finite};
 use crate::table::{SummaryTable, check_centre_id, check_format};
-use dptest_ranking::{mid_ranks, tie_block_sizes};
+use dptest_ranking::mid_ranks_and_ties;
 pub use dptest_refdist::Alternative;
 use dptest_refdist::special::{chi_squared_sf, normal_cdf, normal_sf};
 use serde::{Deserialize, Serialize};
@@ -83,12 +83,11 @@ pub fn centre_summary(x: &[f64], y: &[f64]) -> Result<CentreSummary, FederatedEr
         return Ok(CentreSummary { n, m, u: 0.0, v: 0.0 });
     }
     let pooled: Vec<f64> = x.iter().chain(y).copied().collect();
-    let ranks = mid_ranks(&pooled).map_err(rank_error)?;
+    let (ranks, blocks) = mid_ranks_and_ties(&pooled).map_err(rank_error)?;
     let r_x: f64 = ranks[..n].iter().sum();
     let (nf, mf) = (n as f64, m as f64);
     let u = 2.0 * (r_x - nf * (nf + 1.0) / 2.0) - nf * mf;
-    let ties: f64 = tie_block_sizes(&pooled)
-        .map_err(rank_error)?
+    let ties: f64 = blocks
         .into_iter()
         .map(|t| {
             let t = t as f64;

@@ -93,7 +93,7 @@ pub fn statistic_random_ties<R: Rng + ?Sized>(
 ) -> Result<f64, KruskalWallisError> {
     check_private_size(sample)?;
     let ranks = dptest_ranking::ranks_random_ties(sample.values(), tie_rng)?;
-    let sums = sample.rank_sums(&ranks.iter().map(|&r| r as f64).collect::<Vec<_>>());
+    let sums = sample.rank_sums(ranks.iter().map(|&r| r as f64));
     Ok(statistic_of_rank_sums(statistic, &sums, sample.sizes()))
 }
 

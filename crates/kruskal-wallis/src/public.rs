@@ -37,8 +37,7 @@ pub fn kruskal(sample: &GroupedSample) -> Result<KruskalResult, KruskalWallisErr
         return Err(KruskalWallisError::EmptyGroup { group });
     }
     let n_obs = sample.n();
-    let ranks = dptest_ranking::mid_ranks(sample.values())?;
-    let blocks = dptest_ranking::tie_block_sizes(sample.values())?;
+    let (ranks, blocks) = dptest_ranking::mid_ranks_and_ties(sample.values())?;
     let n = n_obs as f64;
     let tie_sum: f64 = blocks
         .iter()
@@ -51,7 +50,7 @@ pub fn kruskal(sample: &GroupedSample) -> Result<KruskalResult, KruskalWallisErr
     if tie_factor <= 0.0 {
         return Err(KruskalWallisError::AllValuesTied);
     }
-    let sums = sample.rank_sums(&ranks);
+    let sums = sample.rank_sums(ranks.iter().copied());
     let weighted: f64 =
         sums.iter().zip(sample.sizes()).map(|(r, &size)| r * r / f64::from(size)).sum();
     let h = (12.0 / (n * (n + 1.0)) * weighted - 3.0 * (n + 1.0)) / tie_factor;

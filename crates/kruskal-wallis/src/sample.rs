@@ -118,11 +118,11 @@ impl GroupedSample {
         &self.groups
     }
 
-    /// Group rank sums R_i for ranks `ranks[j]` of value j (any rank type convertible to f64).
-    pub(crate) fn rank_sums<T: Copy + Into<f64>>(&self, ranks: &[T]) -> Vec<f64> {
+    /// Group rank sums R_i, the j-th rank being that of value j (summed in input order).
+    pub(crate) fn rank_sums(&self, ranks: impl IntoIterator<Item = f64>) -> Vec<f64> {
         let mut sums = vec![0.0; self.sizes.len()];
-        for (&group, &rank) in self.groups.iter().zip(ranks) {
-            sums[group as usize] += rank.into();
+        for (&group, rank) in self.groups.iter().zip(ranks) {
+            sums[group as usize] += rank;
         }
         sums
     }

@@ -109,11 +109,9 @@ impl TwoSample {
     /// U1 = R1 − n1(n1+1)/2 from joint mid-ranks (R1 = rank sum of x), and the pooled
     /// tie-block sizes. O(n log n).
     pub(crate) fn u1_and_ties(&self) -> Result<(f64, Vec<usize>), MannWhitneyError> {
-        let pooled = self.pooled();
-        let ranks = dptest_ranking::mid_ranks(&pooled)?;
+        let (ranks, ties) = dptest_ranking::mid_ranks_and_ties(&self.pooled())?;
         let r1: f64 = ranks[..self.n1()].iter().sum();
         let n1 = self.n1() as f64;
-        let ties = dptest_ranking::tie_block_sizes(&pooled)?;
         Ok((r1 - n1 * (n1 + 1.0) / 2.0, ties))
     }
 

@@ -3,8 +3,9 @@
 //! paired differences with Pratt's or Wilcoxon's zero handling.
 //!
 //! Every function validates its input (non-empty, all values finite) and runs in
-//! O(n log n): indices are sorted once with [`f64::total_cmp`], after mapping `-0.0` to
-//! `0.0` so the two zeros tie (as they do in scipy).
+//! O(n log n): indices are sorted once in [`f64::total_cmp`] order, after mapping `-0.0` to
+//! `0.0` so the two zeros tie (as they do in scipy). From 2^16 values on the sort runs on
+//! rayon's thread pool; the order is total (ties by index), so the result is the same.
 //!
 //! ```
 //! use dptest_ranking::{mid_ranks, signed_ranks_pratt, tie_block_sizes};
@@ -39,5 +40,5 @@ mod ranks;
 mod signed;
 
 pub use error::RankError;
-pub use ranks::{mid_ranks, ranks_random_ties, tie_block_sizes};
+pub use ranks::{mid_ranks, mid_ranks_and_ties, ranks_random_ties, tie_block_sizes};
 pub use signed::{SignedRanks, signed_ranks_classic, signed_ranks_pratt};

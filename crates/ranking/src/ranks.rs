@@ -2,58 +2,81 @@
 
 use crate::RankError;
 use rand::Rng;
+use rayon::slice::ParallelSliceMut;
+
+/// From this many values on, sorting runs on rayon's thread pool; below, on the caller's
+/// thread. Every sort key ends in the input index, so keys are distinct and both sorts give
+/// the same order.
+const PARALLEL_SORT_MIN: usize = 1 << 16;
+
+/// An unsigned key in `f64::total_cmp` order, after mapping `-0.0` to `0.0` (so the two zeros
+/// tie, as in scipy): for finite values, equal keys ⇔ equal values.
+fn value_key(v: f64) -> u64 {
+    let bits = (v + 0.0).to_bits();
+    // As `total_cmp` does: negatives flip every bit (larger magnitude sorts first),
+    // non-negatives set the sign bit (above every negative).
+    if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
+}
+
+/// Sorts distinct keys ascending: in parallel from [`PARALLEL_SORT_MIN`] keys on.
+fn sort_keys<K: Ord + Send>(keys: &mut [K]) {
+    if keys.len() >= PARALLEL_SORT_MIN {
+        keys.par_sort_unstable();
+    } else {
+        keys.sort_unstable();
+    }
+}
 
 /// The input's indices in ascending value order, ties kept in index order.
 ///
 /// `-0.0` and `0.0` compare equal (they are one tie block), as in scipy.
 pub(crate) struct SortedOrder {
-    /// `order[p]` is the input index of the value at sorted position `p`.
-    pub(crate) order: Vec<usize>,
-    /// `keys[p]` is that value, with `-0.0` normalised to `0.0`.
-    pub(crate) keys: Vec<f64>,
+    /// `(value_key(v), i)` ascending: position `p` holds the `p`-th smallest value `v`, found
+    /// at input index `i`.
+    sorted: Vec<(u64, usize)>,
 }
 
 impl SortedOrder {
     /// Validates `values` (non-empty, all finite) and sorts them: O(n log n).
     pub(crate) fn new(values: &[f64]) -> Result<Self, RankError> {
         check_finite(values)?;
-        // `+ 0.0` maps -0.0 to 0.0 so that `total_cmp` puts both zeros in one block.
-        let mut pairs: Vec<(f64, usize)> =
-            values.iter().enumerate().map(|(i, &v)| (v + 0.0, i)).collect();
-        pairs.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let (keys, order) = pairs.into_iter().unzip();
-        Ok(SortedOrder { order, keys })
+        let mut sorted: Vec<(u64, usize)> =
+            values.iter().enumerate().map(|(i, &v)| (value_key(v), i)).collect();
+        sort_keys(&mut sorted);
+        Ok(SortedOrder { sorted })
     }
 
     /// Half-open ranges `start..end` of sorted positions holding equal values.
     pub(crate) fn blocks(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let n = self.keys.len();
         let mut start = 0;
-        std::iter::from_fn(move || {
-            if start >= n {
-                return None;
-            }
-            let mut end = start + 1;
-            while end < n && self.keys[end] == self.keys[start] {
-                end += 1;
-            }
-            let block = (start, end);
-            start = end;
-            Some(block)
+        self.sorted.chunk_by(|a, b| a.0 == b.0).map(move |block| {
+            let range = (start, start + block.len());
+            start = range.1;
+            range
         })
+    }
+
+    /// Whether the value at sorted position `p` is zero (`0.0` or `-0.0`).
+    pub(crate) fn is_zero_at(&self, p: usize) -> bool {
+        self.sorted[p].0 == value_key(0.0)
     }
 
     /// Average (mid-) ranks, 1-based, indexed like the input.
     pub(crate) fn mid_ranks(&self) -> Vec<f64> {
-        let mut ranks = vec![0.0; self.order.len()];
+        let mut ranks = vec![0.0; self.sorted.len()];
         for (start, end) in self.blocks() {
             // Ranks start+1 ..= end average to (start + 1 + end) / 2.
             let mid = (start + 1 + end) as f64 / 2.0;
-            for &idx in &self.order[start..end] {
+            for &(_, idx) in &self.sorted[start..end] {
                 ranks[idx] = mid;
             }
         }
         ranks
+    }
+
+    /// Sizes of the tie blocks, in ascending value order.
+    pub(crate) fn tie_blocks(&self) -> Vec<usize> {
+        self.blocks().map(|(s, e)| e - s).collect()
     }
 }
 
@@ -74,6 +97,16 @@ pub(crate) fn check_finite(values: &[f64]) -> Result<(), RankError> {
 /// [`RankError::Empty`] for an empty slice, [`RankError::NonFinite`] for NaN or ±∞.
 pub fn mid_ranks(values: &[f64]) -> Result<Vec<f64>, RankError> {
     Ok(SortedOrder::new(values)?.mid_ranks())
+}
+
+/// [`mid_ranks`] and [`tie_block_sizes`] together, from one sort (half the work of calling
+/// both).
+///
+/// # Errors
+/// [`RankError::Empty`] for an empty slice, [`RankError::NonFinite`] for NaN or ±∞.
+pub fn mid_ranks_and_ties(values: &[f64]) -> Result<(Vec<f64>, Vec<usize>), RankError> {
+    let sorted = SortedOrder::new(values)?;
+    Ok((sorted.mid_ranks(), sorted.tie_blocks()))
 }
 
 /// Ranks 1..=n with ties broken in a uniformly random order drawn from `rng`.
@@ -99,14 +132,13 @@ pub fn ranks_random_ties<R: Rng + ?Sized>(
     values: &[f64],
     rng: &mut R,
 ) -> Result<Vec<usize>, RankError> {
-    let mut sorted = SortedOrder::new(values)?;
-    let row_keys: Vec<u64> = (0..values.len()).map(|_| rng.next_u64()).collect();
-    let blocks: Vec<(usize, usize)> = sorted.blocks().filter(|(s, e)| e - s > 1).collect();
-    for (start, end) in blocks {
-        sorted.order[start..end].sort_unstable_by_key(|&row| (row_keys[row], row));
-    }
+    check_finite(values)?;
+    // One sort by (value, row key, index): the value order, each tie block in key order.
+    let mut sorted: Vec<(u64, u64, usize)> =
+        values.iter().enumerate().map(|(i, &v)| (value_key(v), rng.next_u64(), i)).collect();
+    sort_keys(&mut sorted);
     let mut ranks = vec![0; values.len()];
-    for (pos, &idx) in sorted.order.iter().enumerate() {
+    for (pos, &(_, _, idx)) in sorted.iter().enumerate() {
         ranks[idx] = pos + 1;
     }
     Ok(ranks)
@@ -119,8 +151,7 @@ pub fn ranks_random_ties<R: Rng + ?Sized>(
 /// # Errors
 /// [`RankError::Empty`] for an empty slice, [`RankError::NonFinite`] for NaN or ±∞.
 pub fn tie_block_sizes(values: &[f64]) -> Result<Vec<usize>, RankError> {
-    let sorted = SortedOrder::new(values)?;
-    Ok(sorted.blocks().map(|(s, e)| e - s).collect())
+    Ok(SortedOrder::new(values)?.tie_blocks())
 }
 
 #[cfg(test)]
@@ -128,6 +159,7 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
+    use std::cmp::Ordering;
 
     #[test]
     fn simple_mid_ranks() {
@@ -159,6 +191,43 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
         let r = ranks_random_ties(&[5.0, 1.0, 1.0, 1.0, 1.0, 0.0, 5.0], &mut rng).unwrap();
         assert_eq!(r, STABLE_RANKS);
+    }
+
+    /// The key order is `total_cmp`'s, with the two zeros one key.
+    #[test]
+    fn value_keys_follow_total_cmp() {
+        let v =
+            [f64::MIN, -1e300, -1.0, -f64::MIN_POSITIVE, -5e-324, -0.0, 0.0, 5e-324, 1.0, f64::MAX];
+        for (a, b) in v.iter().zip(&v[1..]) {
+            let expected = if *a == 0.0 && *b == 0.0 { Ordering::Equal } else { Ordering::Less };
+            assert_eq!(value_key(*a).cmp(&value_key(*b)), expected, "{a} vs {b}");
+        }
+    }
+
+    /// Above the parallel threshold the results equal the sequential definition: sort by
+    /// (value, index), then each tie block by (row key, index).
+    #[test]
+    fn parallel_sort_matches_the_sequential_definition() {
+        let n = 2 * PARALLEL_SORT_MIN + 7;
+        let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1001) as f64 - 500.0).collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let row_keys: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+        let (mut mid, mut ties, mut random) = (vec![0.0; n], Vec::new(), vec![0; n]);
+        let mut start = 0;
+        for block in order.chunk_by_mut(|&a, &b| values[a] == values[b]) {
+            block.iter().for_each(|&row| mid[row] = (2 * start + block.len() + 1) as f64 / 2.0);
+            block.sort_by_key(|&row| (row_keys[row], row));
+            for (k, &row) in block.iter().enumerate() {
+                random[row] = start + k + 1;
+            }
+            ties.push(block.len());
+            start += block.len();
+        }
+        assert_eq!(mid_ranks_and_ties(&values).unwrap(), (mid, ties));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        assert_eq!(ranks_random_ties(&values, &mut rng).unwrap(), random);
     }
 
     // Changed once, on purpose, when the per-block shuffle became per-row keys (the coupling

@@ -81,7 +81,7 @@ fn count_zeros(d: &[f64]) -> usize {
 
 /// Tie-block sizes over the sorted `|d|`, skipping the block of zeros.
 fn nonzero_blocks(sorted: &SortedOrder) -> Vec<usize> {
-    sorted.blocks().filter(|&(s, _)| sorted.keys[s] != 0.0).map(|(s, e)| e - s).collect()
+    sorted.blocks().filter(|&(s, _)| !sorted.is_zero_at(s)).map(|(s, e)| e - s).collect()
 }
 
 #[cfg(test)]

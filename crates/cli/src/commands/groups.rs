@@ -39,10 +39,11 @@ fn grouped_input(
 
 /// `dptest kruskal-wallis`.
 pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
-    let (mode, data) = grouped_input(&args.privacy, &args.ledger, &args.input, &args.columns)?;
-    let sample =
-        kw::GroupedSample::from_indices(data.values.clone(), &data.groups, data.labels.len())
-            .map_err(|e| anyhow!("{e}"))?;
+    let (mode, mut data) = grouped_input(&args.privacy, &args.ledger, &args.input, &args.columns)?;
+    // The sample takes the values (the report needs only labels and group sizes).
+    let values = std::mem::take(&mut data.values);
+    let sample = kw::GroupedSample::from_indices(values, &data.groups, data.labels.len())
+        .map_err(|e| anyhow!("{e}"))?;
     let mut report = match mode {
         None => {
             let result = kw::kruskal(&sample).map_err(|e| anyhow!("{e}"))?;

@@ -182,7 +182,7 @@ pub(super) fn for_each_row(
             let number = first_row + r + 1;
             // Advance every column one row (integer labels are rendered into `label`).
             let mut present = [None; MAX_COLUMNS];
-            for ((chunk, &(name, kind)), slot) in chunks.iter_mut().zip(columns).zip(&mut present) {
+            for ((chunk, &(_, kind)), slot) in chunks.iter_mut().zip(columns).zip(&mut present) {
                 let null =
                     chunk.max_def > 0 && chunk.defs.get(r).is_none_or(|&d| d < chunk.max_def);
                 if null {
@@ -199,15 +199,10 @@ pub(super) fn for_each_row(
                         let _ = write!(chunk.label, "{x}");
                     }
                 }
-                if let Values::Bytes(v) = &chunk.values
-                    && v.get(at).is_some_and(|b| std::str::from_utf8(b.data()).is_err())
-                {
-                    bail!("{}: row {number}, column '{name}' is not valid UTF-8", path.display());
-                }
                 *slot = Some(at);
             }
             let mut raws = [Raw::Null; MAX_COLUMNS];
-            for (((raw, chunk), &(_, kind)), at) in
+            for (((raw, chunk), &(name, kind)), at) in
                 raws.iter_mut().zip(&chunks).zip(columns).zip(present)
             {
                 let Some(at) = at else { continue };
@@ -222,9 +217,15 @@ pub(super) fn for_each_row(
                             Raw::Float(f)
                         })
                     }
-                    (Values::Bytes(v), _) => v.get(at).map_or(Raw::Null, |b| {
-                        Raw::Text(std::str::from_utf8(b.data()).unwrap_or_default().trim())
-                    }),
+                    (Values::Bytes(v), _) => match v.get(at).map(|b| std::str::from_utf8(b.data()))
+                    {
+                        None => Raw::Null,
+                        Some(Ok(text)) => Raw::Text(text.trim()),
+                        Some(Err(_)) => bail!(
+                            "{}: row {number}, column '{name}' is not valid UTF-8",
+                            path.display()
+                        ),
+                    },
                 };
             }
             row(number, &raws[..chunks.len()]);
