@@ -27,6 +27,7 @@ use crate::power::{
 
 mod anova_designs;
 mod large_n;
+mod registry;
 mod t_grid_shape;
 
 /// Options of `cargo xtask calibrate`.
@@ -97,6 +98,10 @@ pub struct Args {
     /// --seed.
     #[arg(long, value_name = "T", conflicts_with = "large_n")]
     pub grid_shape: Option<f64>,
+    /// Every test of `dptest-registry` at effect 0 through its own power study: null rejection
+    /// rates at --n (default 200), --epsilon, --reps and --seed; a Markdown table.
+    #[arg(long, conflicts_with_all = ["large_n", "paper_designs", "grid_shape"])]
+    pub registry: bool,
 }
 
 /// The levels reported.
@@ -147,6 +152,11 @@ pub fn run(args: Args) -> Result<()> {
     if args.large_n {
         let only = (args.test != "all").then_some(args.test.as_str());
         return large_n::run(args.epsilon, args.reps, args.draws, args.seed, only, args.n);
+    }
+    if args.registry {
+        let reps = usize::try_from(args.reps)?;
+        print!("{}", registry::run(args.n.unwrap_or(200), args.epsilon, reps, args.seed)?);
+        return Ok(());
     }
     if let Some(figure) = &args.paper_designs {
         only_for(&args.test, "anova", "--paper-designs")?;
@@ -342,6 +352,7 @@ mod tests {
             paper_designs: None,
             n_grid: None,
             grid_shape: None,
+            registry: false,
         }
     }
 

@@ -40,34 +40,20 @@ fn private_needs_bounds_and_reports_its_cost() {
 
 #[test]
 fn the_reference_can_be_chosen_for_comparison() {
-    let base = [
-        "t-test",
-        "--input",
-        "examples/paired.csv",
-        "--before",
-        "before",
-        "--after",
-        "after",
-        "--epsilon",
-        "1",
-        "--bounds=-20,20",
-        "--draws",
-        "200",
-        "--backend",
-        "cpu",
-    ];
+    let private = ["--epsilon", "1", "--bounds=-20,20", "--draws", "200", "--backend", "cpu"];
+    let base = paired_args("t-test", &private);
     let default = json(&base);
     assert_eq!(default["method"]["kind"], "noise_studentized");
     let warned = |v: &serde_json::Value| v["warnings"].to_string().contains("--reference paper");
     assert!(!warned(&default));
     for (name, kind) in [("berger-boos-t", "berger_boos"), ("paper", "paper")] {
-        let mut args = base.to_vec();
+        let mut args = base.clone();
         args.extend(["--reference", name]);
         let v = json(&args);
         assert_eq!(v["method"]["kind"], kind, "{name}");
         assert_eq!(warned(&v), name == "paper", "{name}");
     }
-    let mut bad = base.to_vec();
+    let mut bad = base;
     bad.extend(["--reference", "student"]);
     assert!(fails(&bad).contains("default"));
 }
