@@ -1,6 +1,6 @@
 """Federated analysis from Python, as ``dptest federated ...``: K-anonymous summary tables
 (Algorithm S1, then joining centres without splitting), the federated Mann–Whitney test and
-quantiles on a table. Tables are the versioned JSON (``dptest-federated-table/2``) read,
+quantiles (on a table, or over the centres' data). Tables are the versioned JSON (``dptest-federated-table/2``) read,
 validated and written by the Rust crate ``dptest-federated`` itself, so a table built here
 and one built by the CLI are the same file format.
 
@@ -23,7 +23,8 @@ from typing import Any, List, Optional, Sequence, Tuple
 from . import _dptest
 from ._api import TestResult, _array, _native
 
-__all__ = ["Table", "CentreSummary", "bin", "add", "test", "quantile", "summary", "combine"]
+__all__ = ["Table", "CentreSummary", "bin", "add", "test", "quantile", "quantile_from_centres",
+           "summary", "combine"]
 
 
 class Table:
@@ -157,8 +158,23 @@ def quantile(table: Any, q: Any, *, method: str = "yj-table",
     Returns the CLI's keys: ``group``, ``method``, ``quantiles`` (``p``, ``quantile``; None
     for an open extreme bin) and ``fit`` (yj-table)."""
     t = _table(table)
-    ps = [float(p) for p in (q if hasattr(q, "__iter__") else [q])]
-    return json.loads(_dptest.federated_quantile(t.to_json(), ps, method, group))
+    return json.loads(_dptest.federated_quantile(t.to_json(), _probabilities(q), method, group))
+
+
+def quantile_from_centres(centres: Sequence[Any], q: Any, *, method: str = "yj-data") -> dict:
+    """Quantiles of the pooled values of several centres, as ``dptest federated quantile
+    --centres``: the protocol is run here over every centre's values (one array-like each), so
+    use it where one party may see them all. ``method`` is 'yj-data' (Yeo–Johnson model from
+    per-centre sums) or 'loss' (federated bisection on counts: the exact pooled order
+    statistic). NOT K-anonymous and not DP: the protocol discloses per-centre counts or sums.
+    Returns ``group`` ('all rows'), ``method``, ``quantiles`` (``p``, ``quantile``, and
+    ``rounds`` for 'loss') and ``fit`` ('yj-data')."""
+    arrays = [_array(c, f"centre {i}") for i, c in enumerate(centres)]
+    return json.loads(_dptest.federated_quantile_data(arrays, _probabilities(q), method))
+
+
+def _probabilities(q: Any) -> List[float]:
+    return [float(p) for p in (q if hasattr(q, "__iter__") else [q])]
 
 
 class CentreSummary:

@@ -790,39 +790,38 @@ fn federated_test(table: &str, alternative: &str, alpha: f64) -> PyResult<String
 #[pyo3(signature = (table, p, method, group))]
 fn federated_quantile(table: &str, p: Vec<f64>, method: &str, group: Option<String>) -> PyResult<String> {
     let t = fed::SummaryTable::from_json(table).map_err(err)?;
-    let g = match &group {
-        None => 0,
-        Some(label) => t.groups().iter().position(|x| x == label).ok_or_else(|| {
-            err(format!("group '{label}' is not in the table (its groups: {})", t.groups().join(", ")))
-        })?,
-    };
-    let fit = match method {
-        "yj-table" => Some(fed::yj_table_fit(&t, g).map_err(err)?),
-        "naive" | "linear" => None,
-        other => {
-            return Err(err(format!(
-                "method must be 'yj-table', 'linear' or 'naive' on a table, not {other:?}"
-            )));
-        }
-    };
-    let mut estimates = Vec::with_capacity(p.len());
-    for &q in &p {
-        let value = match &fit {
-            Some(f) => f.quantile(q),
-            None if method == "naive" => fed::quantile_naive(&t, g, q),
-            None => fed::quantile_linear(&t, g, q),
-        }
-        .map_err(|e| err(format!("p = {q}: {e}")))?;
-        estimates.push(json!({"p": q, "quantile": if value.is_finite() { json!(value) } else { Value::Null }}));
-    }
+    let g = fed::group_index(&t, group.as_deref()).map_err(err)?;
+    let method: fed::TableMethod = method.parse().map_err(err)?;
+    let found = fed::table_quantiles(&t, g, method, &p).map_err(err)?;
+    Ok(quantile_report(&method, &t.groups()[g], &found))
+}
+
+/// Quantiles of the pooled data of several centres (the CLI's `federated quantile --centres`:
+/// the protocol run locally; it discloses per-centre counts or sums, NOT K-anonymous).
+#[pyfunction]
+#[pyo3(signature = (centres, p, method))]
+fn federated_quantile_data(
+    py: Python<'_>,
+    centres: Vec<PyReadonlyArray1<'_, f64>>,
+    p: Vec<f64>,
+    method: &str,
+) -> PyResult<String> {
+    let data: Vec<Vec<f64>> = centres.iter().map(values).collect::<PyResult<_>>()?;
+    let views: Vec<&[f64]> = data.iter().map(Vec::as_slice).collect();
+    let method: fed::DataMethod = method.parse().map_err(err)?;
+    let found = py.detach(|| fed::data_quantiles(&views, method, &p)).map_err(err)?;
+    Ok(quantile_report(&method, "all rows", &found))
+}
+
+fn quantile_report(method: &impl Serialize, group: &str, found: &fed::Quantiles) -> String {
     let mut r = Report::plain("federated-quantile");
-    r.set("group", &t.groups()[g]);
+    r.set("group", group);
     r.set("method", method);
-    r.set("quantiles", estimates);
-    if let Some(f) = fit {
-        r.set("fit", f);
+    r.set("quantiles", &found.estimates);
+    if let Some(fit) = &found.fit {
+        r.set("fit", fit);
     }
-    Ok(r.json())
+    r.json()
 }
 
 /// One centre's exact summary file (the CLI's `federated summary`): NOT K-anonymous.
@@ -893,6 +892,7 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(federated_table_info, m)?)?;
     m.add_function(wrap_pyfunction!(federated_test, m)?)?;
     m.add_function(wrap_pyfunction!(federated_quantile, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_quantile_data, m)?)?;
     m.add_function(wrap_pyfunction!(federated_summary, m)?)?;
     m.add_function(wrap_pyfunction!(federated_combine, m)?)?;
     m.add("PrivacyBudgetError", m.py().get_type::<PrivacyBudgetError>())?;

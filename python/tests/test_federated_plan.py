@@ -48,6 +48,24 @@ def test_python_table_equals_the_cli_table(tmp_path):
     assert json.loads(saved.read_text())["format"].startswith("dptest-federated-table/")
 
 
+
+def test_quantiles_over_the_centres_data_match_the_cli():
+    files = [CENTRES / f"centre_{c}.csv" for c in "abc"]
+    values = [pd.read_csv(f)["value"] for f in files]
+    for method in ["yj-data", "loss"]:
+        want = run_cli("federated", "quantile", "--centres", *map(str, files), "--value", "value",
+                       "--p", "0.1,0.5,0.9", "--method", method)
+        got = dptest.federated.quantile_from_centres(values, [0.1, 0.5, 0.9], method=method)
+        for key in ["group", "method", "quantiles"]:
+            assert got[key] == want[key], (method, key)
+    pooled = sorted(v for column in values for v in column)
+    loss = dptest.federated.quantile_from_centres(values, 0.5, method="loss")["quantiles"][0]
+    assert loss["quantile"] == pooled[(len(pooled) + 1) // 2 - 1] and loss["rounds"] > 0
+    with pytest.raises(ValueError, match="yj-data"):
+        dptest.federated.quantile_from_centres(values, 0.5, method="linear")
+    with pytest.raises(ValueError, match="p = 1.5"):
+        dptest.federated.quantile_from_centres(values, [0.5, 1.5], method="loss")
+
 def test_summary_and_combine_are_labelled_not_k_anonymous():
     s = [dptest.federated.summary(pd.read_csv(CENTRES / f), group="group", value="value",
                                   groups=GROUPS, centre=c)

@@ -22,7 +22,8 @@
 //!   label, Z > 0 when group 1 tends larger, [`Alternative::Greater`] = group 1 stochastically
 //!   larger (dptest-refdist's [`Alternative`], scipy's names).
 //! * **Quantiles** ([`quantile_naive`], [`quantile_linear`], [`yj_table_fit`],
-//!   [`yj_data_fit`], [`quantile_loss`]) and the Yeo–Johnson transform ([`yeo_johnson`]).
+//!   [`yj_data_fit`], [`quantile_loss`]; several at once by a named estimator:
+//!   [`table_quantiles`], [`data_quantiles`]) and the Yeo–Johnson transform ([`yeo_johnson`]).
 //! * **Simulation helpers** for `cargo xtask federated-sim` ([`run_testing_replicate`],
 //!   [`run_quantile_replicate`], [`allocation`], the parameter grids).
 //!
@@ -70,6 +71,7 @@
 
 mod binning;
 mod error;
+mod estimates;
 mod federation;
 mod merge;
 mod mwu;
@@ -83,6 +85,10 @@ pub use binning::{
     BinningOptions, CentreRelease, RunTotal, SmallGroupPolicy, Suppression, bin_centre,
 };
 pub use error::FederatedError;
+pub use estimates::{
+    DataMethod, Estimate, QuantileError, Quantiles, TableMethod, data_quantiles, group_index,
+    table_quantiles,
+};
 pub use federation::{
     FederationBuild, bin_centre_os, build_federation, build_federation_os, random_centre_id,
 };

@@ -491,36 +491,17 @@ fn quantile(a: &QuantileArgs) -> Result<Report> {
 
 fn table_quantile(a: &QuantileArgs, method: QuantileMethod, path: &Path) -> Result<Report> {
     let table = read_table(path)?;
-    let group = match &a.group {
-        None => 0,
-        Some(label) => table.groups().iter().position(|g| g == label).ok_or_else(|| {
-            anyhow!(
-                "group '{label}' is not in the table (its groups: {})",
-                table.groups().join(", ")
-            )
-        })?,
+    let group = fed::group_index(&table, a.group.as_deref()).map_err(err)?;
+    let method = match method {
+        QuantileMethod::Naive => fed::TableMethod::Naive,
+        QuantileMethod::Linear => fed::TableMethod::Linear,
+        _ => fed::TableMethod::YjTable,
     };
-    let fit = match method {
-        QuantileMethod::YjTable => Some(fed::yj_table_fit(&table, group).map_err(err)?),
-        _ => None,
-    };
-    let mut estimates = Vec::with_capacity(a.p.len());
-    for &p in &a.p {
-        let q = match &fit {
-            Some(f) => f.quantile(p),
-            None if method == QuantileMethod::Naive => fed::quantile_naive(&table, group, p),
-            None => fed::quantile_linear(&table, group, p),
-        }
-        .map_err(|e| anyhow!("p = {p}: {e}"))?;
-        estimates.push(json!({"p": p, "quantile": finite_or_null(q)}));
-    }
+    let found = fed::table_quantiles(&table, group, method, &a.p).map_err(|e| anyhow!("{e}"))?;
     let label = table.groups()[group].clone();
     let source = format!("table {}", path.display());
-    let mut r = quantile_report(method, &label, source, estimates);
+    let mut r = quantile_report(&method, &label, source, &found);
     r.set("table", path.display().to_string());
-    if let Some(f) = fit {
-        r.set("fit", f);
-    }
     Ok(r)
 }
 
@@ -544,59 +525,39 @@ fn data_quantile(a: &QuantileArgs, method: QuantileMethod) -> Result<Report> {
         centres.push(values);
     }
     let views: Vec<&[f64]> = centres.iter().map(Vec::as_slice).collect();
-    let fit = match method {
-        QuantileMethod::YjData => Some(fed::yj_data_fit(&views).map_err(err)?),
-        _ => None,
+    let method = if method == QuantileMethod::Loss {
+        fed::DataMethod::Loss
+    } else {
+        fed::DataMethod::YjData
     };
-    let mut estimates = Vec::with_capacity(a.p.len());
-    for &p in &a.p {
-        let estimate = match &fit {
-            Some(f) => json!({"p": p, "quantile": finite_or_null(f.quantile(p).map_err(err)?)}),
-            None => {
-                let q = fed::quantile_loss(&views, p, None).map_err(|e| anyhow!("p = {p}: {e}"))?;
-                json!({"p": p, "quantile": finite_or_null(q.value), "rounds": q.rounds})
-            }
-        };
-        estimates.push(estimate);
-    }
+    let found = fed::data_quantiles(&views, method, &a.p).map_err(|e| anyhow!("{e}"))?;
     let label = a.group.clone().unwrap_or_else(|| "all rows".to_owned());
     let source = format!("{}' data", count_of(centres.len(), "centre", "centres"));
-    let mut r = quantile_report(method, &label, source, estimates);
+    let mut r = quantile_report(&method, &label, source, &found);
     r.privacy = Some(
         "the protocol discloses per-centre counts (loss) or sums (yj-data): not K-anonymous"
             .to_owned(),
     );
     r.set("centres", a.centres.iter().map(|p| p.display().to_string()).collect::<Vec<_>>());
-    if let Some(f) = fit {
-        r.set("fit", f);
-    }
     Ok(r)
 }
 
 fn quantile_report(
-    method: QuantileMethod,
+    method: &impl serde::Serialize,
     label: &str,
     source: String,
-    estimates: Vec<serde_json::Value>,
+    found: &fed::Quantiles,
 ) -> Report {
     let mut r = Report::plain("federated-quantile", format!("Quantiles of {label} from {source}"));
-    for e in &estimates {
-        let q = e["quantile"].as_f64().map_or_else(|| "±∞ (open extreme bin)".to_owned(), fmt);
-        r.line(&format!("p = {}", e["p"]), q);
+    for e in &found.estimates {
+        let q = e.quantile.map_or_else(|| "±∞ (open extreme bin)".to_owned(), fmt);
+        r.line(&format!("p = {}", e.p), q);
     }
-    let method = match method {
-        QuantileMethod::Naive => "naive",
-        QuantileMethod::Linear => "linear",
-        QuantileMethod::YjTable => "yj-table",
-        QuantileMethod::Loss => "loss",
-        QuantileMethod::YjData => "yj-data",
-    };
     r.set("group", label);
     r.set("method", method);
-    r.set("quantiles", estimates);
+    r.set("quantiles", &found.estimates);
+    if let Some(fit) = &found.fit {
+        r.set("fit", fit);
+    }
     r
-}
-
-fn finite_or_null(q: f64) -> serde_json::Value {
-    if q.is_finite() { json!(q) } else { serde_json::Value::Null }
 }
