@@ -1,7 +1,7 @@
 //! The authors' reference for F̃₁: null datasets from N(0.5, σ̂²) clamped to [0, 1] with the
 //! observed (public) group sizes, σ̂ = √(π/2)·SẼ/(N − g) from the same noisy SE.
 
-use dptest_refdist::{DrawStream, Engine, MonteCarlo, NullModel, RefdistError, Tail, tags};
+use dptest_refdist::{DrawStream, Evaluator, NullModel, RefdistError, Tail, tags};
 use serde::Serialize;
 
 use crate::error::AnovaError;
@@ -143,13 +143,15 @@ pub struct AnovaPValue {
 /// engine (reported as `"cpu"`).
 ///
 /// # Errors
-/// [`AnovaError::Reference`] from the engine.
+/// [`AnovaError::Reference`] from the engine, or for [`Evaluator::Exact`] (the reference is
+/// simulated).
 pub fn reference_p_value(
     sums: &NoisySums,
     scales: SwanbergScales,
-    engine: &dyn Engine,
-    mc: &MonteCarlo,
+    evaluator: Evaluator,
 ) -> Result<AnovaPValue, AnovaError> {
+    let (engine, mc) = evaluator.require_monte_carlo("the private ANOVA")?;
+    let mc = &mc;
     let Some(sigma) = sums.sigma_hat() else {
         return Ok(AnovaPValue {
             p_value: 1.0,

@@ -2,7 +2,7 @@
 //! and calibration. Simulation randomness only (refdist Philox streams): never use these
 //! functions to release real data.
 
-use dptest_refdist::{CpuEngine, DrawStream, MonteCarlo};
+use dptest_refdist::{DrawStream, Evaluator, MonteCarlo};
 use serde::Serialize;
 
 use crate::error::AnovaError;
@@ -99,7 +99,7 @@ pub fn simulated_p_values(
             let data = design.sample(&mut stream);
             let sums = simulate_release(&data, scales, &mut stream)?;
             let mc = MonteCarlo::new(null_draws, seed.wrapping_add(r + 1))?;
-            Ok(reference_p_value(&sums, scales, &CpuEngine, &mc)?.p_value)
+            Ok(reference_p_value(&sums, scales, Evaluator::cpu(mc))?.p_value)
         })
         .collect()
 }

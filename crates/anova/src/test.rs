@@ -82,10 +82,10 @@ pub fn private_anova(
     options: &SwanbergOptions,
     evaluator: Evaluator,
 ) -> Result<Outcome<AnovaDetail>, AnovaError> {
-    let (engine, mc) = evaluator.require_monte_carlo("the private ANOVA")?;
+    let (_, mc) = evaluator.require_monte_carlo("the private ANOVA")?;
     let release = release_swanberg(sample.unit(), options)?;
     let scales = options.noise_scales()?;
-    let p = reference_p_value(&release.sums, scales, engine, &mc)?;
+    let p = reference_p_value(&release.sums, scales, evaluator)?;
     let sums = release.sums;
     Ok(Outcome {
         test: "anova",

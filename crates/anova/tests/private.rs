@@ -7,7 +7,7 @@ use dptest_anova::{
     SwanbergOptions, absolute_deviations, calibrate, private_anova, reference_p_value,
     simulated_p_values,
 };
-use dptest_refdist::{CpuEngine, Evaluator, MonteCarlo, Tail, cpu};
+use dptest_refdist::{Evaluator, MonteCarlo, Tail, cpu};
 use rand::{RngExt, SeedableRng};
 
 #[test]
@@ -58,7 +58,7 @@ fn nonpositive_noisy_se_never_rejects() {
     let mc = MonteCarlo::new(300, 1).unwrap();
     for se in [0.0, -2.5] {
         let sums = NoisySums::new(50.0, se, vec![10, 10, 10]);
-        let p = reference_p_value(&sums, scales, &CpuEngine, &mc).unwrap();
+        let p = reference_p_value(&sums, scales, Evaluator::cpu(mc)).unwrap();
         assert_eq!((p.p_value, p.sigma_hat), (1.0, None));
     }
 }
@@ -72,12 +72,12 @@ fn reference_is_the_swanberg_null_with_plus_one_rule() {
     assert!((sigma - (std::f64::consts::PI / 2.0).sqrt() * 9.0 / 57.0).abs() < 1e-15);
     let model = SwanbergNull::new(&[20, 20, 20], sigma, scales).unwrap();
     let direct = cpu::p_value(&model, sums.statistic, Tail::Upper, &mc).unwrap();
-    let ours = reference_p_value(&sums, scales, &CpuEngine, &mc).unwrap();
+    let ours = reference_p_value(&sums, scales, Evaluator::cpu(mc)).unwrap();
     assert_eq!(ours.p_value, direct.p_value);
     assert_eq!(ours.p_value, (1 + ours.exceedances) as f64 / 301.0);
     // A huge statistic: no null draw reaches it, p = 1/301 (never 0).
     let far = NoisySums::new(1e6, 9.0, vec![20, 20, 20]);
-    assert_eq!(reference_p_value(&far, scales, &CpuEngine, &mc).unwrap().p_value, 1.0 / 301.0);
+    assert_eq!(reference_p_value(&far, scales, Evaluator::cpu(mc)).unwrap().p_value, 1.0 / 301.0);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use dptest_core::Outcome;
 use dptest_mechanisms::LaplaceRelease;
-use dptest_refdist::{Engine, Evaluator, MonteCarlo, RefdistError, ReferenceInfo};
+use dptest_refdist::{Engine, Evaluator, RefdistError, ReferenceInfo};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -62,17 +62,20 @@ pub struct TTestDetail {
     pub variance_release: LaplaceRelease,
 }
 
-/// The reference p-value of released moments, computed with `engine` (the T̃ nulls; the
-/// Berger–Boos variance nulls always run on the CPU engine: they have no GPU kernel).
+/// The reference p-value of released moments, simulated as `evaluator` says (the T̃ nulls on
+/// its engine; the Berger–Boos variance nulls always run on the CPU engine: they have no GPU
+/// kernel).
 ///
 /// # Errors
-/// [`TTestError::TooFewObservations`], [`TTestError::Mechanism`], [`TTestError::Reference`].
+/// [`TTestError::TooFewObservations`], [`TTestError::Mechanism`], [`TTestError::Reference`]
+/// (also for [`Evaluator::Exact`]: the reference is simulated).
 pub fn reference_p_value(
     moments: &NoisyMoments,
     options: &PrivateTOptions,
-    engine: &dyn Engine,
-    mc: &MonteCarlo,
+    evaluator: Evaluator,
 ) -> Result<TPValue, TTestError> {
+    let (engine, mc) = evaluator.require_monte_carlo("the private t-test")?;
+    let mc = &mc;
     let n = moments.n;
     let scales = options.noise_scales(n)?;
     let n32 = u32::try_from(n).map_err(|_| TTestError::InvalidParameter {
@@ -157,7 +160,7 @@ pub fn private_ttest(
 ) -> Result<Outcome<TTestDetail>, TTestError> {
     let (engine, mc) = evaluator.require_monte_carlo("the private t-test")?;
     let release = release_t(sample.rescaled(), options)?;
-    let pv = reference_p_value(&release.moments, options, engine, &mc)?;
+    let pv = reference_p_value(&release.moments, options, evaluator)?;
     let m = release.moments;
     let scales = options.noise_scales(m.n)?;
     Ok(Outcome {

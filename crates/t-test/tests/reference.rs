@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
 
-use dptest_refdist::{CpuEngine, DrawStream, MonteCarlo, TStatisticNull, Tail, cpu};
+use dptest_refdist::{DrawStream, Evaluator, MonteCarlo, TStatisticNull, Tail, cpu};
 use dptest_t_test::{
     Alternative, NoisyMoments, PrivateTOptions, ReferenceMethod, TAG_SIMULATED_DATA, TReference,
     reference_p_value, rejection_rate, sd_grid, simulate_release,
@@ -27,7 +27,7 @@ fn study_reference_equals_engine_path() {
             for (mean, var) in [(0.1, 0.05), (-0.2, 0.3), (0.05, -0.1), (0.3, 0.01), (0.0, 0.2)] {
                 let m = NoisyMoments::new(mean, var, 40);
                 let study = reference.p_value(&m).unwrap();
-                let engine = reference_p_value(&m, &o, &CpuEngine, &mc).unwrap();
+                let engine = reference_p_value(&m, &o, Evaluator::cpu(mc)).unwrap();
                 assert_eq!(study, engine, "{method:?} {alternative:?} {m:?}");
             }
         }
@@ -42,7 +42,7 @@ fn paper_method_is_the_single_sd_reference() {
     let model = TStatisticNull::new(100, 0.3, scales.mean, scales.variance).unwrap();
     let m = NoisyMoments::new(0.05, 0.08, 100);
     let direct = cpu::p_value(&model, m.statistic, Tail::TwoSided, &mc).unwrap().p_value;
-    let ours = reference_p_value(&m, &o, &CpuEngine, &mc).unwrap();
+    let ours = reference_p_value(&m, &o, Evaluator::cpu(mc)).unwrap();
     assert_eq!(ours.p_value, direct);
     assert_eq!((ours.grid_points, ours.worst_sd), (1, 0.3));
 }

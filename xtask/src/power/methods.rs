@@ -10,7 +10,7 @@ use dptest_mann_whitney::{
     MwSetting, MwStatistic, MwStudy, TwoSample, mann_whitney_u,
 };
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::{CpuEngine, MonteCarlo};
+use dptest_refdist::MonteCarlo;
 use dptest_t_test::{Bounds, PrivateTOptions, ReferenceMethod, TReference, rescale, ttest_1samp};
 use dptest_wilcoxon::{
     Alternative as WAlternative, PairedSample, PublicOptions, Reference, TcReference, TcVariant,
@@ -336,7 +336,7 @@ impl Evaluator for AnovaEval {
         let sums = dptest_anova::simulate_release(&groups01, self.scales, &mut stream)?;
         // The authors' procedure: a fresh 300-dataset reference per dataset, from its own σ̂.
         let mc = MonteCarlo::new(self.null_draws, super::data::mix(point ^ rep))?;
-        Ok(reference_p_value(&sums, self.scales, &CpuEngine, &mc)?.p_value)
+        Ok(reference_p_value(&sums, self.scales, dptest_refdist::Evaluator::cpu(mc))?.p_value)
     }
 }
 

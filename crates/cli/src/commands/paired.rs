@@ -253,9 +253,13 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                 n: values.len(),
             };
             let message = sim.announce("simulating the reference distribution", |pilot| {
-                tt::reference_p_value(&probe, &options, sim.engine(), pilot)
-                    .map(|_| ())
-                    .map_err(|e| anyhow!("{e}"))
+                tt::reference_p_value(
+                    &probe,
+                    &options,
+                    Evaluator::MonteCarlo { engine: sim.engine(), mc: *pilot },
+                )
+                .map(|_| ())
+                .map_err(|e| anyhow!("{e}"))
             })?;
             let (result, status) = release(&args.ledger, &input, "t-test", eps, 0.0, || {
                 with_spinner(&message, || tt::private_ttest(&sample, &options, sim.evaluator()))
