@@ -92,8 +92,8 @@ pub fn statistic_random_ties<R: Rng + ?Sized>(
     tie_rng: &mut R,
 ) -> Result<f64, KruskalWallisError> {
     check_private_size(sample)?;
-    let ranks = dptest_ranking::ranks_random_ties(sample.values(), tie_rng)?;
-    let sums = sample.rank_sums(ranks.iter().map(|&r| r as f64));
+    let rows = dptest_ranking::rows_by_random_rank(sample.values(), tie_rng)?;
+    let sums = sample.rank_sums_in_rank_order(rows);
     Ok(statistic_of_rank_sums(statistic, &sums, sample.sizes()))
 }
 

@@ -118,6 +118,20 @@ impl GroupedSample {
         &self.groups
     }
 
+    /// The group rank sums from the rows in rank order (the `p`-th row has rank `p + 1`): the
+    /// same sums as [`GroupedSample::rank_sums`] of those ranks, exactly, while
+    /// n(n + 1)/2 < 2^53 (n below 1.3·10⁸: every partial sum is an integer).
+    pub(crate) fn rank_sums_in_rank_order(
+        &self,
+        rows: impl IntoIterator<Item = usize>,
+    ) -> Vec<f64> {
+        let mut sums = vec![0.0; self.sizes.len()];
+        for (pos, row) in rows.into_iter().enumerate() {
+            sums[self.groups[row] as usize] += (pos + 1) as f64;
+        }
+        sums
+    }
+
     /// Group rank sums R_i, the j-th rank being that of value j (summed in input order).
     pub(crate) fn rank_sums(&self, ranks: impl IntoIterator<Item = f64>) -> Vec<f64> {
         let mut sums = vec![0.0; self.sizes.len()];

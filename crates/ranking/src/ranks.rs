@@ -132,16 +132,29 @@ pub fn ranks_random_ties<R: Rng + ?Sized>(
     values: &[f64],
     rng: &mut R,
 ) -> Result<Vec<usize>, RankError> {
+    let mut ranks = vec![0; values.len()];
+    for (pos, row) in rows_by_random_rank(values, rng)?.enumerate() {
+        ranks[row] = pos + 1;
+    }
+    Ok(ranks)
+}
+
+/// The rows in the order of the ranks [`ranks_random_ties`] gives them (the same RNG draws):
+/// the `p`-th item is the input index of the row of rank `p + 1`. For statistics that only
+/// need sums of ranks (Kruskal–Wallis), this saves the vector of ranks.
+///
+/// # Errors
+/// As [`ranks_random_ties`].
+pub fn rows_by_random_rank<R: Rng + ?Sized>(
+    values: &[f64],
+    rng: &mut R,
+) -> Result<impl ExactSizeIterator<Item = usize>, RankError> {
     check_finite(values)?;
     // One sort by (value, row key, index): the value order, each tie block in key order.
     let mut sorted: Vec<(u64, u64, usize)> =
         values.iter().enumerate().map(|(i, &v)| (value_key(v), rng.next_u64(), i)).collect();
     sort_keys(&mut sorted);
-    let mut ranks = vec![0; values.len()];
-    for (pos, &(_, _, idx)) in sorted.iter().enumerate() {
-        ranks[idx] = pos + 1;
-    }
-    Ok(ranks)
+    Ok(sorted.into_iter().map(|(_, _, row)| row))
 }
 
 /// Sizes of the blocks of equal values, in ascending value order.
