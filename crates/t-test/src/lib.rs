@@ -97,5 +97,7 @@ mod sample;
 mod studentized;
 mod study;
 mod test;
+#[cfg(test)]
+mod testing;
 mod variance_null;
 mod variance_set;

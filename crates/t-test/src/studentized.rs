@@ -107,12 +107,7 @@ mod tests {
     fn fill_matches_draw_bit_for_bit() {
         for (n, sd) in [(2u32, 0.5), (7, 0.3), (1000, 0.6), (999, 1.0)] {
             let model = StudentizedNull::new(n, sd, 0.01, 0.02).unwrap();
-            let mut out = vec![0.0; 300];
-            model.fill(3, 5, &mut out);
-            for (i, &value) in out.iter().enumerate() {
-                let expected = model.draw(&mut DrawStream::new(3, model.tag(), 5 + i as u64));
-                assert_eq!(value.to_bits(), expected.to_bits(), "n {n} sd {sd} draw {i}");
-            }
+            crate::testing::assert_fill_matches_draw(&model, &format!("n {n} sd {sd}"));
         }
     }
 

@@ -49,3 +49,16 @@ impl NullModel for NoisyVarianceNull {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_matches_draw_bit_for_bit() {
+        for (n, sd) in [(2u32, 0.5), (7, 0.3), (1000, 0.6), (999, 1.0)] {
+            let model = NoisyVarianceNull::new(n, sd, 0.02).unwrap();
+            crate::testing::assert_fill_matches_draw(&model, &format!("n {n} sd {sd}"));
+        }
+    }
+}
