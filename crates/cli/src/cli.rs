@@ -279,6 +279,29 @@ pub enum ZeroMethod {
     Pratt,
 }
 
+/// The differences d of a one-sample or paired test: `--value COL`, or `--before COL --after
+/// COL` whose difference is taken.
+#[derive(Args, Debug, Clone)]
+pub struct DifferenceColumns {
+    /// One-sample test of this column (d = the values, tested against 0, or --popmean for
+    /// the t-test).
+    #[arg(long, value_name = "COL", conflicts_with_all = ["before", "after"], required_unless_present = "before")]
+    pub value: Option<String>,
+    /// Paired test: column of the first measurement.
+    #[arg(long, value_name = "COL", requires = "after")]
+    pub before: Option<String>,
+    /// Paired test: column of the second measurement (d = after − before).
+    #[arg(long, value_name = "COL", requires = "before")]
+    pub after: Option<String>,
+}
+
+impl DifferenceColumns {
+    /// `[value, before, after]`, as the readers take them.
+    pub fn names(&self) -> [&Option<String>; 3] {
+        [&self.value, &self.before, &self.after]
+    }
+}
+
 /// `--before COL --after COL`.
 #[derive(Args, Debug, Clone)]
 pub struct PairedColumns {
@@ -295,15 +318,8 @@ pub struct PairedColumns {
 pub struct WilcoxonArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// One-sample test of this column (d = the values; median 0, scipy's `wilcoxon(d)`).
-    #[arg(long, value_name = "COL", conflicts_with_all = ["before", "after"], required_unless_present = "before")]
-    pub value: Option<String>,
-    /// Paired test: column of the first measurement.
-    #[arg(long, value_name = "COL", requires = "after")]
-    pub before: Option<String>,
-    /// Paired test: column of the second measurement (d = after − before).
-    #[arg(long, value_name = "COL", requires = "before")]
-    pub after: Option<String>,
+    #[command(flatten)]
+    pub differences: DifferenceColumns,
     #[command(flatten)]
     pub privacy: Privacy,
     /// Reference distribution of the private test (computed exactly with --backend auto or
@@ -325,15 +341,8 @@ pub struct WilcoxonArgs {
 pub struct TTestArgs {
     #[command(flatten)]
     pub input: InputArgs,
-    /// One-sample test of this column (mean 0).
-    #[arg(long, value_name = "COL", conflicts_with_all = ["before", "after"], required_unless_present = "before")]
-    pub value: Option<String>,
-    /// Paired test: column of the first measurement.
-    #[arg(long, value_name = "COL", requires = "after")]
-    pub before: Option<String>,
-    /// Paired test: column of the second measurement (d = after − before).
-    #[arg(long, value_name = "COL", requires = "before")]
-    pub after: Option<String>,
+    #[command(flatten)]
+    pub differences: DifferenceColumns,
     #[command(flatten)]
     pub privacy: Privacy,
     /// Declared data range LO,HI of the tested values (d for paired data); values are

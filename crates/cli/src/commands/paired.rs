@@ -20,7 +20,7 @@ use crate::output::{Report, asymptotic_reference, fmt};
 pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     let mode = super::mode(&args.privacy, &args.ledger, &args.input)?;
     let table = super::read_table(&args.input)?;
-    let data = one_or_paired(&table, [&args.value, &args.before, &args.after], &args.input)?;
+    let data = one_or_paired(&table, args.differences.names(), &args.input)?;
     let sample = wx::PairedSample::from_differences(&data.values).map_err(|e| anyhow!("{e}"))?;
     let alternative = wilcoxon_alternative(args.alternative.into());
     let mut report = match mode {
@@ -205,7 +205,7 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
     let mode = super::mode(&args.privacy, &args.ledger, &args.input)?;
     let table = super::read_table(&args.input)?;
     let TestedValues { values, input, kind } =
-        one_or_paired(&table, [&args.value, &args.before, &args.after], &args.input)?;
+        one_or_paired(&table, args.differences.names(), &args.input)?;
     let popmean = args.popmean;
     if kind == "paired" && popmean != 0.0 {
         bail!("--popmean applies to the one-sample test (--value); paired tests test E[d] = 0");
