@@ -10,7 +10,11 @@ Run from the repository root:   python3 testdata/gen_parquet.py
     holding the same cells as text;
   - holes.parquet: a null value (row 3), a NaN (row 5) and an infinity (row 7);
   - zstd.parquet: methylation.parquet with Zstandard pages (dptest reads only uncompressed
-    and Snappy pages, and must say so).
+    and Snappy pages, and must say so);
+  - mixed.parquet / mixed.csv: 60 rows in row groups of 20, the CSV twin holding the same
+    cells: a clean row group of 4 labels (some with spaces around them), one with a null
+    value (row 26) and an "NA" label (row 31), and one of 20 distinct labels (dptest checks a
+    row group of few distinct labels once per label, any other row by row).
 """
 
 import csv
@@ -59,6 +63,21 @@ def main():
         pa.table({"group": pa.array(["a", "b"] * 4), "value": pa.array(holes, pa.float64())}),
         f"{OUT}/holes.parquet",
     )
+
+    labels = [f" g{1 + i % 4:02d}" if i % 3 == 0 else f"g{1 + i % 4:02d}" for i in range(40)]
+    labels += [f"g{1 + i:02d}" for i in range(20)]
+    labels[30] = "NA"
+    values = [round(math.sin(i) * 10, 3) for i in range(60)]
+    values[25] = None
+    pq.write_table(
+        pa.table({"group": pa.array(labels).dictionary_encode(), "value": pa.array(values, pa.float64())}),
+        f"{OUT}/mixed.parquet",
+        row_group_size=20,
+    )
+    with open(f"{OUT}/mixed.csv", "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["group", "value"])
+        w.writerows(zip(labels, ["" if v is None else repr(v) for v in values]))
 
 
 if __name__ == "__main__":

@@ -204,6 +204,7 @@ enum Kind {
 }
 
 /// One parsed cell, borrowed from the current record.
+#[derive(Clone, Copy)]
 enum Cell<'a> {
     Number(f64),
     Label(&'a str),
@@ -364,9 +365,7 @@ impl Table {
         let path = self.path();
         let mut checks = Checks::default();
         if self.source.parquet {
-            parquet::for_each_row(path, &indices, columns, |number, raws| {
-                checks.row(|| format!("row {number}"), raws, columns, &mut row);
-            })?;
+            parquet::for_each_row(path, &indices, columns, &mut checks, &mut row)?;
         } else {
             let mut reader = self.source.reader()?;
             let mut record = csv::StringRecord::new();
@@ -452,6 +451,12 @@ struct Checks {
 }
 
 impl Checks {
+    /// Counts `rows` rows whose every cell has passed [`check_cell`] already.
+    fn clean(&mut self, rows: usize) {
+        self.rows += rows;
+        self.complete += rows;
+    }
+
     fn row(
         &mut self,
         locate: impl FnOnce() -> String,

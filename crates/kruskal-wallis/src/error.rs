@@ -135,7 +135,11 @@ impl From<RankError> for KruskalWallisError {
     fn from(err: RankError) -> Self {
         match err {
             RankError::NonFinite { index } => KruskalWallisError::NonFinite { index },
-            _ => KruskalWallisError::TooFewObservations { n: 0, required: 2 },
+            RankError::Empty => KruskalWallisError::TooFewObservations { n: 0, required: 2 },
+            other => KruskalWallisError::InvalidParameter {
+                name: "sample",
+                requirement: other.to_string(),
+            },
         }
     }
 }

@@ -92,8 +92,9 @@ pub fn statistic_random_ties<R: Rng + ?Sized>(
     tie_rng: &mut R,
 ) -> Result<f64, KruskalWallisError> {
     check_private_size(sample)?;
-    let rows = dptest_ranking::rows_by_random_rank(sample.values(), tie_rng)?;
-    let sums = sample.rank_sums_in_rank_order(rows);
+    let groups =
+        dptest_ranking::labels_by_random_rank(sample.values(), sample.group_indices(), tie_rng)?;
+    let sums = sample.rank_sums_of_group_order(groups);
     Ok(statistic_of_rank_sums(statistic, &sums, sample.sizes()))
 }
 

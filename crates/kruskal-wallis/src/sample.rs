@@ -118,18 +118,20 @@ impl GroupedSample {
         &self.groups
     }
 
-    /// The group rank sums from the rows in rank order (the `p`-th row has rank `p + 1`): the
-    /// same sums as [`GroupedSample::rank_sums`] of those ranks, exactly, while
-    /// n(n + 1)/2 < 2^53 (n below 1.3·10⁸: every partial sum is an integer).
-    pub(crate) fn rank_sums_in_rank_order(
+    /// The group rank sums from the group of each rank, in rank order (the `p`-th item is the
+    /// group of rank `p + 1`), summed as integers (n(n + 1)/2 < 2^64 for every n the ranking
+    /// accepts) and rounded once: the same sums as [`GroupedSample::rank_sums`] of those ranks
+    /// wherever that is exact (n(n + 1)/2 < 2^53, n below 1.3·10⁸).
+    pub(crate) fn rank_sums_of_group_order(
         &self,
-        rows: impl IntoIterator<Item = usize>,
+        groups_in_rank_order: impl IntoIterator<Item = u32>,
     ) -> Vec<f64> {
-        let mut sums = vec![0.0; self.sizes.len()];
-        for (pos, row) in rows.into_iter().enumerate() {
-            sums[self.groups[row] as usize] += (pos + 1) as f64;
+        let mut sums = vec![0u64; self.sizes.len()];
+        for (rank, group) in (1u64..).zip(groups_in_rank_order) {
+            sums[group as usize] += rank;
         }
-        sums
+        #[allow(clippy::cast_precision_loss)] // exact below 2^53, nearest above
+        sums.into_iter().map(|s| s as f64).collect()
     }
 
     /// Group rank sums R_i, the j-th rank being that of value j (summed in input order).

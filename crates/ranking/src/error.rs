@@ -11,6 +11,18 @@ pub enum RankError {
         /// Position of the first offending value in the input slice.
         index: usize,
     },
+    /// More values than ranks are computed for (2^32 − 1 at most).
+    TooMany {
+        /// The number of values passed.
+        n: usize,
+    },
+    /// The labels are not one per value.
+    LengthMismatch {
+        /// The number of values.
+        values: usize,
+        /// The number of labels.
+        labels: usize,
+    },
 }
 
 impl fmt::Display for RankError {
@@ -21,6 +33,12 @@ impl fmt::Display for RankError {
                 f,
                 "value at index {index} is NaN or infinite; remove or impute it before ranking"
             ),
+            RankError::TooMany { n } => {
+                write!(f, "cannot rank {n} values at once; at most {} are supported", u32::MAX)
+            }
+            RankError::LengthMismatch { values, labels } => {
+                write!(f, "{values} values but {labels} labels; pass one label per value")
+            }
         }
     }
 }

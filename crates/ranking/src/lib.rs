@@ -41,6 +41,6 @@ mod signed;
 
 pub use error::RankError;
 pub use ranks::{
-    mid_ranks, mid_ranks_and_ties, ranks_random_ties, rows_by_random_rank, tie_block_sizes,
+    labels_by_random_rank, mid_ranks, mid_ranks_and_ties, ranks_random_ties, tie_block_sizes,
 };
 pub use signed::{SignedRanks, signed_ranks_classic, signed_ranks_pratt};

@@ -127,34 +127,69 @@ pub fn mid_ranks_and_ties(values: &[f64]) -> Result<(Vec<f64>, Vec<usize>), Rank
 /// For a fixed RNG state the result is deterministic. O(n log n).
 ///
 /// # Errors
-/// [`RankError::Empty`] for an empty slice, [`RankError::NonFinite`] for NaN or ±∞.
+/// [`RankError::Empty`] for an empty slice, [`RankError::NonFinite`] for NaN or ±∞,
+/// [`RankError::TooMany`] above 2^32 values.
 pub fn ranks_random_ties<R: Rng + ?Sized>(
     values: &[f64],
     rng: &mut R,
 ) -> Result<Vec<usize>, RankError> {
     let mut ranks = vec![0; values.len()];
-    for (pos, row) in rows_by_random_rank(values, rng)?.enumerate() {
-        ranks[row] = pos + 1;
+    for (pos, (_, _, row_and_label)) in random_rank_order(values, |_| 0, rng)?.iter().enumerate() {
+        ranks[row_of(*row_and_label)] = pos + 1;
     }
     Ok(ranks)
 }
 
-/// The rows in the order of the ranks [`ranks_random_ties`] gives them (the same RNG draws):
-/// the `p`-th item is the input index of the row of rank `p + 1`. For statistics that only
-/// need sums of ranks (Kruskal–Wallis), this saves the vector of ranks.
+/// The label of each rank, in the rank order [`ranks_random_ties`] gives (the same RNG draws):
+/// the `p`-th item is `labels[i]` for the row `i` of rank `p + 1`. For statistics that only
+/// need sums of ranks by label (Kruskal–Wallis), this saves the vector of ranks and the
+/// random reads of a label per rank: the label travels with its row through the sort.
 ///
 /// # Errors
-/// As [`ranks_random_ties`].
-pub fn rows_by_random_rank<R: Rng + ?Sized>(
+/// As [`ranks_random_ties`], and [`RankError::LengthMismatch`] when `labels` is not as long
+/// as `values`.
+pub fn labels_by_random_rank<R: Rng + ?Sized>(
     values: &[f64],
+    labels: &[u32],
     rng: &mut R,
-) -> Result<impl ExactSizeIterator<Item = usize>, RankError> {
+) -> Result<impl ExactSizeIterator<Item = u32>, RankError> {
+    if labels.len() != values.len() {
+        return Err(RankError::LengthMismatch { values: values.len(), labels: labels.len() });
+    }
+    let sorted = random_rank_order(values, |i| labels[i], rng)?;
+    Ok(sorted.into_iter().map(|(_, _, row_and_label)| label_of(row_and_label)))
+}
+
+/// One sort by (value, row key, index): the value order, each tie block in key order. The
+/// last word holds the index in its high half (distinct, so it orders as the index alone)
+/// and `label(index)` in its low half.
+fn random_rank_order<R: Rng + ?Sized>(
+    values: &[f64],
+    label: impl Fn(usize) -> u32,
+    rng: &mut R,
+) -> Result<Vec<(u64, u64, u64)>, RankError> {
     check_finite(values)?;
-    // One sort by (value, row key, index): the value order, each tie block in key order.
-    let mut sorted: Vec<(u64, u64, usize)> =
-        values.iter().enumerate().map(|(i, &v)| (value_key(v), rng.next_u64(), i)).collect();
+    if u32::try_from(values.len()).is_err() {
+        return Err(RankError::TooMany { n: values.len() });
+    }
+    let mut sorted: Vec<(u64, u64, u64)> = values
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (value_key(v), rng.next_u64(), (i as u64) << 32 | u64::from(label(i))))
+        .collect();
     sort_keys(&mut sorted);
-    Ok(sorted.into_iter().map(|(_, _, row)| row))
+    Ok(sorted)
+}
+
+/// The input index packed by [`random_rank_order`].
+fn row_of(row_and_label: u64) -> usize {
+    // Below 2^32 by construction, so it fits every usize this crate builds for.
+    (row_and_label >> 32) as usize
+}
+
+/// The label packed by [`random_rank_order`].
+fn label_of(row_and_label: u64) -> u32 {
+    (row_and_label & u64::from(u32::MAX)) as u32
 }
 
 /// Sizes of the blocks of equal values, in ascending value order.
@@ -204,6 +239,22 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
         let r = ranks_random_ties(&[5.0, 1.0, 1.0, 1.0, 1.0, 0.0, 5.0], &mut rng).unwrap();
         assert_eq!(r, STABLE_RANKS);
+    }
+
+    /// The labels come out in the rank order of their rows (the stable ranks above).
+    #[test]
+    fn labels_follow_their_rows_through_the_random_ranks() {
+        let values = [5.0, 1.0, 1.0, 1.0, 1.0, 0.0, 5.0];
+        let rows: Vec<u32> = (0..7).collect();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+        let order: Vec<u32> = labels_by_random_rank(&values, &rows, &mut rng).unwrap().collect();
+        for (pos, &row) in order.iter().enumerate() {
+            assert_eq!(STABLE_RANKS[row as usize], pos + 1);
+        }
+        assert_eq!(
+            labels_by_random_rank(&values, &rows[..3], &mut rng).err(),
+            Some(RankError::LengthMismatch { values: 7, labels: 3 })
+        );
     }
 
     /// The key order is `total_cmp`'s, with the two zeros one key.

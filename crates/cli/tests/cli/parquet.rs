@@ -137,6 +137,45 @@ fn parquet_and_csv_give_the_same_private_release_shape() {
     }
 }
 
+/// Row groups read whole (few labels, every cell valid) and row by row (a hole; more than 16
+/// labels) give what the CSV twin gives, dropped rows included.
+#[test]
+fn clean_and_checked_row_groups_read_as_csv_does() {
+    let run = |input: &str| {
+        json(&[
+            "kruskal-wallis",
+            "--input",
+            input,
+            "--group",
+            "group",
+            "--value",
+            "value",
+            "--public",
+            "--drop-missing",
+        ])
+    };
+    let (mut a, mut b) = (run("testdata/parquet/mixed.csv"), run("testdata/parquet/mixed.parquet"));
+    for v in [&a, &b] {
+        assert_eq!(v["input"]["dropped_rows"], 2);
+        assert_eq!(v["input"]["rows"], 60);
+        assert_eq!(v["groups"], 20, "{v}");
+    }
+    a.as_object_mut().map(|m| m.remove("input"));
+    b.as_object_mut().map(|m| m.remove("input"));
+    assert_eq!(a, b);
+    let e = data_error(&[
+        "kruskal-wallis",
+        "--input",
+        "testdata/parquet/mixed.parquet",
+        "--group",
+        "group",
+        "--value",
+        "value",
+        "--public",
+    ]);
+    assert!(e.contains("row 26 (value: missing)") && e.contains("row 31 (group: missing)"), "{e}");
+}
+
 #[test]
 fn parquet_cells_get_the_csv_checks() {
     let holes = "testdata/parquet/holes.parquet";
