@@ -64,8 +64,8 @@ pub struct Args {
     /// Mann–Whitney with public group sizes (same as --test mann-whitney-known-sizes).
     #[arg(long)]
     pub known_sizes: bool,
-    /// t-test reference: `default` (Z, Berger–Boos), `berger-boos-t` (T̃, Berger–Boos) or
-    /// `paper` (T̃ at sd = 0.3).
+    /// t-test reference: `default` (Z, Berger–Boos, normal and two-point laws), `normal` (the
+    /// same, normal data only), `berger-boos-t` (T̃, Berger–Boos) or `paper` (T̃ at sd = 0.3).
     #[arg(long, default_value = "default")]
     pub reference: String,
     /// Task–Clifton variant: high-utility | high-privacy | high-utility-plus | high-privacy-plus.
@@ -98,6 +98,11 @@ pub struct Args {
     /// --seed.
     #[arg(long, value_name = "T", conflicts_with = "large_n")]
     pub grid_shape: Option<f64>,
+    /// With --test t-test: null data of a bounded non-normal shape instead of normal data
+    /// (`two-point`, `bounds`, `plus-minus-one`, `cubed-uniform`: `dptest_t_test::NullShape`);
+    /// uses --n, --epsilon, --reference, --draws, --reps and --seed.
+    #[arg(long, conflicts_with_all = ["large_n", "grid_shape", "sd"])]
+    pub shape: Option<String>,
     /// Every test of `dptest-registry` at effect 0 through its own power study: null rejection
     /// rates at --n (default 200), --epsilon, --reps and --seed; a Markdown table.
     #[arg(long, conflicts_with_all = ["large_n", "paper_designs", "grid_shape"])]
@@ -137,8 +142,10 @@ pub struct Calibration {
     pub epsilon: f64,
     /// Fraction of zero differences (paired tests).
     pub zero_fraction: f64,
-    /// sd of the null data.
+    /// sd of the null data (normal data).
     pub sd: f64,
+    /// The bounded non-normal shape of the null data instead, if any.
+    pub shape: Option<String>,
     /// Reference draws (0 for exact references).
     pub reference_draws: u64,
     /// Variant or reference choice, where relevant.
@@ -178,9 +185,17 @@ pub fn run(args: Args) -> Result<()> {
         anova_null_draws: dptest_anova::DEFAULT_NULL_DRAWS,
         seed: args.seed,
     };
-    let eval = evaluator(method, Some(args.epsilon), &data, &config)?;
     let point = point_seed(args.seed, 0xCA11_B8A7E);
-    let p = p_values(eval.as_ref(), &data, args.reps, point)?;
+    let p = match &args.shape {
+        Some(name) => {
+            only_for(&args.test, "t-test", "--shape")?;
+            shape_p_values(name, &args, &data, config.t_draws, point)?
+        }
+        None => {
+            let eval = evaluator(method, Some(args.epsilon), &data, &config)?;
+            p_values(eval.as_ref(), &data, args.reps, point)?
+        }
+    };
     let reference_draws = match method {
         Method::Wilcoxon | Method::Mw { .. } | Method::MwKnown => 0,
         Method::TTest { .. } => config.t_draws,
@@ -202,6 +217,7 @@ pub fn run(args: Args) -> Result<()> {
         epsilon: args.epsilon,
         zero_fraction: args.zero_fraction,
         sd,
+        shape: args.shape.clone(),
         reference_draws,
         variant,
         seconds: started.elapsed().as_secs_f64(),
@@ -212,6 +228,19 @@ pub fn run(args: Args) -> Result<()> {
         print_table(&calibration);
     }
     Ok(())
+}
+
+/// p-values of the private t-test (`--reference`, `--epsilon`) on `reps` null datasets of the
+/// named `dptest_t_test::NullShape`, scored by one reference of `draws` per grid sd.
+fn shape_p_values(name: &str, args: &Args, data: &Data, draws: u64, seed: u64) -> Result<Vec<f64>> {
+    let names = || dptest_t_test::NullShape::ALL.map(|(n, _)| n).join(", ");
+    let shape = dptest_t_test::NullShape::named(name)
+        .with_context(|| format!("unknown --shape {name:?}: {}", names()))?;
+    let method = TRef::parse(&args.reference)?.method();
+    let options = dptest_t_test::PrivateTOptions::new(args.epsilon)?.with_method(method)?;
+    let mc = dptest_refdist::MonteCarlo::new(draws, args.seed)?;
+    let reference = dptest_t_test::TReference::new(data.n(), &options, &mc)?;
+    Ok(dptest_t_test::shape_p_values(&reference, shape, args.reps, seed)?)
 }
 
 /// Refuses `flag` with a `--test` other than `test` (or `all`).
@@ -245,14 +274,17 @@ fn write_qq(path: &std::path::Path, p: &[f64]) -> Result<()> {
 }
 
 fn print_table(c: &Calibration) {
+    let data = match &c.shape {
+        Some(shape) => format!("shape={shape}"),
+        None => format!("sd={}", c.sd),
+    };
     println!(
-        "{} n={} sizes={:?} ε={} zeros={} sd={} reps={} reference draws={} ({:.1} s)",
+        "{} n={} sizes={:?} ε={} zeros={} {data} reps={} reference draws={} ({:.1} s)",
         c.test,
         c.n,
         c.group_sizes,
         c.epsilon,
         c.zero_fraction,
-        c.sd,
         c.reps,
         c.reference_draws,
         c.seconds
@@ -352,8 +384,21 @@ mod tests {
             paper_designs: None,
             n_grid: None,
             grid_shape: None,
+            shape: None,
             registry: false,
         }
+    }
+
+    #[test]
+    fn every_shape_name_yields_valid_p_values() {
+        let a = args("t-test", 30);
+        let (_, data, _, _) = setting(&a).unwrap();
+        for (name, _) in dptest_t_test::NullShape::ALL {
+            let p = shape_p_values(name, &a, &data, 200, 9).unwrap();
+            assert_eq!(p.len(), 50);
+            assert!(p.iter().all(|p| *p > 0.0 && *p <= 1.0), "{name}: {p:?}");
+        }
+        assert!(shape_p_values("normal", &a, &data, 200, 9).is_err());
     }
 
     #[test]

@@ -355,9 +355,10 @@ pub struct TTestArgs {
     /// Alternative hypothesis for d (the --value column, or after − before; scipy's names).
     #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
     pub alternative: PairedAlternative,
-    /// Reference of the private test: default (noise-studentized Z, valid for every sd),
-    /// berger-boos-t (the paper's T̃, valid, more conservative) or paper (T̃ at sd = 0.3: NOT
-    /// valid for small sd; for comparison only).
+    /// Reference of the private test: default (noise-studentized Z, valid for every sd, over
+    /// normal data and the most skewed bounded law of each sd), normal (the same over normal
+    /// data only), berger-boos-t (the paper's T̃, valid, more conservative) or paper (T̃ at
+    /// sd = 0.3: NOT valid for small sd; for comparison only).
     #[arg(long, value_name = "REF", default_value = "default",
           value_parser = clap::builder::PossibleValuesParser::new(dptest_t_test::REFERENCE_NAMES))]
     pub reference: String,

@@ -45,6 +45,10 @@ pub const T_TEST_LIMIT_STATISTIC: u32 = 0x0074_0007;
 pub const T_TEST_LIMIT_VARIANCE: u32 = 0x0074_0008;
 /// t-test: the clamped-normal sufficient-statistic limit (large n) drawing Z.
 pub const T_TEST_LIMIT_STUDENTIZED: u32 = 0x0074_0009;
+/// t-test: the skewed two-point law drawing Z.
+pub const T_TEST_TWO_POINT_STUDENTIZED: u32 = 0x0074_000a;
+/// t-test: the skewed two-point law drawing s² (the Berger–Boos set).
+pub const T_TEST_TWO_POINT_VARIANCE: u32 = 0x0074_000b;
 /// ANOVA: Swanberg et al.'s null.
 pub const ANOVA_SWANBERG_NULL: u32 = 0x0041_0001;
 /// ANOVA: simulated datasets.
@@ -53,7 +57,7 @@ pub const ANOVA_DATA: u32 = 0x0041_0002;
 pub const XTASK_POWER_DATA: u32 = 0x0078_0001;
 
 /// Every tag with its name (`FIRST_EXTERNAL` is a boundary, not a tag).
-pub const ALL: [(&str, u32); 21] = [
+pub const ALL: [(&str, u32); 23] = [
     ("NORMAL_LAPLACE", NORMAL_LAPLACE),
     ("FOLDED_NORMAL_LAPLACE", FOLDED_NORMAL_LAPLACE),
     ("SIGNED_RANK", SIGNED_RANK),
@@ -72,6 +76,8 @@ pub const ALL: [(&str, u32); 21] = [
     ("T_TEST_LIMIT_STATISTIC", T_TEST_LIMIT_STATISTIC),
     ("T_TEST_LIMIT_VARIANCE", T_TEST_LIMIT_VARIANCE),
     ("T_TEST_LIMIT_STUDENTIZED", T_TEST_LIMIT_STUDENTIZED),
+    ("T_TEST_TWO_POINT_STUDENTIZED", T_TEST_TWO_POINT_STUDENTIZED),
+    ("T_TEST_TWO_POINT_VARIANCE", T_TEST_TWO_POINT_VARIANCE),
     ("ANOVA_SWANBERG_NULL", ANOVA_SWANBERG_NULL),
     ("ANOVA_DATA", ANOVA_DATA),
     ("XTASK_POWER_DATA", XTASK_POWER_DATA),

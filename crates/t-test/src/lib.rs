@@ -8,10 +8,13 @@
 //!   ([`Rescaling`]); x̄ is released with Laplace noise of sensitivity 2/n at ε_mean and s²
 //!   with sensitivity 5/(n − 1) at ε_variance (default split ½/½), both through
 //!   `dptest-mechanisms`; T̃ = x̄̃ / √(s̃²/n), and T̃ = 0 when s̃² ≤ 0.
-//! - Reference ([`ReferenceMethod`]): the null of T̃ depends on the unknown sd, so the
-//!   default is a Berger–Boos p-value — the largest p(sd) over a γ-level confidence set for
-//!   sd built from the released s̃², plus γ = 0.001 (pure post-processing) — valid for every
-//!   sd in (0, 1] (rescaled scale). `WorstCase` maximises over the whole sd grid; `Paper` is
+//! - Reference ([`ReferenceMethod`]): the null depends on the unknown sd, so the default is a
+//!   Berger–Boos p-value for the noise-studentized Z ([`noise_studentized_t`]) — the largest
+//!   p(sd) over a γ-level confidence set for sd built from the released s̃², plus γ = 0.001
+//!   (pure post-processing) — valid for every sd in (0, 1] (rescaled scale), and taken over
+//!   two data laws at each sd ([`NullLaws`]): the clamped normal and the most skewed law on
+//!   [−1, 1] ([`TwoPointNull`]), so that skewed bounded data hold α too. `named("normal")`
+//!   searches normal data only; `WorstCase` maximises over the whole sd grid; `Paper` is
 //!   the paper's sd = [`PAPER_SD`] reference, kept for comparison (anti-conservative for
 //!   small true sd; measurements in `docs/notes/t-test.md`). All three support `alternative`
 //!   two-sided / less / greater (the tail of T̃ that counts).
@@ -20,14 +23,16 @@
 //!   the differences a − b (popmean 0). Clamping changes the mean when data reach the bounds
 //!   (more so for asymmetric bounds): declare bounds that contain the data.
 //! - Study API: [`TReference`] (built once, scores many releases), [`simulate_release`],
-//!   [`normal_data`], [`simulated_p_values`], [`rejection_rate`], [`calibrate`].
+//!   [`normal_data`], [`simulated_p_values`], [`rejection_rate`], [`calibrate`], and
+//!   bounded non-normal null data ([`NullShape`], [`shape_p_values`]).
 //!
 //! Kernel tags (refdist `tags::FIRST_EXTERNAL` and up; the t-test owns 0x0074_0001 ..=
 //! 0x0074_00ff): [`TAG_NOISY_VARIANCE`] = 0x0074_0001, [`TAG_SIMULATED_DATA`] =
 //! 0x0074_0002, [`TAG_MOMENT_STATISTIC`] = 0x0074_0003, [`TAG_MOMENT_VARIANCE`] =
 //! 0x0074_0004, [`TAG_STUDENTIZED_STATISTIC`] = 0x0074_0005, [`TAG_MOMENT_STUDENTIZED`] =
 //! 0x0074_0006, [`TAG_LIMIT_STATISTIC`] / [`TAG_LIMIT_VARIANCE`] / [`TAG_LIMIT_STUDENTIZED`] =
-//! 0x0074_0007 ..= 0x0074_0009; the clamped T̃ nulls use refdist's own `tags::T_STATISTIC`.
+//! 0x0074_0007 ..= 0x0074_0009, [`TAG_TWO_POINT_STUDENTIZED`] / [`TAG_TWO_POINT_VARIANCE`] =
+//! 0x0074_000a ..= 0x0074_000b; the clamped T̃ nulls use refdist's own `tags::T_STATISTIC`.
 //! For sd up to [`unclamped_sd_limit`] (where clamping has probability ≤ 10⁻⁶) the nulls are
 //! drawn from the sufficient statistics ([`MomentNull`], O(1) per draw); above it, n clamped
 //! values per draw below [`CLAMPED_LIMIT_MIN_N`] = 10⁴ and, from there on, the clamped-normal
@@ -72,16 +77,19 @@ pub use crate::{
     },
     public::{Alternative, ConfidenceInterval, TTestResult, t_p_value, ttest_1samp, ttest_rel},
     reference::{
-        DEFAULT_GAMMA, GRID_FLOOR_FRACTION, GRID_RATIO, PAPER_SD, REFERENCE_NAMES, ReferenceMethod,
-        SdInterval, TAG_SIMULATED_DATA, TPValue, TReference, VARIANCE_DRAWS, sd_grid,
+        DEFAULT_GAMMA, DataLaw, GRID_FLOOR_FRACTION, GRID_RATIO, NullLaws, PAPER_SD,
+        REFERENCE_NAMES, ReferenceMethod, SdInterval, TAG_SIMULATED_DATA, TPValue, TReference,
+        VARIANCE_DRAWS, sd_grid,
     },
     sample::BoundedSample,
     studentized::{StudentizedNull, TAG_STUDENTIZED_STATISTIC},
     study::{
-        CALIBRATION_SDS, CalibrationRow, PrivateTTest, RejectionRate, T_POWER_DRAWS, calibrate,
-        normal_data, rejection_rate, simulate_release, simulated_p_values,
+        CALIBRATION_SDS, CalibrationRow, NullShape, PrivateTTest, RejectionRate, T_POWER_DRAWS,
+        calibrate, normal_data, rejection_rate, shape_p_values, simulate_release,
+        simulated_p_values,
     },
     test::{DEFAULT_DRAWS, TTestDetail, private_ttest, reference_p_value},
+    two_point::{TAG_TWO_POINT_STUDENTIZED, TAG_TWO_POINT_VARIANCE, TwoPointNull},
     variance_null::{NoisyVarianceNull, TAG_NOISY_VARIANCE},
 };
 
@@ -99,5 +107,6 @@ mod study;
 mod test;
 #[cfg(test)]
 mod testing;
+mod two_point;
 mod variance_null;
 mod variance_set;

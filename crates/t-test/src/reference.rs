@@ -36,13 +36,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::TTestError;
-use crate::moment_null::statistic_null;
+use crate::moment_null::{MomentOutput, statistic_null, variance_null};
 use crate::moments::{NoiseScales, NoisyMoments, SD_MAX, noise_studentized_t};
 use crate::studentized::studentized_null;
+use crate::two_point::TwoPointNull;
 use crate::variance_set::{VarianceTable, confidence_mask};
 
 /// The names [`ReferenceMethod::named`] knows.
-pub const REFERENCE_NAMES: [&str; 3] = ["default", "berger-boos-t", "paper"];
+pub const REFERENCE_NAMES: [&str; 4] = ["default", "normal", "berger-boos-t", "paper"];
 /// Default γ of the Berger–Boos reference.
 pub const DEFAULT_GAMMA: f64 = 0.001;
 /// The paper's reference sd on the [−1, 1] scale.
@@ -58,15 +59,61 @@ pub const VARIANCE_DRAWS: u64 = 4000;
 /// Tag of the simulated datasets of the study API.
 pub const TAG_SIMULATED_DATA: u32 = tags::T_TEST_SIMULATED_DATA;
 
+/// The data laws of H0 a noise-studentized reference takes its supremum over, at each grid sd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NullLaws {
+    /// N(0, sd²) clamped to [−1, 1] only (the default before the two-point law; `normal`).
+    Normal,
+    /// The clamped normal and the most skewed law on [−1, 1] of each sd
+    /// ([`DataLaw::TwoPoint`], and its mirror image for a one-sided alternative): the default.
+    NormalAndTwoPoint,
+}
+
+/// One data law of H0 at a grid sd (rescaled scale, mean 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataLaw {
+    /// N(0, sd²) clamped to [−1, 1].
+    ClampedNormal,
+    /// 1 with probability sd²/(1 + sd²), else −sd² (`two_point.rs`).
+    TwoPoint,
+    /// −1 with probability sd²/(1 + sd²), else sd².
+    MirroredTwoPoint,
+}
+
+impl DataLaw {
+    /// The law whose s² the Berger–Boos set uses (a mirror image has the same s²).
+    fn variance_law(self) -> DataLaw {
+        match self {
+            DataLaw::MirroredTwoPoint => DataLaw::TwoPoint,
+            law => law,
+        }
+    }
+
+    /// Noise-free s² of n values of this law at sd, for the Berger–Boos set.
+    pub(crate) fn variance_null(self, n: u32, sd: f64) -> Result<Box<dyn NullModel>, TTestError> {
+        Ok(match self {
+            DataLaw::ClampedNormal => variance_null(n, sd, 0.0)?,
+            DataLaw::TwoPoint | DataLaw::MirroredTwoPoint => {
+                Box::new(TwoPointNull::new(n, sd, 0.0, 0.0, MomentOutput::NoisyVariance, false)?)
+            }
+        })
+    }
+}
+
 /// How the p-value's reference distribution is built.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ReferenceMethod {
     /// Default: the noise-studentized Z ([`crate::noise_studentized_t`]) with the
-    /// Berger–Boos supremum over a γ-level confidence set for sd, plus γ (γ = 0.001).
+    /// Berger–Boos supremum over a γ-level confidence set for sd, plus γ (γ = 0.001), for
+    /// each of the data `laws`.
     NoiseStudentized {
         /// Level γ of the confidence set, added to p (0 < γ < 0.5).
         gamma: f64,
+        /// The data laws of H0 searched at each sd.
+        laws: NullLaws,
     },
     /// The paper's T̃ with the Berger–Boos supremum over a γ-level confidence set for sd from
     /// s̃², plus γ (the default before Z; valid, but conservative at moderate sd).
@@ -85,7 +132,10 @@ pub enum ReferenceMethod {
 
 impl Default for ReferenceMethod {
     fn default() -> Self {
-        ReferenceMethod::NoiseStudentized { gamma: DEFAULT_GAMMA }
+        ReferenceMethod::NoiseStudentized {
+            gamma: DEFAULT_GAMMA,
+            laws: NullLaws::NormalAndTwoPoint,
+        }
     }
 }
 
@@ -96,11 +146,16 @@ impl ReferenceMethod {
     }
 
     /// The references by the names the CLI, Python and the studies use ([`REFERENCE_NAMES`]):
-    /// `default` (Z, Berger–Boos over sd), `berger-boos-t` (T̃, Berger–Boos over sd) and
-    /// `paper` (T̃ at sd = 0.3, not valid for small sd; for comparison). `None` otherwise.
+    /// `default` (Z, Berger–Boos over sd, normal and two-point laws), `normal` (the same over
+    /// normal data only), `berger-boos-t` (T̃, Berger–Boos over sd) and `paper` (T̃ at
+    /// sd = 0.3, not valid for small sd; for comparison). `None` otherwise.
     pub fn named(name: &str) -> Option<Self> {
         match name {
             "default" => Some(ReferenceMethod::default()),
+            "normal" => Some(ReferenceMethod::NoiseStudentized {
+                gamma: DEFAULT_GAMMA,
+                laws: NullLaws::Normal,
+            }),
             "berger-boos-t" => Some(ReferenceMethod::BergerBoos { gamma: DEFAULT_GAMMA }),
             "paper" => Some(ReferenceMethod::paper()),
             _ => None,
@@ -109,7 +164,8 @@ impl ReferenceMethod {
 
     pub(crate) fn validated(self) -> Result<Self, TTestError> {
         match self {
-            ReferenceMethod::BergerBoos { gamma } | ReferenceMethod::NoiseStudentized { gamma }
+            ReferenceMethod::BergerBoos { gamma }
+            | ReferenceMethod::NoiseStudentized { gamma, .. }
                 if !(gamma > 0.0 && gamma < 0.5) =>
             {
                 Err(TTestError::InvalidParameter {
@@ -140,9 +196,8 @@ impl ReferenceMethod {
     /// γ of the Berger–Boos confidence set for sd, for the methods that use one.
     pub fn confidence_gamma(&self) -> Option<f64> {
         match self {
-            ReferenceMethod::NoiseStudentized { gamma } | ReferenceMethod::BergerBoos { gamma } => {
-                Some(*gamma)
-            }
+            ReferenceMethod::NoiseStudentized { gamma, .. }
+            | ReferenceMethod::BergerBoos { gamma } => Some(*gamma),
             ReferenceMethod::WorstCase | ReferenceMethod::Paper { .. } => None,
         }
     }
@@ -160,18 +215,52 @@ impl ReferenceMethod {
         }
     }
 
-    /// The null of [`ReferenceMethod::statistic`] at one sd.
+    /// The data laws the supremum runs over for `tail`: the clamped normal, and for the
+    /// default also the skewed two-point law (and its mirror image when only one tail counts;
+    /// for |Z| the two give the same law).
+    pub fn laws(&self, tail: Tail) -> Vec<DataLaw> {
+        match self {
+            ReferenceMethod::NoiseStudentized { laws: NullLaws::NormalAndTwoPoint, .. } => {
+                let mut laws = vec![DataLaw::ClampedNormal, DataLaw::TwoPoint];
+                if tail != Tail::TwoSided {
+                    laws.push(DataLaw::MirroredTwoPoint);
+                }
+                laws
+            }
+            _ => vec![DataLaw::ClampedNormal],
+        }
+    }
+
+    /// The null of [`ReferenceMethod::statistic`] at one sd under one data law.
     pub(crate) fn null(
         &self,
+        law: DataLaw,
         n: u32,
         sd: f64,
         scales: &NoiseScales,
     ) -> Result<Box<dyn NullModel>, TTestError> {
-        match self {
-            ReferenceMethod::NoiseStudentized { .. } => {
+        let studentized = matches!(self, ReferenceMethod::NoiseStudentized { .. });
+        match law {
+            DataLaw::ClampedNormal if studentized => {
                 studentized_null(n, sd, scales.mean, scales.variance)
             }
-            _ => statistic_null(n, sd, scales.mean, scales.variance),
+            DataLaw::ClampedNormal => statistic_null(n, sd, scales.mean, scales.variance),
+            DataLaw::TwoPoint | DataLaw::MirroredTwoPoint => {
+                let output = if studentized {
+                    MomentOutput::NoiseStudentized
+                } else {
+                    MomentOutput::Statistic
+                };
+                let mirrored = law == DataLaw::MirroredTwoPoint;
+                Ok(Box::new(TwoPointNull::new(
+                    n,
+                    sd,
+                    scales.mean,
+                    scales.variance,
+                    output,
+                    mirrored,
+                )?))
+            }
         }
     }
 }
@@ -199,7 +288,10 @@ pub struct TPValue {
     pub p_value: f64,
     /// The grid sd at which p(sd) was largest.
     pub worst_sd: f64,
-    /// Berger–Boos confidence set for sd (rescaled scale): smallest and largest grid sd in it.
+    /// The data law under which p(sd) was largest.
+    pub worst_law: DataLaw,
+    /// Berger–Boos confidence set for sd (rescaled scale) under `worst_law`: smallest and
+    /// largest grid sd in it.
     pub sd_interval: Option<SdInterval>,
     /// Number of sd values simulated.
     pub grid_points: usize,
@@ -217,41 +309,75 @@ pub struct SdInterval {
     pub bracketed: bool,
 }
 
-/// Combines per-grid-point p-values (`p[k]` at `sds[k]`) and, for Berger–Boos, which grid
-/// points are plausible, into the final p-value.
-pub(crate) fn combine(
-    method: ReferenceMethod,
-    sds: &[f64],
-    p: &[f64],
-    confidence_set: Option<(&[bool], bool)>,
-) -> TPValue {
-    let all = vec![true; sds.len()];
-    let (gamma, mask, interval) = match (method.confidence_gamma(), confidence_set) {
-        (Some(gamma), Some((mask, bracketed))) => {
-            let kept: Vec<usize> = (0..sds.len()).filter(|&k| mask[k]).collect();
-            let interval = match (kept.first(), kept.last()) {
-                (Some(&lo), Some(&hi)) => {
-                    Some(SdInterval { low: sds[lo], high: sds[hi], bracketed })
-                }
-                _ => None,
-            };
-            (gamma, mask, interval)
-        }
-        _ => (0.0, all.as_slice(), None),
-    };
-    let (mut worst, mut worst_sd) = (0.0f64, sds.first().copied().unwrap_or(f64::NAN));
-    for k in (0..sds.len()).filter(|&k| mask[k]) {
-        if p[k] > worst {
-            worst = p[k];
-            worst_sd = sds[k];
+/// The per-grid-point p-values under one data law (`p[k]` at `sds[k]`) and, for
+/// Berger–Boos, which grid points are plausible under it (and whether they were bracketed).
+pub(crate) struct LawPValues<'a> {
+    pub(crate) law: DataLaw,
+    pub(crate) p: &'a [f64],
+    pub(crate) set: Option<(&'a [bool], bool)>,
+}
+
+/// Combines the per-law, per-grid-point p-values into the final p-value: the largest p(sd)
+/// over every law's plausible grid points (every grid point without a set), plus γ for
+/// Berger–Boos. γ is added once: the true law's set misses the true sd with probability ≤ γ,
+/// whichever law it is.
+pub(crate) fn combine(method: ReferenceMethod, sds: &[f64], laws: &[LawPValues<'_>]) -> TPValue {
+    let gamma = method.confidence_gamma().unwrap_or(0.0);
+    let mut best: Option<(f64, f64, DataLaw, Option<SdInterval>)> = None;
+    for LawPValues { law, p, set } in laws {
+        let (mask, interval) = match set {
+            Some((mask, bracketed)) => (Some(*mask), interval_of(sds, mask, *bracketed)),
+            None => (None, None),
+        };
+        for k in (0..sds.len()).filter(|&k| mask.is_none_or(|m| m[k])) {
+            if best.is_none_or(|(worst, ..)| p[k] > worst) {
+                best = Some((p[k], sds[k], *law, interval));
+            }
         }
     }
+    let (worst, worst_sd, worst_law, sd_interval) =
+        best.unwrap_or((0.0, f64::NAN, DataLaw::ClampedNormal, None));
     TPValue {
         p_value: (worst + gamma).min(1.0),
         worst_sd,
-        sd_interval: interval,
+        worst_law,
+        sd_interval,
         grid_points: sds.len(),
     }
+}
+
+/// The smallest and largest grid sd of a confidence set.
+fn interval_of(sds: &[f64], mask: &[bool], bracketed: bool) -> Option<SdInterval> {
+    let low = (0..sds.len()).find(|&k| mask[k])?;
+    let high = (0..sds.len()).rfind(|&k| mask[k])?;
+    Some(SdInterval { low: sds[low], high: sds[high], bracketed })
+}
+
+/// The distinct laws whose s² the Berger–Boos sets of `laws` use.
+pub(crate) fn variance_laws(laws: &[DataLaw]) -> Vec<DataLaw> {
+    let mut out: Vec<DataLaw> = vec![];
+    for law in laws.iter().map(|l| l.variance_law()) {
+        if !out.contains(&law) {
+            out.push(law);
+        }
+    }
+    out
+}
+
+/// The confidence set of each of `laws` from the release's s̃² tails under each variance
+/// law (`tails[j][k]`: under `variance_laws[j]` at grid point k).
+pub(crate) fn confidence_sets(
+    laws: &[DataLaw],
+    variance_laws: &[DataLaw],
+    tails: &[Vec<(f64, f64)>],
+    gamma: f64,
+) -> Vec<(Vec<bool>, bool)> {
+    laws.iter()
+        .map(|law| {
+            let j = variance_laws.iter().position(|l| *l == law.variance_law()).unwrap_or(0);
+            confidence_mask(&tails[j], gamma)
+        })
+        .collect()
 }
 
 /// s² draws of the Berger–Boos confidence set: min(draws, [`VARIANCE_DRAWS`]), same seed.
@@ -260,7 +386,8 @@ pub(crate) fn variance_monte_carlo(mc: &MonteCarlo) -> MonteCarlo {
 }
 
 /// A reference built once for (n, options) and reused for many releases (study API):
-/// sorted simulated keys of T̃ (and of s̃² for Berger–Boos) at every grid sd, on the CPU.
+/// sorted simulated keys of the statistic (and s² tables for Berger–Boos) at every grid sd,
+/// under every data law of the method, on the CPU.
 #[derive(Clone, Debug)]
 pub struct TReference {
     n: usize,
@@ -269,8 +396,12 @@ pub struct TReference {
     mc: MonteCarlo,
     scales: NoiseScales,
     sds: Vec<f64>,
-    keys: Vec<Vec<f64>>,
-    variances: Vec<VarianceTable>,
+    laws: Vec<DataLaw>,
+    /// keys[i][k]: under laws[i] at sds[k].
+    keys: Vec<Vec<Vec<f64>>>,
+    variance_laws: Vec<DataLaw>,
+    /// variances[j][k]: under variance_laws[j] at sds[k] (empty without Berger–Boos).
+    variances: Vec<Vec<VarianceTable>>,
 }
 
 impl TReference {
@@ -320,28 +451,53 @@ impl TReference {
             value: n as f64,
             requirement: "below 2^32",
         })?;
-        let bb = method.confidence_gamma().is_some();
-        let variance_mc = variance_monte_carlo(mc);
-        let per_sd: Vec<(Vec<f64>, Option<VarianceTable>)> = sds
-            .par_iter()
-            .map(|&sd| {
-                let model = method.null(n32, sd, &scales)?;
-                let mut k: Vec<f64> = dptest_refdist::cpu::sample(&*model, mc.seed, 0, count)
-                    .into_iter()
-                    .map(|t| tail.key(t))
-                    .collect();
-                k.sort_unstable_by(f64::total_cmp);
-                let v = if bb {
-                    Some(VarianceTable::new(n32, sd, scales.variance, &variance_mc)?)
-                } else {
-                    None
-                };
-                Ok((k, v))
+        let laws = method.laws(tail);
+        let keys = laws
+            .iter()
+            .map(|&law| {
+                sds.par_iter()
+                    .map(|&sd| {
+                        let model = method.null(law, n32, sd, &scales)?;
+                        let mut k: Vec<f64> =
+                            dptest_refdist::cpu::sample(&*model, mc.seed, 0, count)
+                                .into_iter()
+                                .map(|t| tail.key(t))
+                                .collect();
+                        k.sort_unstable_by(f64::total_cmp);
+                        Ok(k)
+                    })
+                    .collect::<Result<Vec<_>, TTestError>>()
             })
-            .collect::<Result<_, TTestError>>()?;
-        let (keys, variances): (Vec<_>, Vec<_>) = per_sd.into_iter().unzip();
-        let variances: Vec<VarianceTable> = variances.into_iter().flatten().collect();
-        Ok(TReference { n, method, tail, mc: *mc, scales, sds, keys, variances })
+            .collect::<Result<Vec<_>, TTestError>>()?;
+        let variance_laws =
+            if method.confidence_gamma().is_some() { variance_laws(&laws) } else { vec![] };
+        let variance_mc = variance_monte_carlo(mc);
+        let variances = variance_laws
+            .iter()
+            .map(|&law| {
+                sds.par_iter()
+                    .map(|&sd| {
+                        VarianceTable::new(
+                            &*law.variance_null(n32, sd)?,
+                            scales.variance,
+                            &variance_mc,
+                        )
+                    })
+                    .collect::<Result<Vec<_>, TTestError>>()
+            })
+            .collect::<Result<Vec<_>, TTestError>>()?;
+        Ok(TReference {
+            n,
+            method,
+            tail,
+            mc: *mc,
+            scales,
+            sds,
+            laws,
+            keys,
+            variance_laws,
+            variances,
+        })
     }
 
     /// The p-value of a release (same sample size n).
@@ -364,22 +520,40 @@ impl TReference {
             });
         }
         let threshold = self.tail.key(self.method.statistic(moments, &self.scales));
-        let z = self.mc.draws;
-        let p: Vec<f64> = self
+        let z = self.mc.draws as f64;
+        let p: Vec<Vec<f64>> = self
             .keys
             .iter()
-            .map(|k| {
-                let exceed = (k.len() - k.partition_point(|&x| x < threshold)) as u64;
-                (1 + exceed) as f64 / (z as f64 + 1.0)
+            .map(|per_sd| {
+                per_sd
+                    .iter()
+                    .map(|k| {
+                        let exceed = (k.len() - k.partition_point(|&x| x < threshold)) as f64;
+                        (1.0 + exceed) / (z + 1.0)
+                    })
+                    .collect()
             })
             .collect();
-        let set = self.method.confidence_gamma().map(|gamma| {
+        let sets = self.method.confidence_gamma().map(|gamma| {
             let v = moments.noisy_variance;
-            let tails: Vec<(f64, f64)> = self.variances.iter().map(|t| t.tails(v)).collect();
-            confidence_mask(&tails, gamma)
+            let tails: Vec<Vec<(f64, f64)>> = self
+                .variances
+                .iter()
+                .map(|tables| tables.iter().map(|t| t.tails(v)).collect())
+                .collect();
+            confidence_sets(&self.laws, &self.variance_laws, &tails, gamma)
         });
-        let set = set.as_ref().map(|(mask, bracketed)| (mask.as_slice(), *bracketed));
-        Ok(combine(self.method, &self.sds, &p, set))
+        let per_law: Vec<LawPValues<'_>> = self
+            .laws
+            .iter()
+            .enumerate()
+            .map(|(i, &law)| LawPValues {
+                law,
+                p: &p[i],
+                set: sets.as_ref().map(|s| (s[i].0.as_slice(), s[i].1)),
+            })
+            .collect();
+        Ok(combine(self.method, &self.sds, &per_law))
     }
 
     /// The simulated sd values.

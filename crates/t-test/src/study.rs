@@ -116,6 +116,74 @@ pub fn rejection_rate(
     Ok(RejectionRate::from_p_values(&p, alpha))
 }
 
+/// Bounded non-normal null data on the [−1, 1] scale (mean 0), for checking a reference
+/// beyond its normal model ([`shape_p_values`]; `cargo xtask calibrate --shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NullShape {
+    /// 1 with probability 0.05, else −0.05/0.95 (sd 0.229): the skewed two-point law.
+    TwoPoint,
+    /// ±1 with probability 0.1 each, else 0 (mass at the bounds; sd 0.447).
+    Bounds,
+    /// ±1 with probability ½ each (sd 1).
+    PlusMinusOne,
+    /// u³ − ¼ with u uniform on (0, 1) (skewed and continuous; sd 0.278).
+    CubedUniform,
+}
+
+impl NullShape {
+    /// Every shape with its name.
+    pub const ALL: [(&'static str, NullShape); 4] = [
+        ("two-point", NullShape::TwoPoint),
+        ("bounds", NullShape::Bounds),
+        ("plus-minus-one", NullShape::PlusMinusOne),
+        ("cubed-uniform", NullShape::CubedUniform),
+    ];
+
+    /// The shape of a name in [`NullShape::ALL`].
+    pub fn named(name: &str) -> Option<NullShape> {
+        NullShape::ALL.iter().find(|(n, _)| *n == name).map(|&(_, s)| s)
+    }
+
+    /// One value from `stream` (one word).
+    pub fn value(self, stream: &mut DrawStream) -> f64 {
+        let u = (f64::from(stream.next_u32() >> 8) + 0.5) / f64::from(1u32 << 24);
+        match self {
+            NullShape::TwoPoint if u < 0.05 => 1.0,
+            NullShape::TwoPoint => -0.05 / 0.95,
+            NullShape::Bounds if u < 0.1 => -1.0,
+            NullShape::Bounds if u < 0.2 => 1.0,
+            NullShape::Bounds => 0.0,
+            NullShape::PlusMinusOne if u < 0.5 => 1.0,
+            NullShape::PlusMinusOne => -1.0,
+            NullShape::CubedUniform => u.powi(3) - 0.25,
+        }
+    }
+}
+
+/// p-values of `reps` simulated releases of n = `reference.n()` values of `shape`, as
+/// [`simulated_p_values`] does for normal data (dataset r reads
+/// `DrawStream::new(seed, TAG_SIMULATED_DATA, r)`).
+///
+/// # Errors
+/// As [`TReference::p_value`].
+pub fn shape_p_values(
+    reference: &TReference,
+    shape: NullShape,
+    reps: u64,
+    seed: u64,
+) -> Result<Vec<f64>, TTestError> {
+    let scales = reference.noise_scales();
+    (0..reps)
+        .map(|r| {
+            let mut stream = DrawStream::new(seed, TAG_SIMULATED_DATA, r);
+            let data: Vec<f64> = (0..reference.n()).map(|_| shape.value(&mut stream)).collect();
+            let moments = simulate_release(&data, &scales, &mut stream)?;
+            Ok(reference.p_value(&moments)?.p_value)
+        })
+        .collect()
+}
+
 /// The sd values (rescaled scale) of the calibration study: {0.02, 0.05, 0.1, 0.3, 0.6}.
 pub const CALIBRATION_SDS: [f64; 5] = [0.02, 0.05, 0.1, 0.3, 0.6];
 

@@ -10,9 +10,12 @@ use crate::error::TTestError;
 use crate::moments::{NoiseScales, NoisyMoments};
 use crate::private::{PrivateTOptions, Rescaling, release_t};
 use crate::public::Alternative;
-use crate::reference::{ReferenceMethod, SdInterval, TPValue, combine, variance_monte_carlo};
+use crate::reference::{
+    DataLaw, LawPValues, ReferenceMethod, SdInterval, TPValue, combine, confidence_sets,
+    variance_laws, variance_monte_carlo,
+};
 use crate::sample::BoundedSample;
-use crate::variance_set::{VarianceTable, confidence_mask};
+use crate::variance_set::VarianceTable;
 
 /// Default Monte Carlo draws per grid sd of the private t-test's reference.
 pub const DEFAULT_DRAWS: u64 = 10_000;
@@ -52,6 +55,8 @@ pub struct TTestDetail {
     pub noise: NoiseScales,
     /// Grid sd (rescaled scale) at which the p-value was attained.
     pub worst_sd: f64,
+    /// The data law of H0 under which the p-value was attained.
+    pub worst_law: DataLaw,
     /// Berger–Boos confidence set for sd (rescaled scale).
     pub sd_interval: Option<SdInterval>,
     /// Number of sd values simulated.
@@ -86,47 +91,64 @@ pub fn reference_p_value(
     let method = options.method();
     let tail = options.alternative().tail();
     let sds = method.sds(n, &scales);
+    let laws = method.laws(tail);
     let statistic = method.statistic(moments, &scales);
-    // Berger–Boos: the confidence set first, then the statistic's nulls only where they can
+    // Berger–Boos: the confidence sets first, then the statistic's nulls only where they can
     // matter.
-    let set: Option<(Vec<bool>, bool)> = match method.confidence_gamma() {
+    let sets: Option<Vec<(Vec<bool>, bool)>> = match method.confidence_gamma() {
         Some(gamma) => {
             let variance_mc = variance_monte_carlo(mc);
-            let tails = sds
-                .par_iter()
-                .map(|&sd| {
-                    let table = VarianceTable::new(n32, sd, scales.variance, &variance_mc)?;
-                    Ok(table.tails(moments.noisy_variance))
+            let variance_laws = variance_laws(&laws);
+            let tails = variance_laws
+                .iter()
+                .map(|&law| {
+                    sds.par_iter()
+                        .map(|&sd| {
+                            let model = law.variance_null(n32, sd)?;
+                            let table = VarianceTable::new(&*model, scales.variance, &variance_mc)?;
+                            Ok(table.tails(moments.noisy_variance))
+                        })
+                        .collect::<Result<Vec<(f64, f64)>, TTestError>>()
                 })
-                .collect::<Result<Vec<(f64, f64)>, TTestError>>()?;
-            Some(confidence_mask(&tails, gamma))
+                .collect::<Result<Vec<_>, TTestError>>()?;
+            Some(confidence_sets(&laws, &variance_laws, &tails, gamma))
         }
         None => None,
     };
-    let needed: Vec<bool> = match &set {
-        Some((mask, _)) => mask.clone(),
-        None => vec![true; sds.len()],
-    };
-    let p = sds
-        .par_iter()
-        .zip(&needed)
-        .map(|(&sd, &needed)| {
-            if !needed {
-                return Ok(0.0);
-            }
-            let model = method.null(n32, sd, &scales)?;
-            let p = match engine.p_value(&*model, statistic, tail, mc) {
-                // Models without a kernel (the fast small-sd null, Z's nulls) run on the CPU.
-                Err(RefdistError::Unsupported(_)) => {
-                    dptest_refdist::cpu::p_value(&*model, statistic, tail, mc)
-                }
-                other => other,
-            };
-            Ok(p?.p_value)
+    let p = laws
+        .iter()
+        .enumerate()
+        .map(|(i, &law)| {
+            sds.par_iter()
+                .enumerate()
+                .map(|(k, &sd)| {
+                    if sets.as_ref().is_some_and(|s| !s[i].0[k]) {
+                        return Ok(0.0);
+                    }
+                    let model = method.null(law, n32, sd, &scales)?;
+                    let p = match engine.p_value(&*model, statistic, tail, mc) {
+                        // Models without a kernel (the fast small-sd null, Z's nulls, the
+                        // two-point law) run on the CPU.
+                        Err(RefdistError::Unsupported(_)) => {
+                            dptest_refdist::cpu::p_value(&*model, statistic, tail, mc)
+                        }
+                        other => other,
+                    };
+                    Ok(p?.p_value)
+                })
+                .collect::<Result<Vec<f64>, TTestError>>()
         })
-        .collect::<Result<Vec<f64>, TTestError>>()?;
-    let set = set.as_ref().map(|(mask, bracketed)| (mask.as_slice(), *bracketed));
-    Ok(combine(method, &sds, &p, set))
+        .collect::<Result<Vec<_>, TTestError>>()?;
+    let per_law: Vec<LawPValues<'_>> = laws
+        .iter()
+        .enumerate()
+        .map(|(i, &law)| LawPValues {
+            law,
+            p: &p[i],
+            set: sets.as_ref().map(|s| (s[i].0.as_slice(), s[i].1)),
+        })
+        .collect();
+    Ok(combine(method, &sds, &per_law))
 }
 
 /// The engine label of a result: the caller's engine, `+cpu` when part of the reference
@@ -189,6 +211,7 @@ pub fn private_ttest(
             rescaling: sample.rescaling(),
             noise: scales,
             worst_sd: pv.worst_sd,
+            worst_law: pv.worst_law,
             sd_interval: pv.sd_interval,
             grid_points: pv.grid_points,
             mean_release: release.mean_release,

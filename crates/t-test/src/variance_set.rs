@@ -8,8 +8,7 @@
 //! narrow as γ allows; prefix/suffix log-sum-exp tables make each evaluation O(log z).
 
 use crate::error::TTestError;
-use crate::moment_null::variance_null;
-use dptest_refdist::MonteCarlo;
+use dptest_refdist::{MonteCarlo, NullModel};
 
 /// Sorted s² draws at one sd with log-sum-exp tables for the Laplace-smoothed tails.
 #[derive(Clone, Debug)]
@@ -34,8 +33,9 @@ fn log_add_exp(a: f64, b: f64) -> f64 {
 }
 
 impl VarianceTable {
-    /// `mc.draws` noise-free s² draws of n clamped N(0, sd²) values; release scale `b` > 0.
-    pub(crate) fn new(n: u32, sd: f64, b: f64, mc: &MonteCarlo) -> Result<Self, TTestError> {
+    /// `mc.draws` noise-free s² draws of `model` (e.g. n clamped N(0, sd²) values:
+    /// [`crate::reference::DataLaw::variance_null`]); release scale `b` > 0.
+    pub(crate) fn new(model: &dyn NullModel, b: f64, mc: &MonteCarlo) -> Result<Self, TTestError> {
         if !(b.is_finite() && b > 0.0) {
             return Err(TTestError::InvalidParameter {
                 name: "variance noise scale",
@@ -43,13 +43,12 @@ impl VarianceTable {
                 requirement: "finite and > 0",
             });
         }
-        let model = variance_null(n, sd, 0.0)?;
         let count = usize::try_from(mc.draws).map_err(|_| TTestError::InvalidParameter {
             name: "draws",
             value: mc.draws as f64,
             requirement: "addressable on this machine",
         })?;
-        let mut sorted = dptest_refdist::cpu::sample(&*model, mc.seed, 0, count);
+        let mut sorted = dptest_refdist::cpu::sample(model, mc.seed, 0, count);
         sorted.sort_unstable_by(f64::total_cmp);
         let mut prefix = Vec::with_capacity(count + 1);
         prefix.push(f64::NEG_INFINITY);
@@ -108,7 +107,8 @@ mod tests {
     #[test]
     fn tails_match_direct_sums() {
         let mc = MonteCarlo::new(300, 2).unwrap();
-        let table = VarianceTable::new(30, 0.2, 0.05, &mc).unwrap();
+        let model = crate::moment_null::variance_null(30, 0.2, 0.0).unwrap();
+        let table = VarianceTable::new(&*model, 0.05, &mc).unwrap();
         let laplace_sf = |x: f64| if x >= 0.0 { 0.5 * (-x).exp() } else { 1.0 - 0.5 * x.exp() };
         for v in [-0.3, 0.0, 0.02, 0.04, 0.05, 0.1, 0.5, 2.0] {
             let direct: f64 =

@@ -102,6 +102,7 @@ fn result_serialises_with_the_agreed_keys() {
         "noisy_variance",
         "sd_interval",
         "worst_sd",
+        "worst_law",
         "mean_release",
     ] {
         assert!(json.get(key).is_some(), "missing {key}");
@@ -109,6 +110,7 @@ fn result_serialises_with_the_agreed_keys() {
     assert_eq!(json["alternative"], "two-sided");
     assert_eq!(json["method"]["kind"], "noise_studentized");
     assert_eq!(json["method"]["gamma"], 0.001);
+    assert_eq!(json["method"]["laws"], "normal_and_two_point");
     // The p-value refers to Z; T̃ is reported beside it.
     let z = dptest_t_test::noise_studentized_t(
         r.detail.noisy_mean,

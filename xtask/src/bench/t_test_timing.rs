@@ -16,9 +16,13 @@ pub fn run(ns: &[usize], draws: u64) -> Result<String> {
     let mut out = String::from("method,n,draws,threads,seconds,p_value,grid_points\n");
     for &n in ns {
         let data = sample(n);
-        for method in
-            [ReferenceMethod::default(), ReferenceMethod::WorstCase, ReferenceMethod::paper()]
-        {
+        let normal = ReferenceMethod::named("normal").unwrap_or_default();
+        for method in [
+            ReferenceMethod::default(),
+            normal,
+            ReferenceMethod::WorstCase,
+            ReferenceMethod::paper(),
+        ] {
             let options = PrivateTOptions::new(1.0)?.with_method(method)?;
             let start = Instant::now();
             let sample = BoundedSample::new(&data, 0.0, bounds)?;

@@ -79,8 +79,10 @@ pub enum Method {
 /// The t-test references compared in the studies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TRef {
-    /// The crate default: noise-studentized Z, Berger–Boos over sd.
+    /// The crate default: noise-studentized Z, Berger–Boos over sd, normal and two-point laws.
     Default,
+    /// Z, Berger–Boos over sd, normal data only (the default before the two-point law).
+    Normal,
     /// The paper's T̃ with the Berger–Boos supremum over sd (the default before Z).
     BergerBoosT,
     /// The paper's T̃ at sd = 0.3 (not valid for small true sd).
@@ -88,10 +90,11 @@ pub enum TRef {
 }
 
 impl TRef {
-    /// Parses `default`, `berger-boos-t` or `paper` (the crate's names).
+    /// Parses `default`, `normal`, `berger-boos-t` or `paper` (the crate's names).
     pub fn parse(name: &str) -> Result<Self> {
         Ok(match name {
             "default" => TRef::Default,
+            "normal" => TRef::Normal,
             "berger-boos-t" => TRef::BergerBoosT,
             "paper" => TRef::Paper,
             other => bail!(
@@ -105,6 +108,7 @@ impl TRef {
     pub fn name(self) -> &'static str {
         match self {
             TRef::Default => "default",
+            TRef::Normal => "normal",
             TRef::BergerBoosT => "berger-boos-t",
             TRef::Paper => "paper",
         }
@@ -140,6 +144,7 @@ impl Method {
             Method::TTest { reference: TRef::Paper, .. } => "t-test-paper-reference".into(),
             Method::TTest { reference: TRef::BergerBoosT, .. } => "t-test-berger-boos-t".into(),
             Method::TTest { reference: TRef::Default, .. } => "t-test".into(),
+            Method::TTest { reference: TRef::Normal, .. } => "t-test-normal-law".into(),
         }
     }
 }

@@ -44,13 +44,17 @@ fn the_reference_can_be_chosen_for_comparison() {
     let base = paired_args("t-test", &private);
     let default = json(&base);
     assert_eq!(default["method"]["kind"], "noise_studentized");
+    assert_eq!(default["method"]["laws"], "normal_and_two_point");
     let warned = |v: &serde_json::Value| v["warnings"].to_string().contains("--reference paper");
     assert!(!warned(&default));
-    for (name, kind) in [("berger-boos-t", "berger_boos"), ("paper", "paper")] {
+    for (name, kind) in
+        [("normal", "noise_studentized"), ("berger-boos-t", "berger_boos"), ("paper", "paper")]
+    {
         let mut args = base.clone();
         args.extend(["--reference", name]);
         let v = json(&args);
         assert_eq!(v["method"]["kind"], kind, "{name}");
+        assert_eq!(v["method"].get("laws").is_some(), name == "normal", "{name}");
         assert_eq!(warned(&v), name == "paper", "{name}");
     }
     let mut bad = base;
