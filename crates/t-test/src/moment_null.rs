@@ -229,13 +229,32 @@ impl NullModel for MomentNull {
                 (mean, variance + variance_sd * f64::from(pair.sin))
             }
         };
-        let noisy_mean = mean + self.mean_scale * f64::from(stream.laplace());
-        let noisy_variance = variance + self.variance_scale * f64::from(stream.laplace());
-        match self.output {
-            MomentOutput::Statistic => private_t(noisy_mean, noisy_variance, self.n),
+        self.output.after_noise(
+            stream,
+            (mean, variance),
+            self.n,
+            (self.mean_scale, self.variance_scale),
+        )
+    }
+}
+
+impl MomentOutput {
+    /// The output for (x̄, s²) = `moments` of n values once the release's Laplace noise at
+    /// `scales` = (mean scale, variance scale) is added (one word for each noise).
+    pub(crate) fn after_noise(
+        self,
+        stream: &mut DrawStream,
+        moments: (f64, f64),
+        n: u32,
+        scales: (f64, f64),
+    ) -> f64 {
+        let noisy_mean = moments.0 + scales.0 * f64::from(stream.laplace());
+        let noisy_variance = moments.1 + scales.1 * f64::from(stream.laplace());
+        match self {
+            MomentOutput::Statistic => private_t(noisy_mean, noisy_variance, n),
             MomentOutput::NoisyVariance => noisy_variance,
             MomentOutput::NoiseStudentized => {
-                noise_studentized_t(noisy_mean, noisy_variance, self.n, self.mean_scale)
+                noise_studentized_t(noisy_mean, noisy_variance, n, scales.0)
             }
         }
     }

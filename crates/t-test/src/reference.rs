@@ -317,6 +317,24 @@ pub(crate) struct LawPValues<'a> {
     pub(crate) set: Option<(&'a [bool], bool)>,
 }
 
+impl<'a> LawPValues<'a> {
+    /// One entry per law: `p[i]` and `sets[i]` belong to `laws[i]`.
+    pub(crate) fn zip(
+        laws: &[DataLaw],
+        p: &'a [Vec<f64>],
+        sets: Option<&'a [(Vec<bool>, bool)]>,
+    ) -> Vec<Self> {
+        laws.iter()
+            .enumerate()
+            .map(|(i, &law)| LawPValues {
+                law,
+                p: &p[i],
+                set: sets.map(|s| (s[i].0.as_slice(), s[i].1)),
+            })
+            .collect()
+    }
+}
+
 /// Combines the per-law, per-grid-point p-values into the final p-value: the largest p(sd)
 /// over every law's plausible grid points (every grid point without a set), plus γ for
 /// Berger–Boos. γ is added once: the true law's set misses the true sd with probability ≤ γ,
@@ -543,17 +561,7 @@ impl TReference {
                 .collect();
             confidence_sets(&self.laws, &self.variance_laws, &tails, gamma)
         });
-        let per_law: Vec<LawPValues<'_>> = self
-            .laws
-            .iter()
-            .enumerate()
-            .map(|(i, &law)| LawPValues {
-                law,
-                p: &p[i],
-                set: sets.as_ref().map(|s| (s[i].0.as_slice(), s[i].1)),
-            })
-            .collect();
-        Ok(combine(self.method, &self.sds, &per_law))
+        Ok(combine(self.method, &self.sds, &LawPValues::zip(&self.laws, &p, sets.as_deref())))
     }
 
     /// The simulated sd values.

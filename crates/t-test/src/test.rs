@@ -139,16 +139,7 @@ pub fn reference_p_value(
                 .collect::<Result<Vec<f64>, TTestError>>()
         })
         .collect::<Result<Vec<_>, TTestError>>()?;
-    let per_law: Vec<LawPValues<'_>> = laws
-        .iter()
-        .enumerate()
-        .map(|(i, &law)| LawPValues {
-            law,
-            p: &p[i],
-            set: sets.as_ref().map(|s| (s[i].0.as_slice(), s[i].1)),
-        })
-        .collect();
-    Ok(combine(method, &sds, &per_law))
+    Ok(combine(method, &sds, &LawPValues::zip(&laws, &p, sets.as_deref())))
 }
 
 /// The engine label of a result: the caller's engine, `+cpu` when part of the reference

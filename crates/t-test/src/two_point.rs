@@ -16,12 +16,11 @@
 
 use std::sync::Arc;
 
-use dptest_refdist::{DrawStream, NullModel, private_t, tags};
+use dptest_refdist::{DrawStream, NullModel, tags};
 use serde::Serialize;
 
 use crate::error::TTestError;
 use crate::moment_null::MomentOutput;
-use crate::moments::noise_studentized_t;
 
 /// Tag of [`TwoPointNull`] drawing Z (t-test tags: 0x0074_0001 ..= 0x0074_00ff).
 pub const TAG_TWO_POINT_STUDENTIZED: u32 = tags::T_TEST_TWO_POINT_STUDENTIZED;
@@ -49,28 +48,12 @@ impl CountTable {
         let mode = ((nf + 1.0) * q).floor().min(nf);
         // Weights relative to the mode, by the ratio P(k + 1)/P(k) = (n − k)/(k + 1) · q/(1 − q).
         let odds = q / (1.0 - q);
-        let mut below = vec![];
-        let (mut k, mut w) = (mode, 1.0);
-        while k > 0.0 {
-            w *= k / (nf - k + 1.0) / odds;
-            k -= 1.0;
-            if w < COUNT_TABLE_FLOOR {
-                break;
-            }
-            below.push(w);
-        }
+        let up = |k: f64| (nf - k) / (k + 1.0) * odds;
+        let below = weights_from_mode(mode, -1.0, mode, |k| 1.0 / up(k - 1.0));
         let first = mode - below.len() as f64;
         let mut weights: Vec<f64> = below.into_iter().rev().collect();
         weights.push(1.0);
-        let (mut k, mut w) = (mode, 1.0);
-        while k < nf {
-            w *= (nf - k) / (k + 1.0) * odds;
-            k += 1.0;
-            if w < COUNT_TABLE_FLOOR {
-                break;
-            }
-            weights.push(w);
-        }
+        weights.extend(weights_from_mode(mode, 1.0, nf - mode, up));
         let total: f64 = weights.iter().sum();
         let mut cdf = Vec::with_capacity(weights.len());
         let mut running = 0.0;
@@ -91,6 +74,21 @@ impl CountTable {
         let j = self.cdf.partition_point(|&c| c <= u).min(self.cdf.len() - 1);
         self.first + u32::try_from(j).unwrap_or(u32::MAX - self.first)
     }
+}
+
+/// P(k)/P(mode) for k = mode + step, mode + 2·step, … (at most `steps` of them), with
+/// `ratio(k)` = P(k + step)/P(k), until it falls below [`COUNT_TABLE_FLOOR`].
+fn weights_from_mode(mode: f64, step: f64, steps: f64, ratio: impl Fn(f64) -> f64) -> Vec<f64> {
+    let (mut k, mut w, mut out) = (mode, 1.0, vec![]);
+    while out.len() < steps as usize {
+        w *= ratio(k);
+        k += step;
+        if w < COUNT_TABLE_FLOOR {
+            break;
+        }
+        out.push(w);
+    }
+    out
 }
 
 /// Null of Z or s̃² for n values of the skewed two-point law of sd (module docs), or of its
@@ -167,16 +165,8 @@ impl NullModel for TwoPointNull {
 
     fn draw(&self, stream: &mut DrawStream) -> f64 {
         let k = self.counts.count(uniform53(stream));
-        let (mean, variance) = self.moments(k);
-        let noisy_mean = mean + self.mean_scale * f64::from(stream.laplace());
-        let noisy_variance = variance + self.variance_scale * f64::from(stream.laplace());
-        match self.output {
-            MomentOutput::Statistic => private_t(noisy_mean, noisy_variance, self.n),
-            MomentOutput::NoisyVariance => noisy_variance,
-            MomentOutput::NoiseStudentized => {
-                noise_studentized_t(noisy_mean, noisy_variance, self.n, self.mean_scale)
-            }
-        }
+        let scales = (self.mean_scale, self.variance_scale);
+        self.output.after_noise(stream, self.moments(k), self.n, scales)
     }
 }
 
