@@ -353,8 +353,9 @@ pub(crate) fn combine(method: ReferenceMethod, sds: &[f64], laws: &[LawPValues<'
             }
         }
     }
+    let first_sd = sds.first().copied().unwrap_or(f64::NAN);
     let (worst, worst_sd, worst_law, sd_interval) =
-        best.unwrap_or((0.0, f64::NAN, DataLaw::ClampedNormal, None));
+        best.unwrap_or((0.0, first_sd, DataLaw::ClampedNormal, None));
     TPValue {
         p_value: (worst + gamma).min(1.0),
         worst_sd,

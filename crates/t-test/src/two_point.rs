@@ -35,7 +35,7 @@ const COUNT_TABLE_FLOOR: f64 = 1e-18;
 
 /// The law of K ~ Binomial(n, q) as a table of its CDF over the counts that carry its mass.
 #[derive(Clone, Debug, PartialEq)]
-pub struct CountTable {
+pub(crate) struct CountTable {
     first: u32,
     /// cdf[j] = P(K ≤ first + j), the last entry 1.
     cdf: Vec<f64>,

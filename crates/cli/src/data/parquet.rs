@@ -1,7 +1,9 @@
 //! Parquet input: the flat columns of a file, read one row group at a time through the
-//! `parquet` crate's column readers (no Arrow). Only the named columns are decoded; each row's
-//! cells are handed to the caller as [`Raw`] values, and the caller's checks (missing,
-//! finite, labels) are the same as for CSV.
+//! `parquet` crate's column readers (no Arrow). Only the named columns are decoded. The cell
+//! checks (missing, finite, labels) are those of CSV, [`check_cell`]: a row group whose every
+//! cell passes them (checked column by column; a label column's few distinct strings once
+//! each) goes to the caller as cells; any other goes row by row, as [`Raw`] values, through
+//! [`Checks::row`], which names the offending rows.
 
 use std::fmt::Write as _;
 use std::fs::File;
