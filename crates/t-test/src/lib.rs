@@ -79,7 +79,7 @@ pub use crate::{
     reference::{
         DEFAULT_GAMMA, DataLaw, GRID_FLOOR_FRACTION, GRID_RATIO, NullLaws, PAPER_SD,
         REFERENCE_NAMES, ReferenceMethod, SdInterval, TAG_SIMULATED_DATA, TPValue, TReference,
-        VARIANCE_DRAWS, sd_grid,
+        TWO_POINT_GRID_STEPS, VARIANCE_DRAWS, refine_grid, sd_grid,
     },
     sample::BoundedSample,
     studentized::{StudentizedNull, TAG_STUDENTIZED_STATISTIC},

@@ -56,6 +56,10 @@ pub const GRID_FLOOR_FRACTION: f64 = 0.01;
 /// Most s² draws per grid sd for the Berger–Boos confidence set (the Laplace part of the
 /// tails is exact, so few draws suffice).
 pub const VARIANCE_DRAWS: u64 = 4000;
+/// The two-point law's grid has this many points per step of the normal law's ([`refine_grid`]):
+/// its p(sd) moves faster in sd (at n = 50, ε = 10 a grid four times coarser misses up to 11%
+/// of p; `docs/notes/t-test.md`), and its draws are cheap.
+pub const TWO_POINT_GRID_STEPS: u32 = 4;
 /// Tag of the simulated datasets of the study API.
 pub const TAG_SIMULATED_DATA: u32 = tags::T_TEST_SIMULATED_DATA;
 
@@ -185,11 +189,23 @@ impl ReferenceMethod {
         }
     }
 
-    /// The sd values the reference simulates at sample size `n`.
+    /// The sd values the reference simulates at sample size `n` under the clamped normal law.
     pub fn sds(&self, n: usize, scales: &NoiseScales) -> Vec<f64> {
         match self {
             ReferenceMethod::Paper { sd } => vec![*sd],
             _ => sd_grid(n, scales),
+        }
+    }
+
+    /// The sd values simulated under `law`: [`ReferenceMethod::sds`], refined
+    /// [`TWO_POINT_GRID_STEPS`]-fold for the two-point laws.
+    pub fn law_sds(&self, law: DataLaw, n: usize, scales: &NoiseScales) -> Vec<f64> {
+        let sds = self.sds(n, scales);
+        match law {
+            DataLaw::ClampedNormal => sds,
+            DataLaw::TwoPoint | DataLaw::MirroredTwoPoint => {
+                refine_grid(&sds, TWO_POINT_GRID_STEPS)
+            }
         }
     }
 
@@ -265,6 +281,17 @@ impl ReferenceMethod {
     }
 }
 
+/// An increasing grid with `steps` geometric points per step of `grid` (its points included).
+pub fn refine_grid(grid: &[f64], steps: u32) -> Vec<f64> {
+    let mut fine: Vec<f64> = grid.first().copied().into_iter().collect();
+    for pair in grid.windows(2) {
+        let ratio = (pair[1] / pair[0]).powf(1.0 / f64::from(steps.max(1)));
+        fine.extend((1..steps).map(|i| pair[0] * ratio.powi(i as i32)));
+        fine.push(pair[1]);
+    }
+    fine
+}
+
 /// The sd grid (increasing): SD_MAX / GRID_RATIO^k down to the floor
 /// GRID_FLOOR_FRACTION · min(√n·b_mean, √b_variance), which is included.
 pub fn sd_grid(n: usize, scales: &NoiseScales) -> Vec<f64> {
@@ -293,7 +320,7 @@ pub struct TPValue {
     /// Berger–Boos confidence set for sd (rescaled scale) under `worst_law`: smallest and
     /// largest grid sd in it.
     pub sd_interval: Option<SdInterval>,
-    /// Number of sd values simulated.
+    /// Number of (law, sd) points simulated (the sd grid of each law of the method).
     pub grid_points: usize,
 }
 
@@ -313,14 +340,16 @@ pub struct SdInterval {
 /// Berger–Boos, which grid points are plausible under it (and whether they were bracketed).
 pub(crate) struct LawPValues<'a> {
     pub(crate) law: DataLaw,
+    pub(crate) sds: &'a [f64],
     pub(crate) p: &'a [f64],
     pub(crate) set: Option<(&'a [bool], bool)>,
 }
 
 impl<'a> LawPValues<'a> {
-    /// One entry per law: `p[i]` and `sets[i]` belong to `laws[i]`.
+    /// One entry per law: `sds[i]`, `p[i]` and `sets[i]` belong to `laws[i]`.
     pub(crate) fn zip(
         laws: &[DataLaw],
+        sds: &'a [Vec<f64>],
         p: &'a [Vec<f64>],
         sets: Option<&'a [(Vec<bool>, bool)]>,
     ) -> Vec<Self> {
@@ -328,6 +357,7 @@ impl<'a> LawPValues<'a> {
             .enumerate()
             .map(|(i, &law)| LawPValues {
                 law,
+                sds: &sds[i],
                 p: &p[i],
                 set: sets.map(|s| (s[i].0.as_slice(), s[i].1)),
             })
@@ -339,10 +369,10 @@ impl<'a> LawPValues<'a> {
 /// over every law's plausible grid points (every grid point without a set), plus γ for
 /// Berger–Boos. γ is added once: the true law's set misses the true sd with probability ≤ γ,
 /// whichever law it is.
-pub(crate) fn combine(method: ReferenceMethod, sds: &[f64], laws: &[LawPValues<'_>]) -> TPValue {
+pub(crate) fn combine(method: ReferenceMethod, laws: &[LawPValues<'_>]) -> TPValue {
     let gamma = method.confidence_gamma().unwrap_or(0.0);
     let mut best: Option<(f64, f64, DataLaw, Option<SdInterval>)> = None;
-    for LawPValues { law, p, set } in laws {
+    for LawPValues { law, sds, p, set } in laws {
         let (mask, interval) = match set {
             Some((mask, bracketed)) => (Some(*mask), interval_of(sds, mask, *bracketed)),
             None => (None, None),
@@ -353,7 +383,7 @@ pub(crate) fn combine(method: ReferenceMethod, sds: &[f64], laws: &[LawPValues<'
             }
         }
     }
-    let first_sd = sds.first().copied().unwrap_or(f64::NAN);
+    let first_sd = laws.first().and_then(|l| l.sds.first()).copied().unwrap_or(f64::NAN);
     let (worst, worst_sd, worst_law, sd_interval) =
         best.unwrap_or((0.0, first_sd, DataLaw::ClampedNormal, None));
     TPValue {
@@ -361,7 +391,7 @@ pub(crate) fn combine(method: ReferenceMethod, sds: &[f64], laws: &[LawPValues<'
         worst_sd,
         worst_law,
         sd_interval,
-        grid_points: sds.len(),
+        grid_points: laws.iter().map(|l| l.sds.len()).sum(),
     }
 }
 
@@ -414,12 +444,14 @@ pub struct TReference {
     tail: Tail,
     mc: MonteCarlo,
     scales: NoiseScales,
-    sds: Vec<f64>,
     laws: Vec<DataLaw>,
-    /// keys[i][k]: under laws[i] at sds[k].
+    /// sds[i]: the grid of laws[i].
+    sds: Vec<Vec<f64>>,
+    /// keys[i][k]: under laws[i] at sds[i][k].
     keys: Vec<Vec<Vec<f64>>>,
     variance_laws: Vec<DataLaw>,
-    /// variances[j][k]: under variance_laws[j] at sds[k] (empty without Berger–Boos).
+    /// variances[j][k]: under variance_laws[j] at the k-th sd of its grid (empty without
+    /// Berger–Boos).
     variances: Vec<Vec<VarianceTable>>,
 }
 
@@ -434,12 +466,12 @@ impl TReference {
         mc: &MonteCarlo,
     ) -> Result<Self, TTestError> {
         let scales = options.noise_scales(n)?;
-        let sds = options.method().sds(n, &scales);
-        TReference::with_sds(n, options, mc, sds)
+        let method = options.method();
+        TReference::on_grids(n, options, mc, |law| method.law_sds(law, n, &scales))
     }
 
-    /// As [`TReference::new`] but simulating at the given sd values instead of the method's
-    /// (for checks of the grid; each sd must be finite and > 0).
+    /// As [`TReference::new`] but simulating every law at the given sd values instead of the
+    /// method's grids (for checks of the grid; each sd must be finite and > 0).
     ///
     /// # Errors
     /// As [`TReference::new`]; [`TTestError::InvalidParameter`] for an empty or bad `sds`.
@@ -449,9 +481,6 @@ impl TReference {
         mc: &MonteCarlo,
         mut sds: Vec<f64>,
     ) -> Result<Self, TTestError> {
-        let scales = options.noise_scales(n)?;
-        let method = options.method();
-        let tail = options.alternative().tail();
         if sds.is_empty() {
             return Err(TTestError::InvalidParameter {
                 name: "sds",
@@ -460,6 +489,19 @@ impl TReference {
             });
         }
         sds.sort_by(f64::total_cmp);
+        TReference::on_grids(n, options, mc, |_| sds.clone())
+    }
+
+    /// The reference with `grid(law)` as the sd grid of each law of the method.
+    fn on_grids(
+        n: usize,
+        options: &crate::PrivateTOptions,
+        mc: &MonteCarlo,
+        grid: impl Fn(DataLaw) -> Vec<f64>,
+    ) -> Result<Self, TTestError> {
+        let scales = options.noise_scales(n)?;
+        let method = options.method();
+        let tail = options.alternative().tail();
         let count = usize::try_from(mc.draws).map_err(|_| TTestError::InvalidParameter {
             name: "draws",
             value: mc.draws as f64,
@@ -471,9 +513,11 @@ impl TReference {
             requirement: "below 2^32",
         })?;
         let laws = method.laws(tail);
+        let sds: Vec<Vec<f64>> = laws.iter().map(|&law| grid(law)).collect();
         let keys = laws
             .iter()
-            .map(|&law| {
+            .zip(&sds)
+            .map(|(&law, sds)| {
                 sds.par_iter()
                     .map(|&sd| {
                         let model = method.null(law, n32, sd, &scales)?;
@@ -494,7 +538,8 @@ impl TReference {
         let variances = variance_laws
             .iter()
             .map(|&law| {
-                sds.par_iter()
+                grid(law)
+                    .par_iter()
                     .map(|&sd| {
                         VarianceTable::new(
                             &*law.variance_null(n32, sd)?,
@@ -511,8 +556,8 @@ impl TReference {
             tail,
             mc: *mc,
             scales,
-            sds,
             laws,
+            sds,
             keys,
             variance_laws,
             variances,
@@ -562,12 +607,14 @@ impl TReference {
                 .collect();
             confidence_sets(&self.laws, &self.variance_laws, &tails, gamma)
         });
-        Ok(combine(self.method, &self.sds, &LawPValues::zip(&self.laws, &p, sets.as_deref())))
+        let per_law = LawPValues::zip(&self.laws, &self.sds, &p, sets.as_deref());
+        Ok(combine(self.method, &per_law))
     }
 
-    /// The simulated sd values.
+    /// The simulated sd values of the clamped normal law (the two-point laws of the default
+    /// use [`refine_grid`] of them, unless built [`TReference::with_sds`]).
     pub fn sds(&self) -> &[f64] {
-        &self.sds
+        &self.sds[0]
     }
 
     /// The effective noise scales the reference (and [`crate::simulate_release`]) use.
@@ -608,6 +655,19 @@ pub(crate) fn laplace(stream: &mut DrawStream) -> f64 {
 mod tests {
     use super::*;
     use crate::PrivateTOptions;
+
+    #[test]
+    fn refined_grids_keep_their_points_and_split_each_step_evenly() {
+        let grid = [0.1, 0.2, 0.8];
+        let fine = refine_grid(&grid, 4);
+        assert_eq!(fine.len(), 9);
+        assert_eq!((fine[0], fine[4], fine[8]), (0.1, 0.2, 0.8));
+        let ratio = 2f64.powf(0.25);
+        assert!((fine[1] / fine[0] - ratio).abs() < 1e-12 && (fine[3] * ratio - 0.2).abs() < 1e-12);
+        assert!(fine.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(refine_grid(&grid, 1), grid);
+        assert_eq!(refine_grid(&[0.5], 4), [0.5]);
+    }
 
     /// Pinned p-values of the T̃ Berger–Boos reference (the default until Z), computed with the per-draw simulation before
     /// the batched fills were added: the fills must not change a single bit.

@@ -90,8 +90,8 @@ pub fn reference_p_value(
     })?;
     let method = options.method();
     let tail = options.alternative().tail();
-    let sds = method.sds(n, &scales);
     let laws = method.laws(tail);
+    let sds: Vec<Vec<f64>> = laws.iter().map(|&law| method.law_sds(law, n, &scales)).collect();
     let statistic = method.statistic(moments, &scales);
     // Berger–Boos: the confidence sets first, then the statistic's nulls only where they can
     // matter.
@@ -102,7 +102,9 @@ pub fn reference_p_value(
             let tails = variance_laws
                 .iter()
                 .map(|&law| {
-                    sds.par_iter()
+                    method
+                        .law_sds(law, n, &scales)
+                        .par_iter()
                         .map(|&sd| {
                             let model = law.variance_null(n32, sd)?;
                             let table = VarianceTable::new(&*model, scales.variance, &variance_mc)?;
@@ -119,7 +121,8 @@ pub fn reference_p_value(
         .iter()
         .enumerate()
         .map(|(i, &law)| {
-            sds.par_iter()
+            sds[i]
+                .par_iter()
                 .enumerate()
                 .map(|(k, &sd)| {
                     if sets.as_ref().is_some_and(|s| !s[i].0[k]) {
@@ -139,7 +142,7 @@ pub fn reference_p_value(
                 .collect::<Result<Vec<f64>, TTestError>>()
         })
         .collect::<Result<Vec<_>, TTestError>>()?;
-    Ok(combine(method, &sds, &LawPValues::zip(&laws, &p, sets.as_deref())))
+    Ok(combine(method, &LawPValues::zip(&laws, &sds, &p, sets.as_deref())))
 }
 
 /// The engine label of a result: the caller's engine, `+cpu` when part of the reference
