@@ -442,6 +442,7 @@ def ttest(
     alpha: float = 0.05,
     ledger: Any = None,
     progress: Optional[bool] = None,
+    reference: str = "default",
 ) -> TestResult:
     """One-sample (``y=None``) or paired t-test of d = x − y, ε-DP or public.
 
@@ -459,6 +460,12 @@ def ttest(
         One-sample null mean (paired tests test E[d] = 0).
     alternative, data, draws, seed, alpha, ledger, progress
         As :func:`wilcoxon` and :func:`kruskal`.
+    reference : str, default "default"
+        Private test: the reference, as the CLI's ``--reference``: ``"default"``
+        (noise-studentized Z, valid for every sd, over normal data and the most skewed bounded
+        law of each sd), ``"normal"`` (the same over normal data only), ``"berger-boos-t"``
+        (the paper's T̃, valid, more conservative) or ``"paper"`` (T̃ at sd = 0.3: not valid for
+        small sd; for comparison only, with a warning).
 
     Returns
     -------
@@ -473,7 +480,7 @@ def ttest(
     if kind == "paired" and popmean != 0.0:
         raise ValueError("popmean applies to the one-sample test; paired tests test E[d] = 0")
     b = None if bounds is None else (float(bounds[0]), float(bounds[1]))
-    args = (d, kind, float(popmean), eps, b, alternative, draws, seed, float(alpha))
+    args = (d, kind, float(popmean), eps, b, alternative, draws, seed, float(alpha), reference)
     return _ledger_run(
         ledger, "t-test", eps, 0.0,
         lambda: _call(progress, "simulating the reference distribution", _dptest.ttest, *args),

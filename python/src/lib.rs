@@ -370,7 +370,7 @@ fn wilcoxon_reference_pvalue(
 
 /// One-sample / paired t-test of `d`: public (scipy) or ε-DP with declared bounds.
 #[pyfunction]
-#[pyo3(signature = (d, kind, popmean, epsilon, bounds, alternative, draws, seed, alpha))]
+#[pyo3(signature = (d, kind, popmean, epsilon, bounds, alternative, draws, seed, alpha, reference="default"))]
 fn ttest(
     py: Python<'_>,
     d: PyReadonlyArray1<'_, f64>,
@@ -382,9 +382,16 @@ fn ttest(
     draws: Option<u64>,
     seed: Option<u64>,
     alpha: f64,
+    reference: &str,
 ) -> PyResult<String> {
     let d = values(&d)?;
     let alt = self::alternative(alternative)?;
+    let method = tt::ReferenceMethod::named(reference).ok_or_else(|| {
+        err(format!(
+            "reference must be one of {}, not {reference:?}",
+            tt::REFERENCE_NAMES.map(|n| format!("'{n}'")).join(", ")
+        ))
+    })?;
     let mut report = match epsilon {
         None => {
             let result = tt::ttest_1samp(&d, popmean, alt).map_err(err)?;
@@ -401,7 +408,10 @@ fn ttest(
             };
             let bounds = tt::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}")))?;
             let mc = monte_carlo(draws, tt::DEFAULT_DRAWS, seed, DEFAULT_SEED)?;
-            let options = tt::PrivateTOptions::new(eps).map_err(err)?.with_alternative(alt);
+            let options = tt::PrivateTOptions::new(eps)
+                .and_then(|o| o.with_method(method))
+                .map_err(err)?
+                .with_alternative(alt);
             let sample = tt::BoundedSample::new(&d, popmean, bounds).map_err(err)?;
             options.noise_scales(d.len()).map_err(err)?;
             let engine = CpuEngine;
@@ -413,6 +423,9 @@ fn ttest(
                     "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
                      more data, a larger ε or tighter bounds",
                 );
+            }
+            if let Some(caveat) = method.caveat() {
+                r.warn(&format!("reference='{reference}' is {caveat}"));
             }
             r.all_noise(result.detail.noise.mean, 2.0);
             r.engine(&engine);

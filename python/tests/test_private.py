@@ -117,6 +117,22 @@ def test_t_test_shape_matches_cli(paired_csv):
     assert got.reference == want["reference"]
 
 
+def test_t_test_reference_is_chosen_by_the_cli_names(paired_csv):
+    _, before, after = paired_csv
+    run = lambda ref: dptest.ttest(after, before, epsilon=1, bounds=(-5, 5), draws=500, seed=3,
+                                   reference=ref).to_dict()
+    assert run("default")["method"] == {"kind": "noise_studentized", "gamma": 0.001,
+                                        "laws": "normal_and_two_point"}
+    assert run("normal")["method"]["laws"] == "normal"
+    assert run("berger-boos-t")["method"]["kind"] == "berger_boos"
+    paper = run("paper")
+    assert paper["method"]["kind"] == "paper"
+    assert any("reference='paper'" in w for w in paper["warnings"])
+    assert not any("reference=" in w for w in run("default").get("warnings", []))
+    with pytest.raises(ValueError, match="'default', 'normal'"):
+        run("student")
+
+
 def test_mann_whitney_shape_matches_cli(tmp_path):
     x, y = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
     p = tmp_path / "mw.csv"

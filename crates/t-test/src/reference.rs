@@ -209,6 +209,18 @@ impl ReferenceMethod {
         }
     }
 
+    /// Why a caller should not rely on this method, if there is a reason (for the warning the
+    /// CLI and Python print): the paper's reference is not valid for small sd.
+    pub fn caveat(&self) -> Option<&'static str> {
+        match self {
+            ReferenceMethod::Paper { .. } => Some(
+                "the paper's sd = 0.3 reference: its type-I error exceeds α when the true sd is \
+                 small (for comparison only; the default is valid)",
+            ),
+            _ => None,
+        }
+    }
+
     /// γ of the Berger–Boos confidence set for sd, for the methods that use one.
     pub fn confidence_gamma(&self) -> Option<f64> {
         match self {

@@ -303,11 +303,8 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
             } else if result.detail.noisy_variance <= 0.0 {
                 r.line("sd estimate", "0: Z is standardised by the mean's noise only");
             }
-            if args.reference == "paper" {
-                r.warn(
-                    "--reference paper is the paper's sd = 0.3 reference: its type-I error exceeds \
-                     α when the true sd is small (for comparison only; the default is valid)",
-                );
+            if let Some(caveat) = result.detail.method.caveat() {
+                r.warn(format!("--reference {} is {caveat}", args.reference));
             }
             warn_if_all_noise(&mut r, result.detail.noise.mean, 2.0);
             add_engine(&mut r, &sim);
