@@ -136,9 +136,13 @@ impl From<RankError> for KruskalWallisError {
         match err {
             RankError::NonFinite { index } => KruskalWallisError::NonFinite { index },
             RankError::Empty => KruskalWallisError::TooFewObservations { n: 0, required: 2 },
+            RankError::TooMany { n } => KruskalWallisError::InvalidParameter {
+                name: "sample",
+                requirement: format!("at most {} values to rank (got {n})", u32::MAX),
+            },
             other => KruskalWallisError::InvalidParameter {
                 name: "sample",
-                requirement: other.to_string(),
+                requirement: format!("rankable ({other})"),
             },
         }
     }
