@@ -87,6 +87,15 @@ pub enum DataLaw {
 }
 
 impl DataLaw {
+    /// A short description for people (reports).
+    pub fn describe(self) -> &'static str {
+        match self {
+            DataLaw::ClampedNormal => "clamped normal",
+            DataLaw::TwoPoint => "skewed two-point",
+            DataLaw::MirroredTwoPoint => "mirrored skewed two-point",
+        }
+    }
+
     /// The law whose s² the Berger–Boos set uses (a mirror image has the same s²).
     fn variance_law(self) -> DataLaw {
         match self {

@@ -295,6 +295,17 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
                     ),
                 );
             }
+            if result.detail.grid_points > 1 {
+                r.line(
+                    "reference",
+                    format!(
+                        "largest p(sd) over {} (law, sd) points at sd {} (rescaled) under the {} law",
+                        result.detail.grid_points,
+                        fmt(result.detail.worst_sd),
+                        result.detail.worst_law.describe()
+                    ),
+                );
+            }
             if result.detail.no_power {
                 r.warn(
                     "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \

@@ -45,6 +45,10 @@ fn the_reference_can_be_chosen_for_comparison() {
     let default = json(&base);
     assert_eq!(default["method"]["kind"], "noise_studentized");
     assert_eq!(default["method"]["laws"], "normal_and_two_point");
+    let law = default["worst_law"].as_str().unwrap();
+    assert!(["clamped_normal", "two_point"].contains(&law), "{law}");
+    let human = ok(&base);
+    assert!(human.contains("(law, sd) points at sd") && human.contains(" law"), "{human}");
     let warned = |v: &serde_json::Value| v["warnings"].to_string().contains("--reference paper");
     assert!(!warned(&default));
     for (name, kind) in
