@@ -7,8 +7,8 @@
 //! - [`ranking`]: mid-ranks, random tie-breaking, signed ranks;
 //! - [`mechanisms`]: privacy parameters, budget accountant, exact discrete Laplace release;
 //! - [`refdist`]: reference distributions (Philox streams, exact and CPU Monte Carlo engines);
-//! - [`kruskal_wallis`], [`mann_whitney`], [`wilcoxon`], [`t_test`]: the private tests and
-//!   their public (scipy-compatible) counterparts;
+//! - [`kruskal_wallis`], [`mann_whitney`], [`wilcoxon`], [`t_test`], [`sign`]: the private
+//!   tests and their public (scipy-compatible) counterparts;
 //! - [`anova`]: the Swanberg et al. private ANOVA baseline;
 //! - [`federated`]: K-anonymous federated binning, tests and quantiles;
 //! - [`registry`]: the list of private tests that tools iterate over.
@@ -44,5 +44,6 @@ pub use dptest_mechanisms as mechanisms;
 pub use dptest_ranking as ranking;
 pub use dptest_refdist as refdist;
 pub use dptest_registry as registry;
+pub use dptest_sign as sign;
 pub use dptest_t_test as t_test;
 pub use dptest_wilcoxon as wilcoxon;

@@ -86,6 +86,10 @@ def main():
     r = stats.ttest_rel(after, before)
     emit("t_test_paired", file="examples/paired.csv", statistic=r.statistic, p_value=r.pvalue,
          df=r.df)
+    d = [a - b for a, b in zip(after, before)]
+    positive = sum(1 for x in d if x > 0)
+    r = stats.binomtest(positive, sum(1 for x in d if x != 0), 0.5)
+    emit("sign_paired", file="examples/paired.csv", statistic=float(positive), p_value=r.pvalue)
     r = stats.ttest_1samp(after, 0.0)
     emit("t_test_one_sample_after", file="examples/paired.csv", statistic=r.statistic,
          p_value=r.pvalue, df=r.df)

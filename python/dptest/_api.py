@@ -26,6 +26,8 @@ from . import _dptest
 __all__ = [
     "TestResult",
     "plan",
+    "private_test",
+    "tests",
     "PrivacyBudgetError",
     "kruskal",
     "mannwhitneyu",
@@ -205,12 +207,118 @@ def _grouped(samples, data, group, value, groups, private: bool) -> Tuple[list, 
     return arrays, labels
 
 
+def _no_ledger(ledger) -> None:
+    """Refuses a ledger for a public test."""
+    if ledger is not None:
+        raise ValueError("a ledger records private releases only; public tests cost no budget")
+
+
 def _ledger_run(ledger, test: str, epsilon: Optional[float], delta: float, run):
     if ledger is None:
         return run()
     if epsilon is None:
-        raise ValueError("a ledger records private releases only; public tests cost no budget")
+        _no_ledger(ledger)
     return ledger.charged(test, epsilon, delta, run)
+
+
+def _release(
+    test: str,
+    arrays: Sequence[np.ndarray],
+    labels: Sequence[str],
+    epsilon: float,
+    *,
+    paired: bool = False,
+    delta: Optional[float] = None,
+    alternative: str = "two-sided",
+    bounds: Optional[Tuple[float, float]] = None,
+    popmean: float = 0.0,
+    options: Optional[dict] = None,
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """A private release of any registered test through its release hook (the CLI's path):
+    the ledger is charged the ε and δ the test says it spends, from public values only."""
+    named = []
+    for name, value in (options or {}).items():
+        if value is False or value is None:
+            continue
+        named.append((name.replace("_", "-"), "true" if value is True else str(value)))
+    b = None if bounds is None else (float(bounds[0]), float(bounds[1]))
+    n = sum(int(a.size) for a in arrays)
+    public = (float(epsilon), delta, alternative, b, float(popmean), named)
+    spent_epsilon, spent_delta = _dptest.release_cost(test, n, len(arrays), paired, *public)
+    args = (test, list(arrays), list(labels), paired, *public, draws, seed, float(alpha))
+    return _ledger_run(
+        ledger, test, spent_epsilon, spent_delta,
+        lambda: _call(progress, "computing the reference distribution", _dptest.release, *args),
+    )
+
+
+def private_test(
+    test: str,
+    *samples: Any,
+    epsilon: float,
+    groups: Optional[Sequence[Any]] = None,
+    paired: bool = False,
+    delta: Optional[float] = None,
+    alternative: str = "two-sided",
+    bounds: Optional[Tuple[float, float]] = None,
+    popmean: float = 0.0,
+    draws: Optional[int] = None,
+    seed: Optional[int] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+    **options: Any,
+) -> TestResult:
+    """Any private test of the registry by name (``dptest.tests()``), as the CLI runs it.
+
+    The named functions (:func:`kruskal`, :func:`wilcoxon`, ...) call this for their private
+    branch; a test added to the registry is reachable here without a Python wrapper.
+
+    Parameters
+    ----------
+    test : str
+        The registry name, e.g. ``"kruskal-wallis"`` or ``"t-test"``.
+    *samples : array_like
+        Grouped tests: one sample per declared group (an empty sample is a valid empty
+        group). One-sample tests: one sample (the differences x − y for paired data, with
+        ``paired=True``).
+    epsilon : float
+        Privacy budget asked for (the result's ``epsilon`` is what was spent).
+    groups : sequence, optional
+        Names of the groups, in order (default ``"0", "1", ...``).
+    delta, alternative, bounds, popmean
+        The test's public choices, as the CLI's options of the same names.
+    draws, seed, alpha, ledger, progress
+        As :func:`kruskal`.
+    **options
+        The test's own choices, as its CLI options (``statistic="squared"``,
+        ``reference="normal"``, ``known_sizes=True``); others are refused.
+
+    Examples
+    --------
+    >>> import dptest
+    >>> r = dptest.private_test("wilcoxon", [0.5, 1.2, -0.3, 2.0, 0.9], epsilon=1.0)  # doctest: +SKIP
+    """
+    arrays = [_array(s, f"sample {i}") for i, s in enumerate(samples)]
+    labels = [str(g) for g in groups] if groups is not None else [str(i) for i in range(len(arrays))]
+    if len(labels) != len(arrays):
+        raise ValueError(f"groups names {len(labels)} groups but {len(arrays)} samples were passed")
+    return _release(
+        test, arrays, labels, epsilon, paired=paired, delta=delta, alternative=alternative,
+        bounds=bounds, popmean=popmean, options=options, draws=draws, seed=seed, alpha=alpha,
+        ledger=ledger, progress=progress,
+    )
+
+
+def tests() -> list:
+    """The names of the private tests of the registry (for :func:`private_test` and
+    :func:`plan`)."""
+    return list(_dptest.tests())
 
 
 def kruskal(
@@ -274,11 +382,13 @@ def kruskal(
     """
     eps = _mode(epsilon, public)
     arrays, labels = _grouped(samples, data, group, value, groups, eps is not None)
-    args = (arrays, labels, eps, statistic, draws, seed, float(alpha))
-    return _ledger_run(
-        ledger, "kruskal-wallis", eps, 0.0,
-        lambda: _call(progress, "simulating the reference distribution", _dptest.kruskal, *args),
-    )
+    if eps is not None:
+        return _release(
+            "kruskal-wallis", arrays, labels, eps, options={"statistic": statistic},
+            draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
+        )
+    _no_ledger(ledger)
+    return _native(_dptest.kruskal, arrays, labels, float(alpha))
 
 
 def mannwhitneyu(
@@ -346,13 +456,15 @@ def mannwhitneyu(
         if x is None or y is None:
             raise ValueError("mannwhitneyu needs x and y (or data=, group=, value=)")
         arrays, labels = _grouped((x, y), None, None, None, groups, eps is not None)
-    args = (arrays[0], arrays[1], labels, eps, alternative, float(delta), bool(known_sizes),
-            reference, bool(use_continuity), method, draws, seed, float(alpha))
-    spent_delta = 0.0 if known_sizes else float(delta)
-    return _ledger_run(
-        ledger, "mann-whitney", eps, spent_delta,
-        lambda: _call(progress, "simulating the reference distribution", _dptest.mannwhitneyu, *args),
-    )
+    if eps is not None:
+        return _release(
+            "mann-whitney", arrays, labels, eps, delta=float(delta), alternative=alternative,
+            options={"known_sizes": bool(known_sizes), "reference": reference},
+            draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
+        )
+    _no_ledger(ledger)
+    args = (arrays[0], arrays[1], labels, alternative, bool(use_continuity), method, float(alpha))
+    return _native(_dptest.mannwhitneyu, *args)
 
 
 def _differences(x, y, data) -> Tuple[np.ndarray, str]:
@@ -420,11 +532,14 @@ def wilcoxon(
     """
     eps = _mode(epsilon, public)
     d, kind = _differences(x, y, data)
-    args = (d, kind, eps, alternative, zero_method, reference, bool(correction), float(alpha))
-    return _ledger_run(
-        ledger, "wilcoxon", eps, 0.0,
-        lambda: _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args),
-    )
+    if eps is not None:
+        return _release(
+            "wilcoxon", [d], [], eps, paired=kind == "paired", alternative=alternative,
+            options={"reference": reference}, alpha=alpha, ledger=ledger, progress=progress,
+        )
+    _no_ledger(ledger)
+    args = (d, kind, alternative, zero_method, bool(correction), float(alpha))
+    return _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args)
 
 
 def ttest(
@@ -479,12 +594,14 @@ def ttest(
     d, kind = _differences(x, y, data)
     if kind == "paired" and popmean != 0.0:
         raise ValueError("popmean applies to the one-sample test; paired tests test E[d] = 0")
-    b = None if bounds is None else (float(bounds[0]), float(bounds[1]))
-    args = (d, kind, float(popmean), eps, b, alternative, draws, seed, float(alpha), reference)
-    return _ledger_run(
-        ledger, "t-test", eps, 0.0,
-        lambda: _call(progress, "simulating the reference distribution", _dptest.ttest, *args),
-    )
+    if eps is not None:
+        return _release(
+            "t-test", [d], [], eps, paired=kind == "paired", alternative=alternative,
+            bounds=bounds, popmean=popmean, options={"reference": reference}, draws=draws,
+            seed=seed, alpha=alpha, ledger=ledger, progress=progress,
+        )
+    _no_ledger(ledger)
+    return _native(_dptest.ttest, d, kind, float(popmean), alternative, float(alpha))
 
 
 def anova(

@@ -11,9 +11,12 @@ use dptest_anova as av;
 use dptest_federated as fed;
 use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
-use dptest_mechanisms::{Delta, Epsilon};
+use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo, Tail};
-use dptest_report::{Fields, asymptotic_reference, exact_reference};
+use dptest_report::{
+    Choices, Data, Evaluation, Fields, FrontEnd, Layout, ReleaseTest, Shape, asymptotic_reference,
+    exact_reference, exact_reference_of,
+};
 use dptest_t_test as tt;
 use dptest_tables as tables;
 use dptest_wilcoxon as wx;
@@ -84,12 +87,6 @@ impl Report {
         self.fields.engine("cpu (the Python package runs the CPU engine)", &engine.device());
     }
 
-    fn all_noise(&mut self, noise_scale: f64, range: f64) {
-        if let Some(warning) = dptest_report::all_noise_warning(noise_scale, range) {
-            self.warn(warning);
-        }
-    }
-
     /// The Monte Carlo precision (as the CLI's), then serialised.
     fn finish(mut self) -> String {
         if let Some(warning) = self.fields.monte_carlo_precision(|n| format!("draws={n}")) {
@@ -111,57 +108,23 @@ fn kw_statistic(name: &str) -> PyResult<kw::KwStatistic> {
     }
 }
 
-/// Kruskal–Wallis: public (scipy.stats.kruskal) when `epsilon` is None, else ε-DP. The
-/// number of samples is the declared number of groups (empty groups allowed when private).
+/// The public Kruskal–Wallis test (scipy.stats.kruskal); the private one is [`release`].
 #[pyfunction]
-#[pyo3(signature = (samples, labels, epsilon, statistic, draws, seed, alpha))]
-fn kruskal(
-    py: Python<'_>,
-    samples: Vec<PyReadonlyArray1<'_, f64>>,
-    labels: Vec<String>,
-    epsilon: Option<f64>,
-    statistic: &str,
-    draws: Option<u64>,
-    seed: Option<u64>,
-    alpha: f64,
-) -> PyResult<String> {
+#[pyo3(signature = (samples, labels, alpha))]
+fn kruskal(samples: Vec<PyReadonlyArray1<'_, f64>>, labels: Vec<String>, alpha: f64) -> PyResult<String> {
     let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
     let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
-    let index: Vec<usize> =
-        sizes.iter().enumerate().flat_map(|(i, &s)| std::iter::repeat_n(i, s)).collect();
-    let pooled: Vec<f64> = groups.concat();
-    let sample = kw::GroupedSample::from_indices(pooled, &index, groups.len()).map_err(err)?;
-    let mut report = match epsilon {
-        None => {
-            if let Some(g) = sizes.iter().position(|&s| s == 0) {
-                return Err(err(format!("group {g} is empty: the public test needs every group non-empty")));
-            }
-            let result = kw::kruskal(&sample).map_err(err)?;
-            let mut r = Report::from_result("kruskal-wallis", &result)?;
-            r.set("reference", asymptotic_reference("chi2"));
-            r.set("group_sizes", &sizes);
-            r
-        }
-        Some(eps) => {
-            let statistic = kw_statistic(statistic)?;
-            let mc = monte_carlo(draws, kw::DEFAULT_DRAWS, seed, kw::DEFAULT_SEED)?;
-            let options = kw::PrivateKwOptions::new(statistic, Epsilon::new(eps).map_err(err)?);
-            kw::reference_model(sample.n(), sample.groups(), statistic, options.epsilon).map_err(err)?;
-            let engine = CpuEngine;
-            let result = py
-                .detach(|| {
-                    kw::private_kruskal_wallis(&sample, &options, Evaluator::MonteCarlo { engine: &engine, mc })
-                })
-                .map_err(err)?;
-            let mut r = Report::from_result("kruskal-wallis", &result)?;
-            r.all_noise(result.detail.noise_scale, 2.0 * result.detail.n as f64);
-            r.engine(&engine);
-            r
-        }
-    };
-    report.set("group_labels", &labels);
-    report.decision(alpha);
-    Ok(report.finish())
+    if let Some(g) = sizes.iter().position(|&s| s == 0) {
+        return Err(err(format!("group {g} is empty: the public test needs every group non-empty")));
+    }
+    let sample = kw::GroupedSample::from_groups(&groups).map_err(err)?;
+    let result = kw::kruskal(&sample).map_err(err)?;
+    let mut r = Report::from_result("kruskal-wallis", &result)?;
+    r.set("reference", asymptotic_reference("chi2"));
+    r.set("group_sizes", &sizes);
+    r.set("group_labels", &labels);
+    r.decision(alpha);
+    Ok(r.finish())
 }
 
 /// The p-value the private Kruskal–Wallis reference gives a released statistic (public
@@ -186,93 +149,41 @@ fn kruskal_reference_pvalue(
     Ok(p.p_value)
 }
 
-/// Mann–Whitney U: public (scipy.stats.mannwhitneyu) or (ε, δ)-DP / ε-DP (known sizes).
+/// The public Mann–Whitney U test (scipy.stats.mannwhitneyu); the private one is [`release`].
 #[pyfunction]
-#[pyo3(signature = (x, y, labels, epsilon, alternative, delta, known_sizes, reference, use_continuity, method, draws, seed, alpha))]
+#[pyo3(signature = (x, y, labels, alternative, use_continuity, method, alpha))]
 fn mannwhitneyu(
-    py: Python<'_>,
     x: PyReadonlyArray1<'_, f64>,
     y: PyReadonlyArray1<'_, f64>,
     labels: Vec<String>,
-    epsilon: Option<f64>,
     alternative: &str,
-    delta: f64,
-    known_sizes: bool,
-    reference: &str,
     use_continuity: bool,
     method: &str,
-    draws: Option<u64>,
-    seed: Option<u64>,
     alpha: f64,
 ) -> PyResult<String> {
     let (x, y) = (values(&x)?, values(&y)?);
     let (n1, n2) = (x.len(), y.len());
-    let alt = self::alternative(alternative)?;
-    let mut report = match epsilon {
-        None => {
-            let sample = mw::TwoSample::new(x, y).map_err(err)?;
-            let method = match method {
-                "auto" => mw::Method::Auto,
-                "exact" => mw::Method::Exact,
-                "asymptotic" => mw::Method::Asymptotic,
-                other => return Err(err(format!("method must be 'auto', 'exact' or 'asymptotic', not {other:?}"))),
-            };
-            let options = mw::MannWhitneyOptions { alternative: alt, method, use_continuity };
-            let result = mw::mann_whitney_u(&sample, &options).map_err(err)?;
-            let mut r = Report::from_result("mann-whitney", &result)?;
-            r.set(
-                "reference",
-                match result.method {
-                    mw::Method::Exact => exact_reference(),
-                    _ => asymptotic_reference("normal"),
-                },
-            );
-            r.set("group_sizes", [n1, n2]);
-            r
-        }
-        Some(eps) => {
-            if alt != Alternative::TwoSided && !known_sizes {
-                return Err(err(
-                    "a one-sided private Mann–Whitney test needs public group sizes: pass \
-                     known_sizes=True, or use alternative='two-sided'",
-                ));
-            }
-            let sample = mw::TwoSample::declared(x, y).map_err(err)?;
-            let epsilon = Epsilon::new(eps).map_err(err)?;
-            let delta_v = Delta::new(delta).map_err(|e| err(format!("delta: {e}")))?;
-            let privacy = if known_sizes {
-                mw::MwPrivacy::known_sizes(epsilon, alt)
-            } else {
-                mw::MwPrivacy::new(epsilon).with_delta(delta_v)
-            };
-            let privacy = mw::MwPrivacy { alternative: alt, ..privacy };
-            privacy.split().map_err(err)?;
-            let kind = match reference {
-                "normal" => mw::MwReferenceKind::Normal,
-                "exact-u" => mw::MwReferenceKind::ExactU,
-                other => return Err(err(format!("reference must be 'normal' or 'exact-u', not {other:?}"))),
-            };
-            let mc = monte_carlo(draws, mw::DEFAULT_DRAWS, seed, mw::DEFAULT_SEED)?;
-            let options = mw::PrivateMwOptions::new(privacy).with_reference(kind);
-            let engine = CpuEngine;
-            let evaluator = Evaluator::MonteCarlo { engine: &engine, mc };
-            let result = py.detach(|| mw::private_mann_whitney(&sample, &options, evaluator)).map_err(err)?;
-            let mut r = Report::from_result("mann-whitney", &result)?;
-            if result.detail.no_power {
-                r.warn(
-                    "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
-                     more data or a larger ε",
-                );
-            }
-            let n = result.detail.n as f64;
-            r.all_noise(result.detail.noise_scale, n * n / 4.0);
-            r.engine(&engine);
-            r
-        }
+    let sample = mw::TwoSample::new(x, y).map_err(err)?;
+    let method = match method {
+        "auto" => mw::Method::Auto,
+        "exact" => mw::Method::Exact,
+        "asymptotic" => mw::Method::Asymptotic,
+        other => return Err(err(format!("method must be 'auto', 'exact' or 'asymptotic', not {other:?}"))),
     };
-    report.set("group_labels", &labels);
-    report.decision(alpha);
-    Ok(report.finish())
+    let options = mw::MannWhitneyOptions { alternative: self::alternative(alternative)?, method, use_continuity };
+    let result = mw::mann_whitney_u(&sample, &options).map_err(err)?;
+    let mut r = Report::from_result("mann-whitney", &result)?;
+    r.set(
+        "reference",
+        match result.method {
+            mw::Method::Exact => exact_reference(),
+            _ => asymptotic_reference("normal"),
+        },
+    );
+    r.set("group_sizes", [n1, n2]);
+    r.set("group_labels", &labels);
+    r.decision(alpha);
+    Ok(r.finish())
 }
 
 fn wx_reference(name: &str) -> PyResult<wx::Reference> {
@@ -286,65 +197,43 @@ fn wx_reference(name: &str) -> PyResult<wx::Reference> {
     }
 }
 
-/// Wilcoxon signed-rank of the differences `d` (x − y, or x): public (scipy.stats.wilcoxon
-/// with method="auto") or ε-DP (Pratt ranks).
+/// The public Wilcoxon signed-rank test of the differences `d` (x − y, or x):
+/// scipy.stats.wilcoxon with method="auto"; the private one is [`release`].
 #[pyfunction]
-#[pyo3(signature = (d, kind, epsilon, alternative, zero_method, reference, correction, alpha))]
+#[pyo3(signature = (d, kind, alternative, zero_method, correction, alpha))]
 fn wilcoxon(
     py: Python<'_>,
     d: PyReadonlyArray1<'_, f64>,
     kind: &str,
-    epsilon: Option<f64>,
     alternative: &str,
     zero_method: &str,
-    reference: &str,
     correction: bool,
     alpha: f64,
 ) -> PyResult<String> {
     let d = values(&d)?;
     let sample = wx::PairedSample::from_differences(&d).map_err(err)?;
-    let alt = self::alternative(alternative)?;
-    let mut report = match epsilon {
-        None => {
-            let zero_method = match zero_method {
-                "wilcox" => wx::ZeroMethod::Wilcox,
-                "pratt" => wx::ZeroMethod::Pratt,
-                other => return Err(err(format!("zero_method must be 'wilcox' or 'pratt', not {other:?}"))),
-            };
-            let options = wx::PublicOptions { alternative: alt, zero_method, correction, ..Default::default() };
-            let result = py.detach(|| wx::wilcoxon_pratt(&sample, &options)).map_err(err)?;
-            let mut r = Report::from_result("wilcoxon", &result)?;
-            r.set(
-                "reference",
-                match result.method {
-                    wx::PublicMethod::Exact => exact_reference(),
-                    wx::PublicMethod::Permutation => {
-                        json!({"engine": "exact", "draws": 0, "seed": null, "distribution": "permutation"})
-                    }
-                    _ => asymptotic_reference("normal"),
-                },
-            );
-            r
-        }
-        Some(eps) => {
-            let reference = wx_reference(reference)?;
-            let epsilon = wx::release_epsilon(d.len(), Epsilon::new(eps).map_err(err)?, reference);
-            let options = wx::PrivateOptions { epsilon, alternative: alt, reference };
-            wx::WpReference::new(sample.len(), epsilon, reference, Evaluator::Exact).map_err(err)?;
-            let result =
-                py.detach(|| wx::private_wilcoxon(&sample, &options, Evaluator::Exact)).map_err(err)?;
-            let mut r = Report::from_result("wilcoxon", &result)?;
-            if let Some(Value::Object(info)) = r.fields.map_mut().get_mut("reference") {
-                info.insert("distribution".to_owned(), result.detail.reference_law.description().into());
-            }
-            let n = result.detail.n as f64;
-            r.all_noise(result.detail.release.scale, n * (n + 1.0));
-            r
-        }
+    let zero_method = match zero_method {
+        "wilcox" => wx::ZeroMethod::Wilcox,
+        "pratt" => wx::ZeroMethod::Pratt,
+        other => return Err(err(format!("zero_method must be 'wilcox' or 'pratt', not {other:?}"))),
     };
-    report.set("kind", kind);
-    report.decision(alpha);
-    Ok(report.finish())
+    let alternative = self::alternative(alternative)?;
+    let options = wx::PublicOptions { alternative, zero_method, correction, ..Default::default() };
+    let result = py.detach(|| wx::wilcoxon_pratt(&sample, &options)).map_err(err)?;
+    let mut r = Report::from_result("wilcoxon", &result)?;
+    r.set(
+        "reference",
+        match result.method {
+            wx::PublicMethod::Exact => exact_reference(),
+            wx::PublicMethod::Permutation => {
+                exact_reference_of("permutation")
+            }
+            _ => asymptotic_reference("normal"),
+        },
+    );
+    r.set("kind", kind);
+    r.decision(alpha);
+    Ok(r.finish())
 }
 
 /// The p-value the private Wilcoxon reference gives a released W̃ (public post-processing).
@@ -368,73 +257,144 @@ fn wilcoxon_reference_pvalue(
     .map_err(err)
 }
 
-/// One-sample / paired t-test of `d`: public (scipy) or ε-DP with declared bounds.
+/// The public one-sample / paired t-test of `d` (scipy); the private one is [`release`].
 #[pyfunction]
-#[pyo3(signature = (d, kind, popmean, epsilon, bounds, alternative, draws, seed, alpha, reference="default"))]
-fn ttest(
-    py: Python<'_>,
-    d: PyReadonlyArray1<'_, f64>,
-    kind: &str,
-    popmean: f64,
-    epsilon: Option<f64>,
-    bounds: Option<(f64, f64)>,
+#[pyo3(signature = (d, kind, popmean, alternative, alpha))]
+fn ttest(d: PyReadonlyArray1<'_, f64>, kind: &str, popmean: f64, alternative: &str, alpha: f64) -> PyResult<String> {
+    let d = values(&d)?;
+    let result = tt::ttest_1samp(&d, popmean, self::alternative(alternative)?).map_err(err)?;
+    let mut r = Report::from_result("t-test", &result)?;
+    r.set("reference", exact_reference_of("t"));
+    r.set("kind", kind);
+    r.decision(alpha);
+    Ok(r.finish())
+}
+
+/// The names of the private tests of `dptest-registry`.
+#[pyfunction]
+fn tests() -> Vec<&'static str> {
+    dptest_registry::names()
+}
+
+/// A test of `dptest-registry` by name, for the private calls below.
+fn registered(name: &str) -> PyResult<&'static dyn ReleaseTest> {
+    dptest_registry::find(name).ok_or_else(|| {
+        err(format!("test must be one of {}, not {name:?}", dptest_registry::names().join(", ")))
+    })
+}
+
+/// The public choices of a private release, as the CLI's (named options `(name, value)`,
+/// a switch that is on has the value "true"); names the test does not know are refused.
+#[allow(clippy::too_many_arguments)]
+fn choices(
+    test: &dyn ReleaseTest,
+    epsilon: f64,
+    delta: Option<f64>,
     alternative: &str,
+    bounds: Option<(f64, f64)>,
+    popmean: f64,
+    options: Vec<(String, String)>,
+) -> PyResult<Choices> {
+    let bounds = bounds
+        .map(|(lo, hi)| dptest_core::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}"))))
+        .transpose()?;
+    let choices = Choices {
+        epsilon,
+        delta,
+        alternative: self::alternative(alternative)?,
+        bounds,
+        popmean,
+        named: options,
+        front_end: FrontEnd::Python,
+    };
+    choices.check(test.name(), test.options()).map_err(err)?;
+    Ok(choices)
+}
+
+/// The data of a release in the test's layout: one sample per declared group, or one sample.
+fn release_data(test: &dyn ReleaseTest, samples: Vec<Vec<f64>>, paired: bool) -> PyResult<Data> {
+    match test.layout() {
+        Layout::Grouped { .. } => {
+            let groups = samples.iter().enumerate().flat_map(|(i, s)| std::iter::repeat_n(i, s.len())).collect();
+            Ok(Data::Grouped { declared: samples.len(), values: samples.concat(), groups })
+        }
+        Layout::Values => match <[Vec<f64>; 1]>::try_from(samples) {
+            Ok([values]) => Ok(Data::Values { values, paired }),
+            Err(samples) => Err(err(format!("{} tests one sample, not {}", test.name(), samples.len()))),
+        },
+    }
+}
+
+/// The ε and δ a private release of `test` spends (public values only: n, the number of
+/// groups, whether the data are paired, the choices), for the ledger before the release.
+#[pyfunction]
+#[pyo3(signature = (test, n, groups, paired, epsilon, delta, alternative, bounds, popmean, options))]
+#[allow(clippy::too_many_arguments)]
+fn release_cost(
+    test: &str,
+    n: usize,
+    groups: usize,
+    paired: bool,
+    epsilon: f64,
+    delta: Option<f64>,
+    alternative: &str,
+    bounds: Option<(f64, f64)>,
+    popmean: f64,
+    options: Vec<(String, String)>,
+) -> PyResult<(f64, f64)> {
+    let test = registered(test)?;
+    let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options)?;
+    let prepared = test.prepare(Shape { n, groups, paired }, &choices).map_err(err)?;
+    Ok((prepared.epsilon, prepared.delta))
+}
+
+/// Any private test of `dptest-registry` through its release hook, as the CLI runs it: the
+/// public checks, the reference on the CPU engine where it must be simulated (else exactly),
+/// the release, and the same fields and warnings as the CLI's `--json`.
+#[pyfunction]
+#[pyo3(signature = (test, samples, labels, paired, epsilon, delta, alternative, bounds, popmean, options, draws, seed, alpha))]
+#[allow(clippy::too_many_arguments)]
+fn release(
+    py: Python<'_>,
+    test: &str,
+    samples: Vec<PyReadonlyArray1<'_, f64>>,
+    labels: Vec<String>,
+    paired: bool,
+    epsilon: f64,
+    delta: Option<f64>,
+    alternative: &str,
+    bounds: Option<(f64, f64)>,
+    popmean: f64,
+    options: Vec<(String, String)>,
     draws: Option<u64>,
     seed: Option<u64>,
     alpha: f64,
-    reference: &str,
 ) -> PyResult<String> {
-    let d = values(&d)?;
-    let alt = self::alternative(alternative)?;
-    let method = tt::ReferenceMethod::named(reference).ok_or_else(|| {
-        err(format!(
-            "reference must be one of {}, not {reference:?}",
-            tt::REFERENCE_NAMES.map(|n| format!("'{n}'")).join(", ")
-        ))
-    })?;
-    let mut report = match epsilon {
-        None => {
-            let result = tt::ttest_1samp(&d, popmean, alt).map_err(err)?;
-            let mut r = Report::from_result("t-test", &result)?;
-            r.set("reference", json!({"engine": "exact", "draws": 0, "seed": null, "distribution": "t"}));
-            r
+    let test = registered(test)?;
+    let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options)?;
+    let samples: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
+    let data = release_data(test, samples, paired)?;
+    let shape = data.shape();
+    let prepared = test.prepare(shape, &choices).map_err(err)?;
+    let engine = CpuEngine;
+    let evaluator = match prepared.evaluation {
+        Evaluation::MonteCarlo { draws: d, seed: s, required: true } => {
+            Evaluator::MonteCarlo { engine: &engine, mc: monte_carlo(draws, d, seed, s)? }
         }
-        Some(eps) => {
-            let Some((lo, hi)) = bounds else {
-                return Err(err(
-                    "the private t-test needs bounds=(lo, hi): the declared range of the tested \
-                     values (of x − y for paired data)",
-                ));
-            };
-            let bounds = tt::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}")))?;
-            let mc = monte_carlo(draws, tt::DEFAULT_DRAWS, seed, DEFAULT_SEED)?;
-            let options = tt::PrivateTOptions::new(eps)
-                .and_then(|o| o.with_method(method))
-                .map_err(err)?
-                .with_alternative(alt);
-            let sample = tt::BoundedSample::new(&d, popmean, bounds).map_err(err)?;
-            options.noise_scales(d.len()).map_err(err)?;
-            let engine = CpuEngine;
-            let evaluator = Evaluator::MonteCarlo { engine: &engine, mc };
-            let result = py.detach(|| tt::private_ttest(&sample, &options, evaluator)).map_err(err)?;
-            let mut r = Report::from_result("t-test", &result)?;
-            if result.detail.no_power {
-                r.warn(
-                    "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
-                     more data, a larger ε or tighter bounds",
-                );
-            }
-            if let Some(caveat) = method.caveat() {
-                r.warn(&format!("reference='{reference}' is {caveat}"));
-            }
-            r.all_noise(result.detail.noise.mean, 2.0);
-            r.engine(&engine);
-            r
-        }
+        _ => Evaluator::Exact,
     };
-    report.set("kind", kind);
-    report.decision(alpha);
-    Ok(report.finish())
+    test.check(shape, &choices, evaluator).map_err(err)?;
+    let done = py.detach(|| test.release(data, &choices, evaluator)).map_err(err)?;
+    let mut r = Report { fields: done.fields };
+    if matches!(evaluator, Evaluator::MonteCarlo { .. }) {
+        r.engine(&engine);
+    }
+    match test.layout() {
+        Layout::Grouped { .. } => r.set("group_labels", &labels),
+        Layout::Values => r.set("kind", if paired { "paired" } else { "one-sample" }),
+    }
+    r.decision(alpha);
+    Ok(r.finish())
 }
 
 /// Swanberg et al.'s private ANOVA (a baseline; group sizes treated as public).
@@ -475,7 +435,7 @@ fn f_oneway(samples: Vec<PyReadonlyArray1<'_, f64>>, alpha: f64) -> PyResult<Str
     let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
     let result = av::f_oneway(&groups).map_err(err)?;
     let mut r = Report::from_result("anova", &result)?;
-    r.set("reference", json!({"engine": "exact", "draws": 0, "seed": null, "distribution": "f"}));
+    r.set("reference", exact_reference_of("f"));
     r.decision(alpha);
     Ok(r.finish())
 }
@@ -892,6 +852,9 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wilcoxon, m)?)?;
     m.add_function(wrap_pyfunction!(wilcoxon_reference_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(ttest, m)?)?;
+    m.add_function(wrap_pyfunction!(release, m)?)?;
+    m.add_function(wrap_pyfunction!(tests, m)?)?;
+    m.add_function(wrap_pyfunction!(release_cost, m)?)?;
     m.add_function(wrap_pyfunction!(anova, m)?)?;
     m.add_function(wrap_pyfunction!(f_oneway, m)?)?;
     m.add_function(wrap_pyfunction!(task_clifton, m)?)?;

@@ -195,3 +195,57 @@ def test_critical_value_and_tables():
     assert cv.shipped and abs(cv.critical_value - 1271.0) < 5.0  # the tables crate's doc value
     text = dptest.shipped_table("kruskal-wallis")
     assert "critical_value" in text
+
+
+def test_every_registered_test_runs_by_name():
+    """dptest.private_test reaches each test of the registry without a wrapper of its own,
+    with the fields of the named function."""
+    assert dptest.tests() == ["kruskal-wallis", "mann-whitney", "wilcoxon", "t-test", "sign"]
+    d = np.array([0.4, -0.2, 0.9, 0.3, -0.5, 0.8, 0.1, 0.6, -0.1, 0.7])
+    by_name = {
+        "kruskal-wallis": (dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1,
+                                               groups=list(GROUPS), draws=2000),
+                           dptest.kruskal(*GROUPS.values(), groups=list(GROUPS), epsilon=1, draws=2000)),
+        "mann-whitney": (dptest.private_test("mann-whitney", GROUPS["a"], GROUPS["b"], epsilon=1),
+                         dptest.mannwhitneyu(GROUPS["a"], GROUPS["b"], epsilon=1)),
+        "wilcoxon": (dptest.private_test("wilcoxon", d, epsilon=1),
+                     dptest.wilcoxon(d, epsilon=1)),
+        "t-test": (dptest.private_test("t-test", d, epsilon=1, bounds=(-1, 1), draws=500),
+                   dptest.ttest(d, epsilon=1, bounds=(-1, 1), draws=500)),
+    }
+    assert list(by_name) == dptest.tests()[:4]
+    # The sign test has no wrapper of its own: the registry alone reaches it.
+    sign = dptest.private_test("sign", d, epsilon=1, paired=True, alternative="greater")
+    assert sign.test == "sign" and sign.kind == "paired" and sign.sensitivity == 2.0
+    assert sign.reference["engine"] == "exact" and 0 < sign.pvalue <= 1
+    for name, (generic, named) in by_name.items():
+        assert generic.test == name
+        assert keys(generic.to_dict()) == keys(named.to_dict()), name
+        assert generic.reference == named.reference, name
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: dptest.private_test("z-test", [1.0], epsilon=1), "test must be one of"),
+        (lambda: dptest.private_test("wilcoxon", [1.0, 2.0], epsilon=1, zero_method="pratt"),
+         "has no option zero_method"),
+        (lambda: dptest.private_test("kruskal-wallis", [1.0], [2.0], epsilon=1, statistic="cubed"),
+         "statistic must be one of 'abs', 'squared'"),
+        (lambda: dptest.private_test("t-test", [1.0, 2.0], [3.0], epsilon=1, bounds=(0, 1)),
+         "one sample"),
+    ],
+)
+def test_private_test_refuses_what_the_test_does_not_take(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_the_ledger_is_charged_the_epsilon_the_release_spent(tmp_path):
+    """Wilcoxon's exact reference caps ε at 10 for n ≤ 400: the ledger is charged 10, as the
+    CLI charges it, not the 30 asked for."""
+    led = dptest.Ledger(tmp_path / "budget.json", dataset="trial", budget=100.0)
+    r = dptest.wilcoxon([0.4, -0.2, 0.9, 0.3, -0.5, 0.8], epsilon=30, ledger=led)
+    assert r.epsilon == 10.0 and r.epsilon_requested == 30.0
+    assert r.ledger["spent"] == 10.0
+    assert any("was requested" in w for w in r.warnings)

@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use dptest_core::Bounds;
 use dptest_core::PrivateTest;
+use dptest_report::{Choices, FrontEnd};
 
 use crate::commands::federated::FederatedCommand;
+use crate::commands::private::{Columns, PrivateArgs};
 use crate::data::Format;
 use crate::engine::Backend;
 use crate::ledger::LedgerArgs;
@@ -17,6 +19,7 @@ Examples:
   dptest mann-whitney   --input examples/two_groups.csv --group group --value value --groups bipolar,control --epsilon 1
   dptest wilcoxon       --input examples/paired.csv --before before --after after --public
   dptest t-test         --input examples/paired.csv --before before --after after --epsilon 1 --bounds=-20,20
+  dptest sign           --input examples/paired.csv --before before --after after --epsilon 1
   dptest critical-value wilcoxon --n 100 --epsilon 1 --alpha 0.05
   dptest plan --test kruskal-wallis --effect 1 --epsilon 1
   dptest ledger show --ledger budget.json
@@ -87,6 +90,11 @@ pub enum Command {
     #[command(after_help = "Example:\n  dptest t-test --input examples/paired.csv \
                             --before before --after after --epsilon 1 --bounds=-20,20")]
     TTest(TTestArgs),
+    /// Sign test of one sample (--value) or paired data (--before/--after, d = after −
+    /// before): is d as likely positive as negative?
+    #[command(after_help = "Example:\n  dptest sign --input examples/paired.csv \
+                            --before before --after after --epsilon 1")]
+    Sign(SignArgs),
     /// Private one-way ANOVA of Swanberg et al. (baseline), data clamped to --bounds.
     #[command(after_help = "Example:\n  dptest anova --input examples/methylation.csv \
                             --group group --value value --groups bipolar,control,schizophrenia \
@@ -223,6 +231,22 @@ impl From<PairedAlternative> for Alternative {
     }
 }
 
+impl From<Alternative> for dptest_core::Alternative {
+    fn from(a: Alternative) -> Self {
+        match a {
+            Alternative::TwoSided => dptest_core::Alternative::TwoSided,
+            Alternative::Less => dptest_core::Alternative::Less,
+            Alternative::Greater => dptest_core::Alternative::Greater,
+        }
+    }
+}
+
+impl From<PairedAlternative> for dptest_core::Alternative {
+    fn from(a: PairedAlternative) -> Self {
+        Alternative::from(a).into()
+    }
+}
+
 /// `dptest mann-whitney`.
 #[derive(Args, Debug)]
 pub struct MannWhitneyArgs {
@@ -332,6 +356,22 @@ pub struct WilcoxonArgs {
     /// Zero differences in the public test (the private test always uses Pratt).
     #[arg(long, value_enum, default_value_t = ZeroMethod::Wilcox)]
     pub zero_method: ZeroMethod,
+    #[command(flatten)]
+    pub ledger: LedgerArgs,
+}
+
+/// `dptest sign`.
+#[derive(Args, Debug)]
+pub struct SignArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub differences: DifferenceColumns,
+    #[command(flatten)]
+    pub privacy: Privacy,
+    /// Alternative hypothesis for d (greater: d tends to be positive; scipy's names).
+    #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
+    pub alternative: PairedAlternative,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }
@@ -538,5 +578,82 @@ pub fn unit_interval(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v < 1.0 => Ok(v),
         _ => Err(format!("'{s}' is not a number strictly between 0 and 1")),
+    }
+}
+
+/// The spelling of a value-enum choice (`abs`, `exact-untied`, …).
+fn choice_name(value: &impl ValueEnum) -> String {
+    value.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
+}
+
+/// The release arguments of the private tests: each says which test of the registry it runs
+/// and what it chose; `commands::private` does the rest.
+macro_rules! private_args {
+    ($args:ty, $test:literal, $columns:ident($field:ident)) => {
+        impl PrivateArgs for $args {
+            fn test(&self) -> &'static str {
+                $test
+            }
+            fn input(&self) -> &InputArgs {
+                &self.input
+            }
+            fn privacy(&self) -> &Privacy {
+                &self.privacy
+            }
+            fn ledger(&self) -> &LedgerArgs {
+                &self.ledger
+            }
+            fn columns(&self) -> Columns<'_> {
+                Columns::$columns(&self.$field)
+            }
+            fn choices(&self, epsilon: f64) -> Choices {
+                self.release_choices(Choices::new(epsilon, FrontEnd::Cli))
+            }
+        }
+    };
+}
+
+private_args!(KruskalArgs, "kruskal-wallis", Grouped(columns));
+private_args!(MannWhitneyArgs, "mann-whitney", Grouped(columns));
+private_args!(WilcoxonArgs, "wilcoxon", Values(differences));
+private_args!(TTestArgs, "t-test", Values(differences));
+private_args!(SignArgs, "sign", Values(differences));
+
+impl KruskalArgs {
+    fn release_choices(&self, choices: Choices) -> Choices {
+        choices.with("statistic", choice_name(&self.statistic))
+    }
+}
+
+impl MannWhitneyArgs {
+    fn release_choices(&self, choices: Choices) -> Choices {
+        let choices =
+            Choices { delta: Some(self.delta), alternative: self.alternative.into(), ..choices };
+        if self.known_sizes { choices.with("known-sizes", "true") } else { choices }
+    }
+}
+
+impl WilcoxonArgs {
+    fn release_choices(&self, choices: Choices) -> Choices {
+        Choices { alternative: self.alternative.into(), ..choices }
+            .with("reference", choice_name(&self.reference))
+    }
+}
+
+impl SignArgs {
+    fn release_choices(&self, choices: Choices) -> Choices {
+        Choices { alternative: self.alternative.into(), ..choices }
+    }
+}
+
+impl TTestArgs {
+    fn release_choices(&self, choices: Choices) -> Choices {
+        Choices {
+            alternative: self.alternative.into(),
+            bounds: self.bounds,
+            popmean: self.popmean,
+            ..choices
+        }
+        .with("reference", self.reference.clone())
     }
 }

@@ -7,7 +7,7 @@ use std::io::Write as _;
 use anyhow::{Context, Result};
 use dptest_core::Outcome;
 use dptest_report::Fields;
-pub use dptest_report::{asymptotic_reference, exact_reference, fmt, plural};
+pub use dptest_report::{asymptotic_reference, exact_reference, exact_reference_of, fmt, plural};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -51,6 +51,14 @@ impl Report {
     ) -> Result<Report> {
         let fields = Fields::from_release(test, release).context("cannot serialise the result")?;
         Ok(Report::with(title, fields, true))
+    }
+
+    /// A report of a private release made through a test's release hook
+    /// ([`dptest_report::Release`]: the outcome's fields and the lines the test made from them).
+    pub fn from_hook(release: dptest_report::Release) -> Report {
+        let mut report = Report::with(release.title, release.fields, true);
+        report.lines = release.lines;
+        report
     }
 
     /// A report with no standard keys (ledger, federated tables, plans, critical values).

@@ -35,7 +35,7 @@ pub use crate::{
     bounds::{Bounds, InvalidBounds},
     finite::{NonFinite, check_finite},
     outcome::Outcome,
-    registry::{POWER_DRAWS, PowerSetting, PrivateTest, StudyError},
+    registry::{POWER_DRAWS, PowerSetting, PrivateTest, Refusal},
 };
 
 pub mod tags;

@@ -36,22 +36,23 @@ impl PowerSetting {
     }
 }
 
-/// A test's refusal of a power setting, in its own words.
+/// A test's refusal, in its own words: of a power setting, or of a release's setting or data
+/// (the message the front ends print).
 #[derive(Clone, Debug, PartialEq)]
-pub struct StudyError(pub String);
+pub struct Refusal(pub String);
 
-impl fmt::Display for StudyError {
+impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for StudyError {}
+impl std::error::Error for Refusal {}
 
-impl StudyError {
+impl Refusal {
     /// Any test error, by its message.
     pub fn from_display(e: impl fmt::Display) -> Self {
-        StudyError(e.to_string())
+        Refusal(e.to_string())
     }
 }
 
@@ -81,5 +82,5 @@ pub trait PrivateTest: Sync {
     ///
     /// # Errors
     /// The test's refusal of the setting.
-    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError>;
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal>;
 }

@@ -16,6 +16,9 @@
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].
+//! - [`PrivateKruskalWallis`]: the test as the tools list it (`dptest-registry`): its power study
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
+//!   `front_end.rs`), the one path by which the CLI and Python run it.
 //!
 //! # Example
 //!
@@ -58,6 +61,7 @@ pub use crate::{
 };
 
 mod error;
+mod front_end;
 mod large_n;
 mod private;
 mod public;

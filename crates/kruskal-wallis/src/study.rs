@@ -1,7 +1,7 @@
 //! The study API for `cargo xtask calibrate|power`: a reference built once per setting, cheap
 //! simulated releases, and the paper's data generators.
 
-use dptest_core::{PowerSetting, PrivateTest, StudyError};
+use dptest_core::{PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
 use rand::{Rng, RngExt, SeedableRng};
@@ -264,12 +264,12 @@ impl PrivateTest for PrivateKruskalWallis {
         )
     }
 
-    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
         let g = setting.groups;
-        let epsilon = Epsilon::new(setting.epsilon).map_err(StudyError::from_display)?;
-        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(StudyError::from_display)?;
+        let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
+        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
         let kw = KwSetting { n, groups: g, statistic: KwStatistic::Abs, epsilon };
-        let reference = KwReference::new(kw, mc).map_err(StudyError::from_display)?;
+        let reference = KwReference::new(kw, mc).map_err(Refusal::from_display)?;
         // Group means evenly spaced with max − min = d (sd 1): the paper's (−1, 0, 1) is d = 2.
         let d = setting.effect;
         let means: Vec<f64> =
@@ -279,9 +279,9 @@ impl PrivateTest for PrivateKruskalWallis {
         let mut hits = 0;
         for _ in 0..setting.reps {
             let sample =
-                normal_groups(&sizes, &means, 1.0, &mut rng).map_err(StudyError::from_display)?;
+                normal_groups(&sizes, &means, 1.0, &mut rng).map_err(Refusal::from_display)?;
             let released =
-                reference.simulate_release(&sample, &mut rng).map_err(StudyError::from_display)?;
+                reference.simulate_release(&sample, &mut rng).map_err(Refusal::from_display)?;
             hits += usize::from(reference.p_value(released) <= setting.alpha);
         }
         Ok(hits as f64 / setting.reps as f64)

@@ -16,6 +16,9 @@
 //!   reports p = 1 (`no_power = true`) rather than failing.
 //! - Study API: [`MwStudy`] (references cached per m*, simulated releases) and the paper's
 //!   data generator [`normal_two_sample`].
+//! - [`PrivateMannWhitney`]: the test as the tools list it (`dptest-registry`): its power study
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
+//!   `front_end.rs`), the one path by which the CLI and Python run it.
 //!
 //! Privacy argument (neighbours, sensitivities, the (ε, δ) accounting): `docs/privacy-notes.md`.
 //!
@@ -65,6 +68,7 @@ pub use crate::{
 };
 
 mod error;
+mod front_end;
 mod private;
 mod public;
 mod reference;

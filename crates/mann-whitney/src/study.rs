@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use dptest_core::{PowerSetting, PrivateTest, StudyError};
+use dptest_core::{PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan};
 use dptest_refdist::exact::ExactReference;
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
@@ -411,21 +411,21 @@ impl PrivateTest for PrivateMannWhitney {
         )
     }
 
-    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
         let (n1, n2) = (n / 2, n - n / 2);
-        let epsilon = Epsilon::new(setting.epsilon).map_err(StudyError::from_display)?;
-        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(StudyError::from_display)?;
+        let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
+        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
         let privacy = MwPrivacy::new(epsilon);
         let mw = MwSetting { n1, n2, privacy, reference: MwReferenceKind::Normal };
-        let study = MwStudy::new(mw, mc).map_err(StudyError::from_display)?;
+        let study = MwStudy::new(mw, mc).map_err(Refusal::from_display)?;
         let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
         let mut hits = 0;
         for _ in 0..setting.reps {
             let sample = normal_two_sample(n1, n2, setting.effect, &mut rng)
-                .map_err(StudyError::from_display)?;
+                .map_err(Refusal::from_display)?;
             let release =
-                study.simulate_release(&sample, &mut rng).map_err(StudyError::from_display)?;
-            let p = study.p_value(&release).map_err(StudyError::from_display)?;
+                study.simulate_release(&sample, &mut rng).map_err(Refusal::from_display)?;
+            let p = study.p_value(&release).map_err(Refusal::from_display)?;
             hits += usize::from(p <= setting.alpha);
         }
         Ok(hits as f64 / setting.reps as f64)

@@ -70,10 +70,11 @@ impl PlanSettings {
     /// # Errors
     /// [`PlanError::UnknownTest`].
     pub fn private_test(&self) -> Result<&'static dyn PrivateTest, PlanError> {
-        dptest_registry::find(&self.test).ok_or_else(|| PlanError::UnknownTest {
+        let test = dptest_registry::find(&self.test).ok_or_else(|| PlanError::UnknownTest {
             name: self.test.clone(),
             known: dptest_registry::names().join(", "),
-        })
+        })?;
+        Ok(test)
     }
 
     /// The seed of the simulations.

@@ -8,6 +8,9 @@
 //! - [`Fields::decision`], [`Fields::monte_carlo_precision`], [`all_noise_warning`],
 //!   [`Fields::engine`]: what the front ends add, from public parameters and released values only.
 //! - [`fmt`], [`plural`]: numbers and counts for people.
+//! - [`ReleaseTest`] (module `release`): the hook every private test of `dptest-registry`
+//!   implements, so that the front ends run any test through one path: [`Data`] and
+//!   [`Choices`] in, a [`Release`] (fields, title, human lines) out.
 //!
 //! # Example
 //!
@@ -23,9 +26,15 @@
 
 #![deny(missing_docs)]
 
+pub use crate::release::{
+    Choices, Data, Evaluation, FrontEnd, Layout, Prepared, Refusal, Release, ReleaseTest, Shape,
+    TestOption,
+};
 use dptest_core::Outcome;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
+
+mod release;
 
 /// Fewer Monte Carlo draws than this get a resolution warning.
 pub const MIN_USEFUL_DRAWS: u64 = 1000;
@@ -95,6 +104,13 @@ impl Fields {
     /// Sets a key (an unserialisable value becomes `null`).
     pub fn set(&mut self, key: &str, value: impl Serialize) {
         self.map.insert(key.to_owned(), serde_json::to_value(value).unwrap_or(Value::Null));
+    }
+
+    /// Sets `key` inside the object under `object` (nothing when there is no such object).
+    pub fn set_in(&mut self, object: &str, key: &str, value: impl Serialize) {
+        if let Some(Value::Object(inner)) = self.map.get_mut(object) {
+            inner.insert(key.to_owned(), serde_json::to_value(value).unwrap_or(Value::Null));
+        }
     }
 
     /// A number under `key`, if any.
@@ -173,6 +189,12 @@ pub fn all_noise_warning(noise_scale: f64, statistic_range: f64) -> Option<Strin
 /// `{"engine": "exact", "draws": 0, "seed": null}`.
 pub fn exact_reference() -> Value {
     json!({"engine": "exact", "draws": 0, "seed": null})
+}
+
+/// `{"engine": "exact", "draws": 0, "seed": null, "distribution": D}` for tests whose null
+/// law D (t, F, binomial, permutation) is computed exactly.
+pub fn exact_reference_of(distribution: &str) -> Value {
+    json!({"engine": "exact", "draws": 0, "seed": null, "distribution": distribution})
 }
 
 /// `{"engine": "asymptotic", "draws": 0, "seed": null, "distribution": D}` for public tests

@@ -25,6 +25,9 @@
 //! - Study API: [`TReference`] (built once, scores many releases), [`simulate_release`],
 //!   [`normal_data`], [`simulated_p_values`], [`rejection_rate`], [`calibrate`], and
 //!   bounded non-normal null data ([`NullShape`], [`shape_p_values`]).
+//! - [`PrivateTTest`]: the test as the tools list it (`dptest-registry`): its power study
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
+//!   `front_end.rs`), the one path by which the CLI and Python run it.
 //!
 //! Kernel tags (refdist `tags::FIRST_EXTERNAL` and up; the t-test owns 0x0074_0001 ..=
 //! 0x0074_00ff): [`TAG_NOISY_VARIANCE`] = 0x0074_0001, [`TAG_SIMULATED_DATA`] =
@@ -88,7 +91,7 @@ pub use crate::{
         calibrate, normal_data, rejection_rate, shape_p_values, simulate_release,
         simulated_p_values,
     },
-    test::{DEFAULT_DRAWS, TTestDetail, private_ttest, reference_p_value},
+    test::{DEFAULT_DRAWS, DEFAULT_SEED, TTestDetail, private_ttest, reference_p_value},
     two_point::{TAG_TWO_POINT_STUDENTIZED, TAG_TWO_POINT_VARIANCE, TwoPointNull},
     variance_null::{NoisyVarianceNull, TAG_NOISY_VARIANCE},
 };
@@ -96,6 +99,7 @@ pub use crate::{
 #[cfg(test)]
 mod audit;
 mod error;
+mod front_end;
 mod moment_null;
 mod moments;
 mod private;

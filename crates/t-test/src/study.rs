@@ -3,7 +3,7 @@
 //! Simulation randomness only (Philox streams of `dptest-refdist`): never use these
 //! functions to release real data.
 
-use dptest_core::{PowerSetting, PrivateTest, StudyError};
+use dptest_core::{PowerSetting, PrivateTest, Refusal};
 use dptest_refdist::{DrawStream, MonteCarlo};
 use serde::Serialize;
 
@@ -271,14 +271,14 @@ impl PrivateTest for PrivateTTest {
         )
     }
 
-    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
-        let options = PrivateTOptions::new(setting.epsilon).map_err(StudyError::from_display)?;
-        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(StudyError::from_display)?;
-        let reference = TReference::new(n, &options, &mc).map_err(StudyError::from_display)?;
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
+        let options = PrivateTOptions::new(setting.epsilon).map_err(Refusal::from_display)?;
+        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
+        let reference = TReference::new(n, &options, &mc).map_err(Refusal::from_display)?;
         let mean = setting.effect * PAPER_SD;
         let reps = setting.reps as u64;
         rejection_rate(&reference, mean, PAPER_SD, reps, setting.alpha, setting.seed)
             .map(|rate| rate.rate)
-            .map_err(StudyError::from_display)
+            .map_err(Refusal::from_display)
     }
 }

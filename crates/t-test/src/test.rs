@@ -20,6 +20,9 @@ use crate::variance_set::VarianceTable;
 /// Default Monte Carlo draws per grid sd of the private t-test's reference.
 pub const DEFAULT_DRAWS: u64 = 10_000;
 
+/// Default seed of the private t-test's reference (public post-processing).
+pub const DEFAULT_SEED: u64 = 1;
+
 /// The fields of a private t-test [`Outcome`] beside the five common ones (`test` is
 /// `"t-test"`; the statistic is the one the p-value refers to, [`ReferenceMethod::statistic`]:
 /// the noise-studentized Z for the default method, T̃ otherwise; the p-value is Monte Carlo

@@ -23,6 +23,9 @@
 //!   ([`Scenario`], Philox tag [`STUDY_TAG`]), [`simulate_release`] (simulation only, never
 //!   for real releases), [`wilcoxon_study`] / [`task_clifton_study`], and paper Tables 1–2
 //!   ([`comparison_critical_values`]).
+//! - [`PrivateWilcoxon`]: the test as the tools list it (`dptest-registry`): its power study
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
+//!   `front_end.rs`), the one path by which the CLI and Python run it.
 //!
 //! Measured sizes, timings and the reasoning behind the defaults: `docs/notes/wilcoxon.md`;
 //! privacy notes: `docs/privacy-notes.md`.
@@ -54,8 +57,8 @@ pub use crate::{
     error::WilcoxonError,
     exact::MAX_EXACT_N,
     private::{
-        PrivateOptions, Reference, ReferenceLaw, WilcoxonDetail, WpReference, pratt_sensitivity,
-        private_wilcoxon, release_pratt, uses_normal_limit,
+        DEFAULT_DRAWS, DEFAULT_SEED, PrivateOptions, Reference, ReferenceLaw, WilcoxonDetail,
+        WpReference, pratt_sensitivity, private_wilcoxon, release_pratt, uses_normal_limit,
     },
     public::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,
@@ -80,6 +83,7 @@ pub use crate::{
 mod audit;
 mod error;
 mod exact;
+mod front_end;
 mod private;
 mod public;
 mod robust;

@@ -337,6 +337,13 @@ fn guarded_sf(lattice: &LatticeLaplace, t: f64, scale: f64) -> f64 {
     if p > 0.25 { (p + CENTRAL_GUARD).min(0.5) } else { p }
 }
 
+/// Default Monte Carlo draws of a simulated reference (`exact-untied` or `normal` on a
+/// Monte Carlo engine).
+pub const DEFAULT_DRAWS: u64 = 100_000;
+
+/// Default seed of a simulated reference (public post-processing).
+pub const DEFAULT_SEED: u64 = 1;
+
 /// Options of [`private_wilcoxon`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PrivateOptions {

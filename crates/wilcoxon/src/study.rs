@@ -1,7 +1,7 @@
 //! Study API: the paper's data generators, simulated releases (simulation only) and
 //! calibration/power runs that build the reference once per setting.
 
-use dptest_core::{PowerSetting, PrivateTest, StudyError};
+use dptest_core::{PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{DrawStream, Evaluator};
 use serde::Serialize;
@@ -371,12 +371,12 @@ impl PrivateTest for PrivateWilcoxon {
         )
     }
 
-    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, StudyError> {
-        let epsilon = Epsilon::new(setting.epsilon).map_err(StudyError::from_display)?;
+    fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
+        let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
         let reference = WpReference::new(n, epsilon, Reference::Exact, Evaluator::Exact)
-            .map_err(StudyError::from_display)?;
+            .map_err(Refusal::from_display)?;
         let scenario = Scenario::new(n, setting.zero_fraction, setting.effect)
-            .map_err(StudyError::from_display)?;
+            .map_err(Refusal::from_display)?;
         let run = wilcoxon_study(
             &reference,
             &scenario,
@@ -384,7 +384,7 @@ impl PrivateTest for PrivateWilcoxon {
             setting.reps,
             setting.seed,
         )
-        .map_err(StudyError::from_display)?;
+        .map_err(Refusal::from_display)?;
         let hits = run.p_values.iter().filter(|&&p| p <= setting.alpha).count();
         Ok(hits as f64 / setting.reps as f64)
     }

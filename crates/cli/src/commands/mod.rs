@@ -7,6 +7,7 @@ mod groups;
 mod ledger_cmd;
 mod paired;
 mod plan;
+pub mod private;
 
 use anyhow::{Result, bail};
 
@@ -26,6 +27,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Anova(a) => groups::anova(a, common)?,
         Command::Wilcoxon(a) => paired::wilcoxon(a, common)?,
         Command::TTest(a) => paired::t_test(a, common)?,
+        Command::Sign(a) => paired::sign(a, common)?,
         Command::TaskClifton(a) => paired::task_clifton(a, common)?,
         Command::CriticalValue(a) => critical::critical_value(a, common)?,
         Command::Plan(a) => plan::plan(a, common)?,
@@ -101,13 +103,6 @@ pub fn add_ledger(report: &mut Report, status: Option<LedgerStatus>) {
 /// 1/(draws + 1) or for very few draws (post-processing of the release: public).
 pub fn add_monte_carlo_precision(report: &mut Report) {
     if let Some(warning) = report.fields.monte_carlo_precision(|n| format!("--draws {n}")) {
-        report.warn(warning);
-    }
-}
-
-/// Warns when the release is essentially pure noise.
-pub fn warn_if_all_noise(report: &mut Report, noise_scale: f64, statistic_range: f64) {
-    if let Some(warning) = dptest_report::all_noise_warning(noise_scale, statistic_range) {
         report.warn(warning);
     }
 }

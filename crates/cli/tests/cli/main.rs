@@ -12,6 +12,7 @@ mod mann_whitney;
 mod other_commands;
 mod parquet;
 mod privacy_boundary;
+mod sign;
 mod t_test;
 mod usability;
 mod wilcoxon;

@@ -177,6 +177,7 @@ fn overflowing_differences_are_released() {
     assert_neighbours_look_alike(&[&["wilcoxon"][..], &paired].concat(), &a, &b);
     let t = [&["t-test"][..], &paired, &["--bounds=-5,5", "--draws", "200"]].concat();
     assert_neighbours_look_alike(&t, &a, &b);
+    assert_neighbours_look_alike(&[&["sign"][..], &paired].concat(), &a, &b);
 }
 
 #[test]
@@ -227,6 +228,9 @@ fn every_private_command_keeps_the_file_out_of_its_output() {
         "high-privacy",
     ];
     assert_neighbours_look_alike(&tc, &p, &q);
+    let sign =
+        ["sign", "--input", "{}", "--before", "before", "--after", "after", "--epsilon", "1"];
+    assert_neighbours_look_alike(&sign, &p, &q);
 }
 
 #[test]

@@ -1,0 +1,119 @@
+//! The release hook of the private Mann–Whitney test (`dptest_report::ReleaseTest`): what
+//! the CLI and Python run, and the lines they show.
+
+use dptest_core::{Alternative, PrivateTest};
+use dptest_mechanisms::{Delta, Epsilon};
+use dptest_refdist::Evaluator;
+use dptest_report::{
+    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
+    fmt,
+};
+
+use crate::{
+    DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, MwPrivacy, MwReferenceKind, PrivateMannWhitney,
+    PrivateMwOptions, TwoSample, private_mann_whitney,
+};
+
+impl ReleaseTest for PrivateMannWhitney {
+    fn layout(&self) -> Layout {
+        Layout::Grouped { min_groups: 2, max_groups: 2 }
+    }
+
+    fn options(&self) -> &'static [TestOption] {
+        &[KNOWN_SIZES, REFERENCE]
+    }
+
+    fn prepare(&self, _shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
+        let options = options(choices)?;
+        let known = choices.switch(KNOWN_SIZES.name);
+        Ok(Prepared {
+            epsilon: choices.epsilon,
+            delta: if known { 0.0 } else { options.privacy.delta_value() },
+            // The normal reference is closed-form; exact-U simulates above EXACT_U_MAX_PAIRS.
+            evaluation: Evaluation::MonteCarlo {
+                draws: DEFAULT_DRAWS,
+                seed: DEFAULT_SEED,
+                required: options.reference == MwReferenceKind::ExactU,
+            },
+            progress: "simulating the reference distribution",
+        })
+    }
+
+    fn release(
+        &self,
+        data: Data,
+        choices: &Choices,
+        evaluator: Evaluator,
+    ) -> Result<Release, Refusal> {
+        let mut split = data.split().into_iter();
+        let (Some(x), Some(y), None) = (split.next(), split.next(), split.next()) else {
+            return Err(Refusal("the Mann–Whitney test reads two declared groups".to_owned()));
+        };
+        // A declared group may be empty (the release must not depend on that).
+        let sample = TwoSample::declared(x, y).map_err(Refusal::from_display)?;
+        let options = options(choices)?;
+        let result =
+            private_mann_whitney(&sample, &options, evaluator).map_err(Refusal::from_display)?;
+        let title = if choices.switch(KNOWN_SIZES.name) {
+            "Mann–Whitney U test, public group sizes (ε-DP)"
+        } else {
+            "Mann–Whitney U test, private group sizes ((ε, δ)-DP)"
+        };
+        let mut r = Release::new(self.name(), title.to_owned(), &result)?;
+        let detail = &result.detail;
+        r.line(
+            "noise",
+            format!(
+                "Laplace on U, scale {} (ε_U = {}); ε for the group size = {}",
+                fmt(detail.noise_scale),
+                fmt(detail.epsilon_u),
+                fmt(detail.epsilon_sizes)
+            ),
+        );
+        if detail.no_power {
+            r.warn(
+                "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
+                 more data or a larger ε",
+            );
+        }
+        let n = detail.n as f64;
+        r.warn_if_all_noise(detail.noise_scale, n * n / 4.0);
+        Ok(r)
+    }
+}
+
+/// `known-sizes`: the group sizes are public (ε-DP, all of ε on U).
+const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
+
+/// `reference`: the folded normal (closed form, the default) or the exact U null.
+const REFERENCE: TestOption = TestOption { name: "reference", values: &["normal", "exact-u"] };
+
+/// The privacy setting (estimated sizes with δ, or `known-sizes`), the alternative and the
+/// reference (`normal` by default, or `exact-u`).
+fn options(choices: &Choices) -> Result<PrivateMwOptions, Refusal> {
+    let front = choices.front_end;
+    let known = choices.switch(KNOWN_SIZES.name);
+    let alternative = choices.alternative;
+    if alternative != Alternative::TwoSided && !known {
+        return Err(Refusal(format!(
+            "a one-sided private Mann–Whitney test needs public group sizes: pass {}, or use {}",
+            front.switch(KNOWN_SIZES.name),
+            front.option("alternative", "two-sided")
+        )));
+    }
+    let epsilon = Epsilon::new(choices.epsilon).map_err(Refusal::from_display)?;
+    let delta = Delta::new(choices.delta.unwrap_or(DEFAULT_DELTA))
+        .map_err(|e| Refusal(format!("{}: {e}", front.name("delta"))))?;
+    let privacy = if known {
+        MwPrivacy::known_sizes(epsilon, alternative)
+    } else {
+        MwPrivacy { alternative, ..MwPrivacy::new(epsilon).with_delta(delta) }
+    };
+    privacy.split().map_err(Refusal::from_display)?;
+    let reference = match REFERENCE.value(choices) {
+        "normal" => MwReferenceKind::Normal,
+        "exact-u" => MwReferenceKind::ExactU,
+        other => return Err(REFERENCE.refuse(other, front)),
+    };
+    Ok(PrivateMwOptions::new(privacy).with_reference(reference))
+}

@@ -1,0 +1,105 @@
+//! Every test of the registry through its release hook, the path the CLI and Python take:
+//! the charge `prepare` announces is what the release spends, the fields carry the stable
+//! keys under the registry name, and the hook refuses what it does not understand before
+//! anything is released.
+
+use dptest_refdist::{CpuEngine, Evaluator, MonteCarlo};
+use dptest_registry::{ReleaseTest, TESTS};
+use dptest_report::{Choices, Data, Evaluation, FrontEnd, Layout, STABLE_KEYS};
+
+const N: usize = 40;
+
+/// Data in the test's layout: the fewest declared groups it takes, or one sample of paired
+/// differences; values spread over [−1, 1].
+fn data(test: &dyn ReleaseTest) -> Data {
+    let values: Vec<f64> = (0..N).map(|i| ((i * 37 % N) as f64 / N as f64) * 2.0 - 1.0).collect();
+    match test.layout() {
+        Layout::Grouped { min_groups, .. } => Data::Grouped {
+            groups: (0..N).map(|i| i % min_groups).collect(),
+            declared: min_groups,
+            values,
+        },
+        Layout::Values => Data::Values { values, paired: true },
+    }
+}
+
+/// ε = 1 with bounds [−1, 1] (read by the tests that clamp).
+fn choices() -> Choices {
+    Choices { bounds: dptest_core::Bounds::new(-1.0, 1.0).ok(), ..Choices::new(1.0, FrontEnd::Cli) }
+}
+
+fn evaluator(evaluation: Evaluation) -> Evaluator<'static> {
+    match evaluation {
+        Evaluation::Exact => Evaluator::Exact,
+        Evaluation::MonteCarlo { seed, .. } => Evaluator::MonteCarlo {
+            engine: &CpuEngine,
+            mc: MonteCarlo::new(2000, seed).expect("valid Monte Carlo"),
+        },
+    }
+}
+
+#[test]
+fn every_release_spends_what_prepare_announced_under_its_registry_name() {
+    for test in TESTS {
+        let data = data(test);
+        let shape = data.shape();
+        let choices = choices();
+        let prepared =
+            test.prepare(shape, &choices).unwrap_or_else(|e| panic!("{}: {e}", test.name()));
+        let evaluator = evaluator(prepared.evaluation);
+        test.check(shape, &choices, evaluator).unwrap_or_else(|e| panic!("{}: {e}", test.name()));
+        let release = test.release(data, &choices, evaluator).unwrap();
+        let fields = release.fields.map();
+        assert_eq!(fields["test"], test.name());
+        for key in STABLE_KEYS {
+            assert!(fields.contains_key(key), "{}: no {key}", test.name());
+        }
+        assert_eq!(fields["epsilon"], prepared.epsilon, "{}", test.name());
+        assert_eq!(fields["delta"], prepared.delta, "{}", test.name());
+        assert_eq!(fields["n"], N, "{}", test.name());
+        let p = release.fields.get_f64("p_value").unwrap();
+        assert!(p > 0.0 && p <= 1.0, "{}: p = {p}", test.name());
+        assert!(!release.title.is_empty() && !release.lines.is_empty(), "{}", test.name());
+    }
+}
+
+#[test]
+fn every_listed_option_value_is_taken_and_others_are_refused_before_the_release() {
+    for test in TESTS {
+        let shape = data(test).shape();
+        for option in test.options() {
+            let taken: Vec<&str> =
+                if option.values.is_empty() { vec!["true"] } else { option.values.to_vec() };
+            for value in taken {
+                let choices = choices().with(option.name, value);
+                let setting = format!("{} {}={value}", test.name(), option.name);
+                choices
+                    .check(test.name(), test.options())
+                    .unwrap_or_else(|e| panic!("{setting}: {e}"));
+                test.prepare(shape, &choices).unwrap_or_else(|e| panic!("{setting}: {e}"));
+            }
+            let wrong = choices().with(option.name, "no-such-value");
+            let refusal = wrong.check(test.name(), test.options()).unwrap_err();
+            assert!(refusal.0.contains("no-such-value"), "{}: {refusal}", test.name());
+        }
+        let unknown = choices().with("no-such-option", "1");
+        assert!(unknown.check(test.name(), test.options()).is_err(), "{}", test.name());
+    }
+}
+
+#[test]
+fn grouped_hooks_refuse_values_and_one_sample_hooks_refuse_groups() {
+    for test in TESTS {
+        let wrong = match test.layout() {
+            Layout::Grouped { .. } => Data::Values { values: vec![0.5; N], paired: false },
+            Layout::Values => {
+                Data::Grouped { values: vec![0.5; N], groups: vec![0; N], declared: 2 }
+            }
+        };
+        let prepared = test.prepare(wrong.shape(), &choices());
+        if let Ok(prepared) = prepared {
+            let evaluator = evaluator(prepared.evaluation);
+            assert!(test.release(wrong, &choices(), evaluator).is_err(), "{}", test.name());
+        }
+    }
+}

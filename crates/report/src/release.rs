@@ -1,0 +1,433 @@
+//! The release hook: what a private test gives every front end, so that the CLI and Python
+//! run any test of `dptest-registry` through one code path instead of one handler per test.
+//!
+//! A front end reads the data into [`Data`] (grouped values, or one sample of values) and the
+//! public choices into [`Choices`], then asks the test ([`ReleaseTest`]):
+//!
+//! 1. [`ReleaseTest::prepare`]: public checks only (n, declared groups, ε, options), the ε and
+//!    δ the release will be charged, and how its reference is evaluated ([`Evaluation`]);
+//! 2. [`ReleaseTest::check`] with the evaluator the front end built (refusals cost nothing);
+//! 3. [`ReleaseTest::release`]: the private test itself, returning a [`Release`], which is
+//!    built from the test's [`Outcome`] only, plus human lines and warnings made from it.
+
+pub use dptest_core::Refusal;
+use dptest_core::{Alternative, Bounds, Outcome, PrivateTest};
+use dptest_refdist::Evaluator;
+use serde::Serialize;
+
+use crate::{Fields, all_noise_warning};
+
+/// The data layout a test reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Values with a group label; the groups are declared (public), at least `min_groups`
+    /// and at most `max_groups`.
+    Grouped {
+        /// Fewest declared groups.
+        min_groups: usize,
+        /// Most declared groups.
+        max_groups: usize,
+    },
+    /// One sample of tested values: a column, or the differences after − before of pairs.
+    Values,
+}
+
+/// The data of a private release, read by a front end (private: only the test sees it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Data {
+    /// Values and the index of each value's declared group (`groups[i] < declared`).
+    Grouped {
+        /// The pooled values.
+        values: Vec<f64>,
+        /// The group index of each value.
+        groups: Vec<usize>,
+        /// The number of declared groups (a declared group may be empty).
+        declared: usize,
+    },
+    /// The tested values (a column, or differences of pairs).
+    Values {
+        /// The values.
+        values: Vec<f64>,
+        /// Whether they are differences of pairs (public: it is how the data was declared).
+        paired: bool,
+    },
+}
+
+impl Data {
+    /// The public size of the data.
+    pub fn shape(&self) -> Shape {
+        match self {
+            Data::Grouped { values, declared, .. } => {
+                Shape { n: values.len(), groups: *declared, paired: false }
+            }
+            Data::Values { values, paired } => {
+                Shape { n: values.len(), groups: 1, paired: *paired }
+            }
+        }
+    }
+
+    /// The values of each declared group, in order (empty for [`Data::Values`]).
+    pub fn split(&self) -> Vec<Vec<f64>> {
+        match self {
+            Data::Grouped { values, groups, declared } => {
+                let mut split = vec![Vec::new(); *declared];
+                for (&value, &group) in values.iter().zip(groups) {
+                    if let Some(g) = split.get_mut(group) {
+                        g.push(value);
+                    }
+                }
+                split
+            }
+            Data::Values { .. } => Vec::new(),
+        }
+    }
+}
+
+/// What a release's reference may know of the data: n, the number of declared groups, and
+/// whether the values are paired differences. All public.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Observations (pairs for paired data).
+    pub n: usize,
+    /// Declared groups (1 for one sample).
+    pub groups: usize,
+    /// Whether the values are differences of pairs.
+    pub paired: bool,
+}
+
+/// How a front end spells an option in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontEnd {
+    /// The `dptest` command line: `--name value`.
+    Cli,
+    /// The Python package: `name=value`.
+    Python,
+}
+
+impl FrontEnd {
+    /// An option with a value: `--reference paper` or `reference='paper'`.
+    pub fn option(self, name: &str, value: &str) -> String {
+        match self {
+            FrontEnd::Cli => format!("--{name} {value}"),
+            FrontEnd::Python => format!("{}='{value}'", name.replace('-', "_")),
+        }
+    }
+
+    /// A switch: `--known-sizes` or `known_sizes=True`.
+    pub fn switch(self, name: &str) -> String {
+        match self {
+            FrontEnd::Cli => format!("--{name}"),
+            FrontEnd::Python => format!("{}=True", name.replace('-', "_")),
+        }
+    }
+
+    /// An option's bare name: `--bounds` or `bounds`.
+    pub fn name(self, name: &str) -> String {
+        match self {
+            FrontEnd::Cli => format!("--{name}"),
+            FrontEnd::Python => name.replace('-', "_"),
+        }
+    }
+
+    /// How the declared bounds are given: `--bounds LO,HI` or `bounds=(lo, hi)`.
+    pub fn bounds_syntax(self) -> &'static str {
+        match self {
+            FrontEnd::Cli => "--bounds LO,HI",
+            FrontEnd::Python => "bounds=(lo, hi)",
+        }
+    }
+}
+
+/// The public choices of a release, as a front end collected them. Test-specific choices are
+/// named (`statistic`, `reference`, `known-sizes`, …: [`ReleaseTest::options`] lists a test's).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choices {
+    /// The ε asked for.
+    pub epsilon: f64,
+    /// The δ asked for (tests with an (ε, δ) variant; `None`: the test's default).
+    pub delta: Option<f64>,
+    /// The alternative hypothesis.
+    pub alternative: Alternative,
+    /// Declared bounds of the values (tests that clamp).
+    pub bounds: Option<Bounds>,
+    /// The hypothesised mean of a one-sample test.
+    pub popmean: f64,
+    /// Named choices `(name, value)`; a switch that is on has the value `"true"`.
+    pub named: Vec<(String, String)>,
+    /// Who asked (for the spelling of options in messages).
+    pub front_end: FrontEnd,
+}
+
+impl Choices {
+    /// Choices with ε only, from `front_end`.
+    pub fn new(epsilon: f64, front_end: FrontEnd) -> Choices {
+        Choices {
+            epsilon,
+            delta: None,
+            alternative: Alternative::default(),
+            bounds: None,
+            popmean: 0.0,
+            named: Vec::new(),
+            front_end,
+        }
+    }
+
+    /// Adds a named choice.
+    pub fn with(mut self, name: &str, value: impl Into<String>) -> Choices {
+        self.named.push((name.to_owned(), value.into()));
+        self
+    }
+
+    /// The value of a named choice, if given.
+    pub fn named(&self, name: &str) -> Option<&str> {
+        self.named.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Whether a switch is on.
+    pub fn switch(&self, name: &str) -> bool {
+        self.named(name) == Some("true")
+    }
+
+    /// Refuses a named choice the test does not have, or a value its option does not take.
+    ///
+    /// # Errors
+    /// The first such choice, in words.
+    pub fn check(&self, test: &str, options: &[TestOption]) -> Result<(), Refusal> {
+        let front = self.front_end;
+        for (name, value) in &self.named {
+            let Some(option) = options.iter().find(|o| o.name == name) else {
+                let known: Vec<String> = options.iter().map(|o| front.name(o.name)).collect();
+                return Err(Refusal(format!(
+                    "{test} has no option {} (its options: {})",
+                    front.name(name),
+                    if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+                )));
+            };
+            if !option.takes(value) {
+                return Err(option.refuse(value, front));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A named choice a test takes: its name (as the CLI's option, `known-sizes`) and its values,
+/// the default first; a switch has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TestOption {
+    /// The name.
+    pub name: &'static str,
+    /// The values, the default first (empty for a switch, which is off by default).
+    pub values: &'static [&'static str],
+}
+
+impl TestOption {
+    /// The value given in `choices`, else the default (`""` for a switch).
+    pub fn value<'a>(&self, choices: &'a Choices) -> &'a str {
+        choices.named(self.name).unwrap_or(self.values.first().copied().unwrap_or(""))
+    }
+
+    /// Whether `value` is one of the option's values (`"true"` for a switch).
+    pub fn takes(&self, value: &str) -> bool {
+        if self.values.is_empty() { value == "true" } else { self.values.contains(&value) }
+    }
+
+    /// The refusal of a value the option does not take.
+    pub fn refuse(&self, value: &str, front: FrontEnd) -> Refusal {
+        let values = if self.values.is_empty() { &["true"][..] } else { self.values };
+        let listed: Vec<String> = values.iter().map(|v| format!("'{v}'")).collect();
+        Refusal(format!(
+            "{} must be one of {}, not '{value}'",
+            front.name(self.name),
+            listed.join(", ")
+        ))
+    }
+}
+
+/// How a release's reference is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// Exactly (closed forms, exact pmfs); no engine.
+    Exact,
+    /// By Monte Carlo with these defaults. `required`: the reference has no exact form (an
+    /// exact-only request is refused); otherwise the reference is closed-form and a front end
+    /// simulates it only when a Monte Carlo engine is asked for by name.
+    MonteCarlo {
+        /// Default draws.
+        draws: u64,
+        /// Default seed.
+        seed: u64,
+        /// Whether the reference has no exact evaluation.
+        required: bool,
+    },
+}
+
+/// What [`ReleaseTest::prepare`] settles from public values before any charge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    /// The ε the release spends (and the ledger is charged).
+    pub epsilon: f64,
+    /// The δ the release spends.
+    pub delta: f64,
+    /// How the reference is evaluated.
+    pub evaluation: Evaluation,
+    /// What the front end shows while the release runs.
+    pub progress: &'static str,
+}
+
+impl Prepared {
+    /// A pure ε-DP release whose reference must be simulated, with these default draws and
+    /// seed.
+    pub fn simulated(epsilon: f64, draws: u64, seed: u64) -> Prepared {
+        Prepared {
+            epsilon,
+            delta: 0.0,
+            evaluation: Evaluation::MonteCarlo { draws, seed, required: true },
+            progress: "simulating the reference distribution",
+        }
+    }
+}
+
+/// A finished private release as every front end shows it: the JSON fields (from the test's
+/// [`Outcome`] only), a title, and the human lines and warnings the test adds — all made from
+/// the outcome and the declared choices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Release {
+    /// The JSON object.
+    pub fields: Fields,
+    /// The human title.
+    pub title: String,
+    /// Human lines `(label, text)` in order; warnings have the label `"warning"` and are also
+    /// in the `warnings` field.
+    pub lines: Vec<(String, String)>,
+}
+
+impl Release {
+    /// A release from the test's outcome under the front ends' name `test`.
+    ///
+    /// # Errors
+    /// The outcome cannot be serialised.
+    pub fn new<D: Serialize>(
+        test: &str,
+        title: String,
+        outcome: &Outcome<D>,
+    ) -> Result<Release, Refusal> {
+        let fields = Fields::from_release(test, outcome).map_err(Refusal::from_display)?;
+        Ok(Release { fields, title, lines: Vec::new() })
+    }
+
+    /// Adds a human line.
+    pub fn line(&mut self, label: &str, text: impl Into<String>) {
+        self.lines.push((label.to_owned(), text.into()));
+    }
+
+    /// Adds a warning (a human line and an entry of the `warnings` field).
+    pub fn warn(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        self.fields.warn(&text);
+        self.lines.push(("warning".to_owned(), text));
+    }
+
+    /// Warns when the noise scale dwarfs the statistic's range ([`all_noise_warning`]).
+    pub fn warn_if_all_noise(&mut self, noise_scale: f64, statistic_range: f64) {
+        if let Some(warning) = all_noise_warning(noise_scale, statistic_range) {
+            self.warn(warning);
+        }
+    }
+}
+
+/// A private test as the front ends run it (see the module docs for the order of calls).
+/// Every entry of `dptest-registry` implements it.
+pub trait ReleaseTest: PrivateTest {
+    /// The data the test reads.
+    fn layout(&self) -> Layout;
+
+    /// The named choices the test takes ([`Choices::check`] refuses others).
+    fn options(&self) -> &'static [TestOption];
+
+    /// Public checks and the cost of the release, from the data's public [`Shape`] and the
+    /// choices; nothing is released.
+    ///
+    /// # Errors
+    /// The test's refusal of the setting.
+    fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal>;
+
+    /// Checks the reference with the evaluator the front end built, before the charge.
+    ///
+    /// # Errors
+    /// The test's refusal of the setting.
+    fn check(
+        &self,
+        _shape: Shape,
+        _choices: &Choices,
+        _evaluator: Evaluator,
+    ) -> Result<(), Refusal> {
+        Ok(())
+    }
+
+    /// A timing run of the reference on placeholder values (public): the front end calls it
+    /// with a small Monte Carlo to estimate the release's time.
+    ///
+    /// # Errors
+    /// The engine fails.
+    fn pilot(
+        &self,
+        _shape: Shape,
+        _choices: &Choices,
+        _evaluator: Evaluator,
+    ) -> Result<(), Refusal> {
+        Ok(())
+    }
+
+    /// The private release: validates the data, releases, evaluates the reference.
+    ///
+    /// # Errors
+    /// The data or the setting is refused, or the engine fails.
+    fn release(
+        &self,
+        data: Data,
+        choices: &Choices,
+        evaluator: Evaluator,
+    ) -> Result<Release, Refusal>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STATISTIC: TestOption = TestOption { name: "statistic", values: &["abs", "squared"] };
+    const KNOWN: TestOption = TestOption { name: "known-sizes", values: &[] };
+
+    #[test]
+    fn each_front_end_spells_options_its_own_way() {
+        assert_eq!(FrontEnd::Cli.option("reference", "paper"), "--reference paper");
+        assert_eq!(FrontEnd::Python.option("reference", "paper"), "reference='paper'");
+        assert_eq!(FrontEnd::Cli.switch("known-sizes"), "--known-sizes");
+        assert_eq!(FrontEnd::Python.switch("known-sizes"), "known_sizes=True");
+        assert_eq!(FrontEnd::Python.name("known-sizes"), "known_sizes");
+    }
+
+    #[test]
+    fn options_take_their_values_and_default_to_the_first() {
+        let choices = Choices::new(1.0, FrontEnd::Cli);
+        assert_eq!(STATISTIC.value(&choices), "abs");
+        assert_eq!(STATISTIC.value(&choices.clone().with("statistic", "squared")), "squared");
+        assert!(!choices.switch(KNOWN.name) && KNOWN.takes("true") && !KNOWN.takes("yes"));
+        let options = [STATISTIC, KNOWN];
+        assert!(choices.clone().with("known-sizes", "true").check("t", &options).is_ok());
+        let bad = choices.clone().with("statistic", "cubed").check("t", &options).unwrap_err();
+        assert_eq!(bad.0, "--statistic must be one of 'abs', 'squared', not 'cubed'");
+        let unknown = choices.with("bounds", "1").check("t", &options).unwrap_err();
+        assert!(unknown.0.contains("t has no option --bounds"), "{unknown}");
+    }
+
+    #[test]
+    fn grouped_data_split_by_declared_group_and_keep_empty_groups() {
+        let data =
+            Data::Grouped { values: vec![1.0, 2.0, 3.0], groups: vec![2, 0, 2], declared: 3 };
+        assert_eq!(data.shape(), Shape { n: 3, groups: 3, paired: false });
+        assert_eq!(data.split(), vec![vec![2.0], vec![], vec![1.0, 3.0]]);
+        let values = Data::Values { values: vec![0.5; 4], paired: true };
+        assert_eq!(values.shape(), Shape { n: 4, groups: 1, paired: true });
+    }
+}

@@ -1,0 +1,66 @@
+//! The release hook of the private sign test (`dptest_report::ReleaseTest`): what the CLI
+//! and Python run, and the lines they show.
+
+use dptest_core::PrivateTest;
+use dptest_mechanisms::Epsilon;
+use dptest_refdist::Evaluator;
+use dptest_report::{
+    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
+    fmt,
+};
+
+use crate::{PrivateSign, PrivateSignOptions, SignReference, SignSample, private_sign};
+
+impl ReleaseTest for PrivateSign {
+    fn layout(&self) -> Layout {
+        Layout::Values
+    }
+
+    fn options(&self) -> &'static [TestOption] {
+        &[]
+    }
+
+    fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
+        let options = options(choices)?;
+        SignReference::new(shape.n, options.epsilon).map_err(Refusal::from_display)?;
+        Ok(Prepared {
+            epsilon: choices.epsilon,
+            delta: 0.0,
+            evaluation: Evaluation::Exact,
+            progress: "computing the reference distribution",
+        })
+    }
+
+    fn release(
+        &self,
+        data: Data,
+        choices: &Choices,
+        evaluator: Evaluator,
+    ) -> Result<Release, Refusal> {
+        let Data::Values { values, .. } = data else {
+            return Err(Refusal("the sign test reads one sample of values".to_owned()));
+        };
+        let sample = SignSample::new(&values).map_err(Refusal::from_display)?;
+        let result =
+            private_sign(&sample, &options(choices)?, evaluator).map_err(Refusal::from_display)?;
+        let title = "Sign test (ε-DP, exact reference over every number of zeros)".to_owned();
+        let mut r = Release::new(self.name(), title, &result)?;
+        let detail = &result.detail;
+        r.line(
+            "noise",
+            format!(
+                "Laplace on T = #(d > 0) − #(d < 0), scale {} (sensitivity 2 / ε)",
+                fmt(detail.noise_scale)
+            ),
+        );
+        r.fields.set_in("reference", "distribution", "zero-robust binomial ⊕ Laplace");
+        r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
+        Ok(r)
+    }
+}
+
+/// ε and the alternative.
+fn options(choices: &Choices) -> Result<PrivateSignOptions, Refusal> {
+    let epsilon = Epsilon::new(choices.epsilon).map_err(Refusal::from_display)?;
+    Ok(PrivateSignOptions { alternative: choices.alternative, ..PrivateSignOptions::new(epsilon) })
+}

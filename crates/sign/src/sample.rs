@@ -1,0 +1,69 @@
+//! The validated sample: the tested values (a column, or the differences of pairs).
+
+use dptest_core::check_finite;
+
+use crate::SignError;
+
+/// The tested values, finite and at least one. The null is that a value is as likely to be
+/// positive as negative (zeros may have any probability).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignSample {
+    values: Vec<f64>,
+}
+
+/// How many values are positive, negative and zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SignCounts {
+    /// Values > 0.
+    pub positive: usize,
+    /// Values < 0.
+    pub negative: usize,
+    /// Values = 0.
+    pub zero: usize,
+}
+
+impl SignSample {
+    /// The sample of `values`.
+    ///
+    /// # Errors
+    /// [`SignError::Empty`], [`SignError::NonFinite`].
+    pub fn new(values: &[f64]) -> Result<Self, SignError> {
+        if values.is_empty() {
+            return Err(SignError::Empty);
+        }
+        check_finite(values).map_err(|e| SignError::NonFinite { index: e.index })?;
+        Ok(SignSample { values: values.to_vec() })
+    }
+
+    /// The number of values n.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether the sample is empty (never: a sample has at least one value).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The sign counts.
+    pub fn counts(&self) -> SignCounts {
+        let mut counts = SignCounts::default();
+        for &v in &self.values {
+            if v > 0.0 {
+                counts.positive += 1;
+            } else if v < 0.0 {
+                counts.negative += 1;
+            } else {
+                counts.zero += 1;
+            }
+        }
+        counts
+    }
+}
+
+impl SignCounts {
+    /// T = #positive − #negative, the private test's statistic.
+    pub fn statistic(&self) -> f64 {
+        self.positive as f64 - self.negative as f64
+    }
+}

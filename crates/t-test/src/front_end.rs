@@ -1,0 +1,130 @@
+//! The release hook of the private t-test (`dptest_report::ReleaseTest`): what the CLI and
+//! Python run, and the lines they show.
+
+use dptest_core::PrivateTest;
+use dptest_refdist::Evaluator;
+use dptest_report::{
+    Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption, fmt,
+};
+
+use crate::{
+    BoundedSample, DEFAULT_DRAWS, DEFAULT_SEED, NoisyMoments, PrivateTOptions, PrivateTTest,
+    REFERENCE_NAMES, ReferenceMethod, private_ttest, reference_p_value,
+};
+
+impl ReleaseTest for PrivateTTest {
+    fn layout(&self) -> Layout {
+        Layout::Values
+    }
+
+    fn options(&self) -> &'static [TestOption] {
+        &[REFERENCE]
+    }
+
+    fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
+        bounds(choices)?;
+        options(choices)?.noise_scales(shape.n).map_err(Refusal::from_display)?;
+        Ok(Prepared::simulated(choices.epsilon, DEFAULT_DRAWS, DEFAULT_SEED))
+    }
+
+    fn pilot(&self, shape: Shape, choices: &Choices, evaluator: Evaluator) -> Result<(), Refusal> {
+        // Placeholder moments (public values, not the data).
+        let probe =
+            NoisyMoments { statistic: 0.0, noisy_mean: 0.0, noisy_variance: 0.09, n: shape.n };
+        reference_p_value(&probe, &options(choices)?, evaluator)
+            .map(|_| ())
+            .map_err(Refusal::from_display)
+    }
+
+    fn release(
+        &self,
+        data: Data,
+        choices: &Choices,
+        evaluator: Evaluator,
+    ) -> Result<Release, Refusal> {
+        let Data::Values { values, paired } = data else {
+            return Err(Refusal("the t-test reads one sample of values".to_owned()));
+        };
+        let bounds = bounds(choices)?;
+        let options = options(choices)?;
+        let sample =
+            BoundedSample::new(&values, choices.popmean, bounds).map_err(Refusal::from_display)?;
+        let result = private_ttest(&sample, &options, evaluator).map_err(Refusal::from_display)?;
+        let kind = if paired { "Paired" } else { "One-sample" };
+        let mut r = Release::new(self.name(), format!("{kind} t-test (ε-DP)"), &result)?;
+        let detail = &result.detail;
+        r.line(
+            "noise",
+            format!(
+                "Laplace on the mean (scale {}, ε = {}) and the variance (scale {}, ε = {}) of data clamped to [{}, {}]",
+                fmt(detail.noise.mean),
+                fmt(detail.epsilon_mean),
+                fmt(detail.noise.variance),
+                fmt(detail.epsilon_variance),
+                fmt(bounds.lo()),
+                fmt(bounds.hi())
+            ),
+        );
+        r.line("mean", format!("private estimate {} (data scale)", fmt(detail.mean_estimate)));
+        if matches!(detail.method, ReferenceMethod::NoiseStudentized { .. }) {
+            r.line(
+                "statistic",
+                format!(
+                    "noise-studentized Z = x̄̃ / √(σ̂²/n + 2b²); the paper's T̃ = {}",
+                    fmt(detail.paper_statistic)
+                ),
+            );
+        }
+        if detail.grid_points > 1 {
+            r.line(
+                "reference",
+                format!(
+                    "largest p(sd) over {} (law, sd) points at sd {} (rescaled) under the {} law",
+                    detail.grid_points,
+                    fmt(detail.worst_sd),
+                    detail.worst_law.describe()
+                ),
+            );
+        }
+        let front = choices.front_end;
+        if detail.no_power {
+            r.warn(format!(
+                "the noisy variance is ≤ 0, so the statistic is 0 and p = 1 (no power): use \
+                 more data, a larger ε or tighter {}",
+                front.name("bounds")
+            ));
+        } else if detail.noisy_variance <= 0.0 {
+            r.line("sd estimate", "0: Z is standardised by the mean's noise only");
+        }
+        if let Some(caveat) = detail.method.caveat() {
+            let name = REFERENCE.value(choices);
+            r.warn(format!("{} is {caveat}", front.option(REFERENCE.name, name)));
+        }
+        r.warn_if_all_noise(detail.noise.mean, 2.0);
+        Ok(r)
+    }
+}
+
+/// The declared bounds (required: they define the clamping).
+fn bounds(choices: &Choices) -> Result<dptest_core::Bounds, Refusal> {
+    choices.bounds.ok_or_else(|| {
+        Refusal(format!(
+            "the private t-test needs {}: the declared range of the tested values (of the \
+             differences for paired data)",
+            choices.front_end.bounds_syntax()
+        ))
+    })
+}
+
+/// `reference`: one of [`REFERENCE_NAMES`], `default` first.
+const REFERENCE: TestOption = TestOption { name: "reference", values: &REFERENCE_NAMES };
+
+/// ε, the alternative and the reference.
+fn options(choices: &Choices) -> Result<PrivateTOptions, Refusal> {
+    let name = REFERENCE.value(choices);
+    let method =
+        ReferenceMethod::named(name).ok_or_else(|| REFERENCE.refuse(name, choices.front_end))?;
+    PrivateTOptions::new(choices.epsilon)
+        .and_then(|o| o.with_alternative(choices.alternative).with_method(method))
+        .map_err(Refusal::from_display)
+}

@@ -1,0 +1,113 @@
+//! The release hook of the private Wilcoxon test (`dptest_report::ReleaseTest`): what the
+//! CLI and Python run, and the lines they show.
+
+use dptest_core::PrivateTest;
+use dptest_mechanisms::Epsilon;
+use dptest_refdist::Evaluator;
+use dptest_report::{
+    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
+    fmt,
+};
+
+use crate::{
+    DEFAULT_DRAWS, DEFAULT_SEED, MAX_ROBUST_TABLE_N, PairedSample, PrivateOptions, PrivateWilcoxon,
+    ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon, release_epsilon,
+};
+
+impl ReleaseTest for PrivateWilcoxon {
+    fn layout(&self) -> Layout {
+        Layout::Values
+    }
+
+    fn options(&self) -> &'static [TestOption] {
+        &[REFERENCE]
+    }
+
+    fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
+        let options = options(shape, choices)?;
+        // The zero-robust reference is computed exactly, whatever engine is asked for.
+        let evaluation = match options.reference {
+            Reference::Exact => Evaluation::Exact,
+            _ => {
+                Evaluation::MonteCarlo { draws: DEFAULT_DRAWS, seed: DEFAULT_SEED, required: false }
+            }
+        };
+        Ok(Prepared {
+            epsilon: options.epsilon.value(),
+            delta: 0.0,
+            evaluation,
+            progress: "computing the reference distribution",
+        })
+    }
+
+    fn check(&self, shape: Shape, choices: &Choices, evaluator: Evaluator) -> Result<(), Refusal> {
+        let options = options(shape, choices)?;
+        WpReference::new(shape.n, options.epsilon, options.reference, evaluator)
+            .map(|_| ())
+            .map_err(Refusal::from_display)
+    }
+
+    fn release(
+        &self,
+        data: Data,
+        choices: &Choices,
+        evaluator: Evaluator,
+    ) -> Result<Release, Refusal> {
+        let shape = data.shape();
+        let Data::Values { values, .. } = data else {
+            return Err(Refusal("the Wilcoxon test reads one sample of differences".to_owned()));
+        };
+        let sample = PairedSample::from_differences(&values).map_err(Refusal::from_display)?;
+        let options = options(shape, choices)?;
+        let result =
+            private_wilcoxon(&sample, &options, evaluator).map_err(Refusal::from_display)?;
+        let detail = &result.detail;
+        let law = detail.reference_law.description();
+        let title = format!("Wilcoxon signed-rank test, Pratt ranks (ε-DP, {law} reference)");
+        let mut r = Release::new(self.name(), title, &result)?;
+        let (requested, used) = (choices.epsilon, options.epsilon.value());
+        if used < requested {
+            r.fields.set("epsilon_requested", requested);
+            r.warn(format!(
+                "ε = {} was requested; the exact zero-robust reference is validated up to \
+                 ε = {} at n ≤ {} pairs, so this release used ε = {} (more privacy, a valid \
+                 p-value) and was charged that",
+                fmt(requested),
+                fmt(ROBUST_MAX_EPSILON),
+                MAX_ROBUST_TABLE_N,
+                fmt(used)
+            ));
+        }
+        r.line(
+            "noise",
+            format!(
+                "Laplace on W = Σ sign(d)·rank, scale {} (sensitivity 2n / ε); W̃/σ_n = {}",
+                fmt(detail.release.scale),
+                fmt(detail.normalized)
+            ),
+        );
+        r.fields.set_in("reference", "distribution", law);
+        let n = detail.n as f64;
+        r.warn_if_all_noise(detail.release.scale, n * (n + 1.0));
+        Ok(r)
+    }
+}
+
+/// `reference`: the zero-robust exact reference (the default), the untied exact pmf, or the
+/// normal approximation.
+const REFERENCE: TestOption =
+    TestOption { name: "reference", values: &["exact", "exact-untied", "normal"] };
+
+/// The reference, the alternative, and the ε the release uses ([`release_epsilon`]: public
+/// values only).
+fn options(shape: Shape, choices: &Choices) -> Result<PrivateOptions, Refusal> {
+    let reference = match REFERENCE.value(choices) {
+        "exact" => Reference::Exact,
+        "exact-untied" => Reference::ExactUntied,
+        "normal" => Reference::Normal,
+        other => return Err(REFERENCE.refuse(other, choices.front_end)),
+    };
+    let requested = Epsilon::new(choices.epsilon).map_err(Refusal::from_display)?;
+    let epsilon = release_epsilon(shape.n, requested, reference);
+    Ok(PrivateOptions { epsilon, alternative: choices.alternative, reference })
+}
