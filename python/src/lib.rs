@@ -385,7 +385,7 @@ fn release(
     };
     test.check(shape, &choices, evaluator).map_err(err)?;
     let done = py.detach(|| test.release(data, &choices, evaluator)).map_err(err)?;
-    let mut r = Report { fields: done.fields };
+    let mut r = Report { fields: done.into_parts().1 };
     if matches!(evaluator, Evaluator::MonteCarlo { .. }) {
         r.engine(&engine);
     }

@@ -56,8 +56,9 @@ impl Report {
     /// A report of a private release made through a test's release hook
     /// ([`dptest_report::Release`]: the outcome's fields and the lines the test made from them).
     pub fn from_hook(release: dptest_report::Release) -> Report {
-        let mut report = Report::with(release.title, release.fields, true);
-        report.lines = release.lines;
+        let (title, fields, lines) = release.into_parts();
+        let mut report = Report::with(title, fields, true);
+        report.lines = lines;
         report
     }
 

@@ -49,7 +49,7 @@ fn every_release_spends_what_prepare_announced_under_its_registry_name() {
         let evaluator = evaluator(prepared.evaluation);
         test.check(shape, &choices, evaluator).unwrap_or_else(|e| panic!("{}: {e}", test.name()));
         let release = test.release(data, &choices, evaluator).unwrap();
-        let fields = release.fields.map();
+        let fields = release.fields().map();
         assert_eq!(fields["test"], test.name());
         for key in STABLE_KEYS {
             assert!(fields.contains_key(key), "{}: no {key}", test.name());
@@ -57,9 +57,9 @@ fn every_release_spends_what_prepare_announced_under_its_registry_name() {
         assert_eq!(fields["epsilon"], prepared.epsilon, "{}", test.name());
         assert_eq!(fields["delta"], prepared.delta, "{}", test.name());
         assert_eq!(fields["n"], N, "{}", test.name());
-        let p = release.fields.get_f64("p_value").unwrap();
+        let p = release.fields().get_f64("p_value").unwrap();
         assert!(p > 0.0 && p <= 1.0, "{}: p = {p}", test.name());
-        assert!(!release.title.is_empty() && !release.lines.is_empty(), "{}", test.name());
+        assert!(!release.title().is_empty() && !release.lines().is_empty(), "{}", test.name());
     }
 }
 

@@ -290,16 +290,12 @@ impl Prepared {
 
 /// A finished private release as every front end shows it: the JSON fields (from the test's
 /// [`Outcome`] only), a title, and the human lines and warnings the test adds — all made from
-/// the outcome and the declared choices.
+/// the outcome and the declared choices. Only [`Release::new`] makes one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Release {
-    /// The JSON object.
-    pub fields: Fields,
-    /// The human title.
-    pub title: String,
-    /// Human lines `(label, text)` in order; warnings have the label `"warning"` and are also
-    /// in the `warnings` field.
-    pub lines: Vec<(String, String)>,
+    fields: Fields,
+    title: String,
+    lines: Vec<(String, String)>,
 }
 
 impl Release {
@@ -314,6 +310,37 @@ impl Release {
     ) -> Result<Release, Refusal> {
         let fields = Fields::from_release(test, outcome).map_err(Refusal::from_display)?;
         Ok(Release { fields, title, lines: Vec::new() })
+    }
+
+    /// The JSON object so far.
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+
+    /// The human title.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The human lines `(label, text)` in order; warnings have the label `"warning"` and are
+    /// also in the `warnings` field.
+    pub fn lines(&self) -> &[(String, String)] {
+        &self.lines
+    }
+
+    /// The title, the fields and the lines, for the front end's report.
+    pub fn into_parts(self) -> (String, Fields, Vec<(String, String)>) {
+        (self.title, self.fields, self.lines)
+    }
+
+    /// Sets a field computed from the outcome or the declared choices.
+    pub fn set(&mut self, key: &str, value: impl Serialize) {
+        self.fields.set(key, value);
+    }
+
+    /// Sets `key` inside the object field `object` (e.g. the reference's `distribution`).
+    pub fn set_in(&mut self, object: &str, key: &str, value: impl Serialize) {
+        self.fields.set_in(object, key, value);
     }
 
     /// Adds a human line.

@@ -53,7 +53,7 @@ impl ReleaseTest for PrivateSign {
                 fmt(detail.noise_scale)
             ),
         );
-        r.fields.set_in("reference", "distribution", "zero-robust binomial ⊕ Laplace");
+        r.set_in("reference", "distribution", "zero-robust binomial ⊕ Laplace");
         r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
         Ok(r)
     }

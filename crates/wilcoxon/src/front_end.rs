@@ -67,7 +67,7 @@ impl ReleaseTest for PrivateWilcoxon {
         let mut r = Release::new(self.name(), title, &result)?;
         let (requested, used) = (choices.epsilon, options.epsilon.value());
         if used < requested {
-            r.fields.set("epsilon_requested", requested);
+            r.set("epsilon_requested", requested);
             r.warn(format!(
                 "ε = {} was requested; the exact zero-robust reference is validated up to \
                  ε = {} at n ≤ {} pairs, so this release used ε = {} (more privacy, a valid \
@@ -86,7 +86,7 @@ impl ReleaseTest for PrivateWilcoxon {
                 fmt(detail.normalized)
             ),
         );
-        r.fields.set_in("reference", "distribution", law);
+        r.set_in("reference", "distribution", law);
         let n = detail.n as f64;
         r.warn_if_all_noise(detail.release.scale, n * (n + 1.0));
         Ok(r)

@@ -92,7 +92,6 @@ pub(super) fn one_or_paired(
     }
 }
 
-
 /// scipy's `wilcoxon(d, zero_method=Z)` with its defaults (`method="auto"`, no continuity
 /// correction); d = after − before is `wilcoxon(after, before)`. The report says which null
 /// ran (exact, permutation over all 2ⁿ sign flips, or normal).
