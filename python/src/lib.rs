@@ -313,6 +313,7 @@ fn choices(
 
 /// The data of a release in the test's layout: one sample per declared group, or one sample.
 fn release_data(test: &dyn ReleaseTest, samples: Vec<Vec<f64>>, paired: bool) -> PyResult<Data> {
+    test.layout().check_groups(test.name(), samples.len()).map_err(err)?;
     match test.layout() {
         Layout::Grouped { .. } => {
             let groups = samples.iter().enumerate().flat_map(|(i, s)| std::iter::repeat_n(i, s.len())).collect();
@@ -344,6 +345,7 @@ fn release_cost(
 ) -> PyResult<(f64, f64)> {
     let test = registered(test)?;
     let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options)?;
+    test.layout().check_groups(test.name(), groups).map_err(err)?;
     let prepared = test.prepare(Shape { n, groups, paired }, &choices).map_err(err)?;
     Ok((prepared.epsilon, prepared.delta))
 }

@@ -234,6 +234,8 @@ def test_every_registered_test_runs_by_name():
          "statistic must be one of 'abs', 'squared'"),
         (lambda: dptest.private_test("t-test", [1.0, 2.0], [3.0], epsilon=1, bounds=(0, 1)),
          "one sample"),
+        (lambda: dptest.private_test("mann-whitney", [1.0], [2.0], [3.0], epsilon=1),
+         "needs 2 declared groups, not 3"),
     ],
 )
 def test_private_test_refuses_what_the_test_does_not_take(call, match):

@@ -32,6 +32,25 @@ pub enum Layout {
     Values,
 }
 
+impl Layout {
+    /// Refuses a number of declared groups the layout does not take (public: declared).
+    ///
+    /// # Errors
+    /// The refusal, naming `test`.
+    pub fn check_groups(self, test: &str, groups: usize) -> Result<(), Refusal> {
+        let Layout::Grouped { min_groups, max_groups } = self else { return Ok(()) };
+        if (min_groups..=max_groups).contains(&groups) {
+            return Ok(());
+        }
+        let count = match (min_groups, max_groups) {
+            (a, b) if a == b => a.to_string(),
+            (a, usize::MAX) => format!("at least {a}"),
+            (a, b) => format!("{a} to {b}"),
+        };
+        Err(Refusal(format!("{test} needs {count} declared groups, not {groups}")))
+    }
+}
+
 /// The data of a private release, read by a front end (private: only the test sees it).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Data {
@@ -446,6 +465,15 @@ mod tests {
         assert_eq!(bad.0, "--statistic must be one of 'abs', 'squared', not 'cubed'");
         let unknown = choices.with("bounds", "1").check("t", &options).unwrap_err();
         assert!(unknown.0.contains("t has no option --bounds"), "{unknown}");
+    }
+
+    #[test]
+    fn layouts_say_how_many_groups_they_take() {
+        let two = Layout::Grouped { min_groups: 2, max_groups: 2 };
+        assert!(two.check_groups("mw", 2).is_ok() && Layout::Values.check_groups("w", 7).is_ok());
+        assert_eq!(two.check_groups("mw", 3).unwrap_err().0, "mw needs 2 declared groups, not 3");
+        let many = Layout::Grouped { min_groups: 2, max_groups: usize::MAX };
+        assert!(many.check_groups("kw", 1).unwrap_err().0.contains("at least 2"));
     }
 
     #[test]

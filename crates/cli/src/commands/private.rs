@@ -79,16 +79,11 @@ enum Described {
 fn read(test: &dyn ReleaseTest, args: &impl PrivateArgs) -> Result<Read> {
     let input = args.input();
     match (test.layout(), args.columns()) {
-        (Layout::Grouped { min_groups, max_groups }, Columns::Grouped(columns)) => {
+        (layout @ Layout::Grouped { .. }, Columns::Grouped(columns)) => {
             let declared = super::declared_groups(columns)?;
             // Fewer than two declared groups are refused by the reader, whatever the test.
-            if declared.len() >= 2 && !(min_groups..=max_groups).contains(&declared.len()) {
-                bail!(
-                    "{} needs {} declared groups, not {}",
-                    test.name(),
-                    group_count(min_groups, max_groups),
-                    declared.len()
-                );
+            if declared.len() >= 2 {
+                layout.check_groups(test.name(), declared.len()).map_err(|e| anyhow!("{e}"))?;
             }
             let table = super::read_table(input)?;
             let grouped = super::reading(|| {
@@ -109,15 +104,6 @@ fn read(test: &dyn ReleaseTest, args: &impl PrivateArgs) -> Result<Read> {
             Ok(Read { data, input: tested.input, described: Described::Values { paired } })
         }
         _ => bail!("the arguments of {} do not match the data it reads", test.name()),
-    }
-}
-
-/// "2", "2 to 5", "at least 2".
-fn group_count(min: usize, max: usize) -> String {
-    match (min, max) {
-        (a, b) if a == b => a.to_string(),
-        (a, usize::MAX) => format!("at least {a}"),
-        (a, b) => format!("{a} to {b}"),
     }
 }
 
