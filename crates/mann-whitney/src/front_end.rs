@@ -45,7 +45,7 @@ impl ReleaseTest for PrivateMannWhitney {
         choices: &Choices,
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
-        let mut split = data.split().into_iter();
+        let mut split = data.split()?.into_iter();
         let (Some(x), Some(y), None) = (split.next(), split.next(), split.next()) else {
             return Err(Refusal("the Mann–Whitney test reads two declared groups".to_owned()));
         };

@@ -1,13 +1,15 @@
 //! The release hook: what a private test gives every front end, so that the CLI and Python
 //! run any test of `dptest-registry` through one code path instead of one handler per test.
 //!
-//! A front end reads the data into [`Data`] (grouped values, or one sample of values) and the
-//! public choices into [`Choices`], then asks the test ([`ReleaseTest`]):
+//! A front end reads the data into [`Data`] in the test's [`Layout`] (grouped values, or one
+//! sample of values) and the public choices into [`Choices`], then:
 //!
-//! 1. [`ReleaseTest::prepare`]: public checks only (n, declared groups, ε, options), the ε and
+//! 1. [`Choices::check`] against [`ReleaseTest::options`] and [`Layout::check_groups`];
+//! 2. [`ReleaseTest::prepare`]: public checks only (n, declared groups, ε, options), the ε and
 //!    δ the release will be charged, and how its reference is evaluated ([`Evaluation`]);
-//! 2. [`ReleaseTest::check`] with the evaluator the front end built (refusals cost nothing);
-//! 3. [`ReleaseTest::release`]: the private test itself, returning a [`Release`], which is
+//! 3. [`ReleaseTest::check`] with the evaluator the front end built (refusals cost nothing),
+//!    and, in the CLI, [`ReleaseTest::pilot`] to time the reference;
+//! 4. [`ReleaseTest::release`]: the private test itself, returning a [`Release`], which is
 //!    built from the test's [`Outcome`] only, plus human lines and warnings made from it.
 
 pub use dptest_core::Refusal;
@@ -86,19 +88,28 @@ impl Data {
     }
 
     /// The values of each declared group, in order (empty for [`Data::Values`]).
-    pub fn split(&self) -> Vec<Vec<f64>> {
-        match self {
-            Data::Grouped { values, groups, declared } => {
-                let mut split = vec![Vec::new(); *declared];
-                for (&value, &group) in values.iter().zip(groups) {
-                    if let Some(g) = split.get_mut(group) {
-                        g.push(value);
-                    }
-                }
-                split
-            }
-            Data::Values { .. } => Vec::new(),
+    ///
+    /// # Errors
+    /// A group index that is not a declared group, or as many indices as values.
+    pub fn split(&self) -> Result<Vec<Vec<f64>>, Refusal> {
+        let Data::Grouped { values, groups, declared } = self else { return Ok(Vec::new()) };
+        if values.len() != groups.len() {
+            return Err(Refusal(format!(
+                "{} values but {} group indices",
+                values.len(),
+                groups.len()
+            )));
         }
+        let mut split = vec![Vec::new(); *declared];
+        for (&value, &group) in values.iter().zip(groups) {
+            let Some(g) = split.get_mut(group) else {
+                return Err(Refusal(format!(
+                    "group index {group} is not one of the {declared} declared groups"
+                )));
+            };
+            g.push(value);
+        }
+        Ok(split)
     }
 }
 
@@ -481,7 +492,9 @@ mod tests {
         let data =
             Data::Grouped { values: vec![1.0, 2.0, 3.0], groups: vec![2, 0, 2], declared: 3 };
         assert_eq!(data.shape(), Shape { n: 3, groups: 3, paired: false });
-        assert_eq!(data.split(), vec![vec![2.0], vec![], vec![1.0, 3.0]]);
+        assert_eq!(data.split().unwrap(), vec![vec![2.0], vec![], vec![1.0, 3.0]]);
+        let stray = Data::Grouped { values: vec![1.0], groups: vec![3], declared: 3 };
+        assert!(stray.split().unwrap_err().0.contains("group index 3"));
         let values = Data::Values { values: vec![0.5; 4], paired: true };
         assert_eq!(values.shape(), Shape { n: 4, groups: 1, paired: true });
     }
