@@ -5,12 +5,16 @@ validated and written by the Rust crate ``dptest-federated`` itself, so a table 
 and one built by the CLI are the same file format.
 
 A table releases K-anonymous counts only (every cell 0 or ≥ K); it is NOT differentially
-private. :func:`summary` and :func:`combine` exchange exact per-centre statistics and are
-neither K-anonymous nor differentially private.
+private. Each centre keeps a disclosure journal (``journal=``, the CLI's ``--journal``): a
+table that would, with what the centre disclosed before, reveal 1..K−1 of its values between
+two limits is refused. :func:`summary` and :func:`combine` exchange exact per-centre
+statistics and are neither K-anonymous nor differentially private.
 
 >>> t = dptest.federated.bin(df_a, group="dx", value="y", k=10, groups=["case", "control"],
+...                          journal="a-journal.json", dataset="site-a-2026",
 ...                          centre="site-a")                               # doctest: +SKIP
->>> t = dptest.federated.add(t, df_b, group="dx", value="y", centre="site-b")  # doctest: +SKIP
+>>> t = dptest.federated.add(t, df_b, group="dx", value="y", journal="b-journal.json",
+...                          dataset="site-b-2026", centre="site-b")         # doctest: +SKIP
 >>> dptest.federated.test(t).pvalue                                           # doctest: +SKIP
 """
 
@@ -112,33 +116,51 @@ def _release(text: str) -> Table:
     return Table(out["table"], released=out["released"], suppressed=out["suppressed"])
 
 
-def bin(df: Any, *, group: str, value: str, k: int, groups: Sequence[Any],
-        centre: Optional[str] = None, extremes: str = "infinite",
+def bin(df: Any, *, group: str, value: str, k: int, groups: Sequence[Any], journal: Any,
+        dataset: str, centre: Optional[str] = None, extremes: str = "infinite",
         natural: Optional[Tuple[float, float]] = None, small_groups: str = "error",
         drop_missing: bool = False) -> Table:
     """One centre's K-anonymous summary table (Algorithm S1), as ``dptest federated bin``.
 
     ``groups`` declares the one or two groups, in order (group 1 first); they are public
-    parameters, never read off the data. Interior bin limits are anonymised with the OS
-    CSPRNG. ``centre`` is the centre's id (random if omitted); ``extremes`` is 'infinite',
-    'buffer' or 'natural' (with ``natural=(lo, hi)``); ``small_groups='suppress'`` withholds a
-    group with 1..K−1 observations instead of raising.
+    parameters, never read off the data. ``journal`` is this centre's disclosure journal (a
+    file, created if absent; the CLI's ``--journal``) and ``dataset`` the name of this data in
+    it: each interior limit comes from the journal's secret and the two values it separates
+    (the same in every run), and a table that would, with what the centre disclosed before,
+    reveal 1..K−1 values between two limits raises ``ValueError``. ``centre`` is the centre's
+    id (random if omitted); ``extremes`` is 'infinite', 'buffer' or 'natural' (with
+    ``natural=(lo, hi)``); ``small_groups='suppress'`` withholds a group with 1..K−1
+    observations instead of raising.
     """
     if groups is None or not 1 <= len(groups) <= 2:
         raise ValueError("declare the table's one or two groups, in order: groups=[A, B]")
+    path = _journal(journal, dataset)
     values = _columns(df, group, value, groups, drop_missing)
     nat = None if natural is None else (float(natural[0]), float(natural[1]))
     return _release(_dptest.federated_bin(values, [str(g) for g in groups], int(k), centre,
-                                          extremes, nat, small_groups))
+                                          extremes, nat, small_groups, path, str(dataset)))
 
 
-def add(table: Any, df: Any, *, group: str, value: str, centre: Optional[str] = None,
-        small_groups: str = "error", drop_missing: bool = False) -> Table:
+def add(table: Any, df: Any, *, group: str, value: str, journal: Any, dataset: str,
+        centre: Optional[str] = None, small_groups: str = "error",
+        drop_missing: bool = False) -> Table:
     """Adds a centre's data to a table (S3 without splitting), as ``dptest federated add``.
-    The table's groups are the declared groups; joining draws no randomness."""
+    The table's groups are the declared groups; joining draws no randomness. ``journal`` and
+    ``dataset`` are as in :func:`bin`: a table that would, with what this centre disclosed
+    before (a second version of a table, a hand-made one), reveal 1..K−1 of its values between
+    two limits raises ``ValueError`` and records nothing."""
     t = _table(table)
+    path = _journal(journal, dataset)
     values = _columns(df, group, value, t.groups, drop_missing)
-    return _release(_dptest.federated_add(t.to_json(), values, centre, small_groups))
+    return _release(_dptest.federated_add(t.to_json(), values, centre, small_groups, path,
+                                          str(dataset)))
+
+
+def _journal(journal: Any, dataset: Any) -> str:
+    """The journal path, checked (with the dataset name) before any data is read."""
+    path = os.fspath(journal)
+    _dptest.federated_journal_check(path, str(dataset))
+    return path
 
 
 def test(table: Any, alternative: str = "two-sided", *, alpha: float = 0.05) -> TestResult:

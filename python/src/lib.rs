@@ -666,9 +666,17 @@ fn centre_release(release: &fed::CentreRelease, centre: &str) -> PyResult<String
     .to_string())
 }
 
-/// Algorithm S1 at one centre (the CLI's `federated bin`), bin limits from the OS CSPRNG.
+/// Checks a centre's journal path and dataset name before any data is read (the CLI's
+/// `--journal`, `--dataset`).
 #[pyfunction]
-#[pyo3(signature = (groups, labels, k, centre, extremes, natural, small_groups_policy))]
+fn federated_journal_check(journal: std::path::PathBuf, dataset: &str) -> PyResult<()> {
+    fed::Journal::check(&journal, dataset).map_err(err)
+}
+
+/// Algorithm S1 at one centre (the CLI's `federated bin`), limits from the centre's journal.
+#[pyfunction]
+#[pyo3(signature = (groups, labels, k, centre, extremes, natural, small_groups_policy, journal, dataset))]
+#[allow(clippy::too_many_arguments)]
 fn federated_bin(
     groups: Vec<Vec<f64>>,
     labels: Vec<String>,
@@ -677,6 +685,8 @@ fn federated_bin(
     extremes: &str,
     natural: Option<(f64, f64)>,
     small_groups_policy: &str,
+    journal: std::path::PathBuf,
+    dataset: &str,
 ) -> PyResult<String> {
     let extremes = match (extremes, natural) {
         ("infinite", None) => fed::ExtremeLimits::INFINITE,
@@ -699,24 +709,31 @@ fn federated_bin(
     let views: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
     let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
     let centre = centre_or_random(centre)?;
-    let release = fed::bin_centre_os(&views, &label_refs, &centre, &options).map_err(err)?;
+    let mut journal = fed::Journal::open(&journal, dataset).map_err(err)?;
+    let release = fed::bin_centre_journaled(&views, &label_refs, &centre, &options, &mut journal)
+        .map_err(err)?;
     centre_release(&release, &centre)
 }
 
-/// Adds a centre to a table (the CLI's `federated add`; draws nothing).
+/// Adds a centre to a table (the CLI's `federated add`; draws nothing), admitted by the
+/// centre's journal.
 #[pyfunction]
-#[pyo3(signature = (table, groups, centre, small_groups_policy))]
+#[pyo3(signature = (table, groups, centre, small_groups_policy, journal, dataset))]
 fn federated_add(
     table: &str,
     groups: Vec<Vec<f64>>,
     centre: Option<String>,
     small_groups_policy: &str,
+    journal: std::path::PathBuf,
+    dataset: &str,
 ) -> PyResult<String> {
     let table = fed::SummaryTable::from_json(table).map_err(err)?;
     let views: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
     let centre = centre_or_random(centre)?;
+    let policy = small_groups(small_groups_policy)?;
+    let mut journal = fed::Journal::open(&journal, dataset).map_err(err)?;
     let release =
-        fed::add_centre(&table, &views, &centre, small_groups(small_groups_policy)?).map_err(err)?;
+        fed::add_centre_journaled(&table, &views, &centre, policy, &mut journal).map_err(err)?;
     centre_release(&release, &centre)
 }
 
@@ -865,6 +882,7 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ledger_charged, m)?)?;
     m.add_function(wrap_pyfunction!(ledger_status, m)?)?;
     m.add_function(wrap_pyfunction!(plan, m)?)?;
+    m.add_function(wrap_pyfunction!(federated_journal_check, m)?)?;
     m.add_function(wrap_pyfunction!(federated_bin, m)?)?;
     m.add_function(wrap_pyfunction!(federated_add, m)?)?;
     m.add_function(wrap_pyfunction!(federated_table_info, m)?)?;

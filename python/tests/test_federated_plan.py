@@ -17,21 +17,23 @@ GROUPS = ["control", "treated"]
 
 def test_python_table_equals_the_cli_table(tmp_path):
     a = tmp_path / "a.json"
+    ja, jb = tmp_path / "a-journal.json", tmp_path / "b-journal.json"
     run_cli("federated", "bin", "-i", str(CENTRES / "centre_a.csv"), "--group", "group",
             "--value", "value", "--k", "5", "--groups", ",".join(GROUPS), "--centre", "site-a",
-            "-o", str(a))
+            "-o", str(a), "--journal", str(ja), "--dataset", "a")
     first = dptest.federated.Table.load(a)
     py_first = dptest.federated.bin(pd.read_csv(CENTRES / "centre_a.csv"), group="group",
-                                    value="value", k=5, groups=GROUPS, centre="site-a")
-    # Bin limits are anonymised with fresh OS randomness: everything else is equal.
-    assert (py_first.k, py_first.bins, py_first.groups, py_first.centres, py_first.totals) == (
-        first.k, first.bins, first.groups, first.centres, first.totals)
+                                    value="value", k=5, groups=GROUPS, centre="site-a",
+                                    journal=ja, dataset="a")
+    # The limits come from the journal's secret: the same table from the CLI and Python.
+    assert py_first == first
     # Joining draws nothing: the same table from the CLI and from Python.
     ab = tmp_path / "ab.json"
     run_cli("federated", "add", "--table", str(a), "-i", str(CENTRES / "centre_b.csv"),
-            "--group", "group", "--value", "value", "--centre", "site-b", "-o", str(ab))
+            "--group", "group", "--value", "value", "--centre", "site-b", "-o", str(ab),
+            "--journal", str(jb), "--dataset", "b")
     py_ab = dptest.federated.add(first, pd.read_csv(CENTRES / "centre_b.csv"), group="group",
-                                 value="value", centre="site-b")
+                                 value="value", centre="site-b", journal=jb, dataset="b")
     assert py_ab == dptest.federated.Table.load(ab)
     assert py_ab.to_json() + "\n" == ab.read_text()
     assert py_ab.centres == ["site-a", "site-b"]
@@ -76,12 +78,34 @@ def test_summary_and_combine_are_labelled_not_k_anonymous():
     assert 0 < r.pvalue <= 1
 
 
-def test_federated_errors_are_exceptions():
+def test_federated_errors_are_exceptions(tmp_path):
     df = pd.read_csv(CENTRES / "centre_a.csv")
+    j = dict(journal=tmp_path / "journal.json", dataset="a")
     with pytest.raises(ValueError, match="declared groups"):
-        dptest.federated.bin(df, group="group", value="value", k=5, groups=["control"])
+        dptest.federated.bin(df, group="group", value="value", k=5, groups=["control"], **j)
     with pytest.raises(ValueError):
-        dptest.federated.bin(df, group="group", value="value", k=10_000, groups=GROUPS)
+        dptest.federated.bin(df, group="group", value="value", k=10_000, groups=GROUPS, **j)
+    with pytest.raises(ValueError, match="not a regular file"):
+        dptest.federated.bin(df, group="group", value="value", k=5, groups=GROUPS,
+                             journal=tmp_path, dataset="a")
+
+
+def test_a_crafted_table_that_cuts_a_centres_counts_is_refused(tmp_path):
+    """Privacy review 3, item 3: two hand-made tables with limits a little apart would give the
+    centre's count between them; its journal refuses the second (and records nothing)."""
+    df = pd.DataFrame({"group": ["control"] * 50,
+                       "value": [(600 + 4 * i) / 10 for i in range(50)]})
+    j = dict(journal=tmp_path / "journal.json", dataset="site")
+
+    def crafted(limit):
+        return dptest.federated.Table.from_json(json.dumps({
+            "format": "dptest-federated-table/2", "k": 10, "groups": ["control"],
+            "centres": ["invented"], "extremes": {"lower": "infinite", "upper": "infinite"},
+            "lower_limit": None, "upper_limits": [limit, None], "counts": [[20.0, 20.0]]}))
+
+    dptest.federated.add(crafted(70.0), df, group="group", value="value", **j)
+    with pytest.raises(ValueError, match=r"between 1 and K − 1 = 9 values in \(70, 70.5\]"):
+        dptest.federated.add(crafted(70.5), df, group="group", value="value", **j)
     with pytest.raises(ValueError):
         dptest.federated.Table.from_json('{"format": "nope"}')
 

@@ -262,8 +262,9 @@ pub struct MannWhitneyArgs {
     /// Alternative hypothesis (one-sided private tests need --known-sizes).
     #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
     pub alternative: Alternative,
-    /// Treat the group sizes as public (fixed by the design): all of ε goes to U and the
-    /// release is ε-DP among datasets with these sizes.
+    /// Treat the group sizes as public (fixed by the design): they are read from the file and
+    /// assumed public, nothing about them is estimated, all of ε goes to U, and the release
+    /// is ε-DP among datasets with these sizes.
     #[arg(long, conflicts_with = "public")]
     pub known_sizes: bool,
     #[command(flatten)]

@@ -15,7 +15,6 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 /// How many offending rows an error message names before it summarises the rest.
 const ROWS_NAMED: usize = 8;
@@ -63,13 +62,6 @@ enum Raw<'a> {
     Null,
 }
 
-/// The columns an extraction read, so the cells hash can be recomputed on demand.
-#[derive(Clone, Debug)]
-struct Extraction {
-    source: Source,
-    columns: Vec<(String, Kind)>,
-}
-
 /// Where the analysed rows came from: printed by public tests only (a private release
 /// carries none of it; see docs/privacy.md).
 #[derive(Clone, Debug, Serialize)]
@@ -80,21 +72,6 @@ pub struct InputInfo {
     pub rows: usize,
     /// Rows left out by `--drop-missing`.
     pub dropped_rows: usize,
-    #[serde(skip)]
-    extraction: Extraction,
-}
-
-impl InputInfo {
-    /// SHA-256 of the analysed cells, rows sorted (the ledger's fallback dataset key; never
-    /// printed). Computed on demand by reading the input again (O(rows) memory).
-    pub fn cells_sha256(&self) -> Result<String> {
-        let Extraction { source, columns } = &self.extraction;
-        let borrowed: Vec<(&str, Kind)> = columns.iter().map(|(n, k)| (n.as_str(), *k)).collect();
-        let table = Table::open(source.clone())?;
-        let mut lines = Vec::with_capacity(self.rows);
-        table.extract(&borrowed, true, |cells| lines.push(cells_line(cells)))?;
-        Ok(sorted_lines_sha256(lines))
-    }
 }
 
 /// Values split by group label (group index = position in `labels`).
@@ -402,13 +379,7 @@ impl Table {
                 path.display()
             );
         }
-        let columns = columns.iter().map(|(n, k)| ((*n).to_owned(), *k)).collect();
-        Ok(InputInfo {
-            path: path.display().to_string(),
-            rows,
-            dropped_rows: problem_count,
-            extraction: Extraction { source: self.source.clone(), columns },
-        })
+        Ok(InputInfo { path: path.display().to_string(), rows, dropped_rows: problem_count })
     }
 }
 
@@ -533,30 +504,6 @@ fn check_distinct_headers(path: &Path, headers: &[String], delimiter: u8) -> Res
     Ok(())
 }
 
-/// One row's cells as a line of the cells hash: numbers as `{v:e}`, fields joined by U+001F.
-fn cells_line(cells: &[Cell<'_>]) -> String {
-    cells
-        .iter()
-        .map(|c| match c {
-            Cell::Number(v) => format!("{v:e}"),
-            Cell::Label(l) => (*l).to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("\u{1f}")
-}
-
-/// SHA-256 over the lines in sorted order (so reordering rows or adding blank or unused lines
-/// keeps the key; changing a used cell changes it).
-fn sorted_lines_sha256(mut lines: Vec<String>) -> String {
-    lines.sort_unstable();
-    let mut hasher = Sha256::new();
-    for line in &lines {
-        hasher.update(line.as_bytes());
-        hasher.update(b"\n");
-    }
-    hex(&hasher.finalize())
-}
-
 /// Natural order of labels: digit runs compare as numbers ("9" < "10" < "a").
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     let (mut x, mut y) = (a, b);
@@ -641,14 +588,6 @@ fn csv_error(path: &Path, e: &csv::Error) -> anyhow::Error {
     }
 }
 
-/// Lower-case hex of a digest.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
-
 /// Refuses a grouped sample that does not have exactly two groups (declared or present).
 pub fn require_two_groups(data: &Grouped, group: &str) -> Result<()> {
     if data.labels.len() != 2 {
@@ -668,7 +607,9 @@ mod tests {
     fn table(text: &str) -> Table {
         let dir = std::env::temp_dir().join(format!("dptest-cli-data-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{:x}.csv", Sha256::digest(text.as_bytes())[0]));
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(text, &mut hasher);
+        let path = dir.join(format!("{:x}.csv", std::hash::Hasher::finish(&hasher)));
         std::fs::write(&path, text).unwrap();
         Table::read(&path).unwrap()
     }
@@ -728,20 +669,5 @@ mod tests {
         assert!(Table::read(&semi).err().unwrap().to_string().contains("--delimiter"));
         let t = Table::read_with(&semi, b';', Format::Auto).unwrap();
         assert_eq!(t.numbers("value", false).unwrap().values, [1.0]);
-    }
-
-    #[test]
-    fn the_cells_hash_ignores_row_order_and_unused_columns() {
-        let a = table("g,v,x\na,1,7\nb,2,8\n").labelled("g", "v", false).unwrap();
-        let b = table("g,v,x\nb,2,0\na,1.0,9\n").labelled("g", "v", false).unwrap();
-        let c = table("g,v,x\nb,2,0\na,1.5,9\n").labelled("g", "v", false).unwrap();
-        let hash = |g: &Grouped| g.input.cells_sha256().unwrap();
-        assert_eq!(hash(&a), hash(&b));
-        assert_ne!(hash(&a), hash(&c));
-    }
-
-    #[test]
-    fn hex_is_lower_case() {
-        assert_eq!(hex(&[0, 15, 255]), "000fff");
     }
 }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use dptest_ledger::{Account, EpsilonField, Failure, LedgerError, Limit};
 
@@ -25,8 +25,8 @@ pub struct LedgerArgs {
     /// Total δ budget for this dataset, set on its first release (fixed after).
     #[arg(long, value_name = "D", requires = "ledger")]
     pub delta_budget: Option<f64>,
-    /// Name of the dataset in the ledger (recommended). Without it the dataset is keyed by a
-    /// hash of the analysed cells, which a re-export or one edited row changes: weak.
+    /// Name of the dataset in the ledger (required with --ledger): its budget is kept under
+    /// this name, never under a key computed from the data.
     #[arg(long, value_name = "NAME", requires = "ledger")]
     pub dataset: Option<String>,
 }
@@ -42,7 +42,7 @@ pub fn cli_error(e: LedgerError) -> anyhow::Error {
             let what = match action {
                 dptest_ledger::IoAction::Read => "cannot read ledger",
                 dptest_ledger::IoAction::Write => "cannot write ledger",
-                dptest_ledger::IoAction::OpenLock => "cannot open the ledger lock",
+                dptest_ledger::IoAction::OpenLock => "cannot open ledger",
                 dptest_ledger::IoAction::Lock => "cannot lock",
             };
             anyhow::Error::new(source).context(format!("{what} {}", path.display()))
@@ -83,6 +83,28 @@ pub fn cli_error(e: LedgerError) -> anyhow::Error {
     }
 }
 
+/// The account the flags name: `None` without `--ledger`; an error without `--dataset`.
+fn account(args: &LedgerArgs) -> Result<Option<Account<'_>>> {
+    let Some(file) = &args.ledger else { return Ok(None) };
+    let Some(dataset) = args.dataset.as_deref() else {
+        bail!(
+            "--ledger needs --dataset NAME: the ledger keeps a dataset's budget under its \
+             declared name, never under a key computed from the data (which would make the \
+             ledger line, and whether the query runs, depend on the cells)"
+        );
+    };
+    Ok(Some(Account { file, dataset, budget: args.budget, delta_budget: args.delta_budget }))
+}
+
+/// Checks the ledger flags before any data is read: `--dataset` is declared and the ledger
+/// path is usable (an existing ledger parses). Depends on the flags and the ledger file only.
+pub fn check_before_reading(args: &LedgerArgs) -> Result<()> {
+    match account(args)? {
+        Some(account) => dptest_ledger::check_account(&account).map_err(cli_error),
+        None => Ok(()),
+    }
+}
+
 /// Runs `make` under the ledger: with `--ledger`, the ledger is locked, the budget checked,
 /// the release made and recorded, and only then unlocked. A refused query runs nothing.
 pub fn charged<T>(
@@ -90,13 +112,7 @@ pub fn charged<T>(
     charge: &Charge<'_>,
     make: impl FnOnce() -> Result<T>,
 ) -> Result<(T, Option<LedgerStatus>)> {
-    let Some(file) = &args.ledger else { return Ok((make()?, None)) };
-    let account = Account {
-        file,
-        dataset: args.dataset.as_deref(),
-        budget: args.budget,
-        delta_budget: args.delta_budget,
-    };
+    let Some(account) = account(args)? else { return Ok((make()?, None)) };
     match dptest_ledger::charged(&account, charge, make) {
         Ok((result, status)) => Ok((result, Some(status))),
         Err(Failure::Ledger(e)) => {
@@ -141,7 +157,8 @@ mod tests {
     use super::*;
 
     fn args(file: &Path, budget: Option<f64>) -> LedgerArgs {
-        LedgerArgs { ledger: Some(file.to_owned()), budget, ..LedgerArgs::default() }
+        let dataset = Some("d".to_owned());
+        LedgerArgs { ledger: Some(file.to_owned()), budget, dataset, ..LedgerArgs::default() }
     }
 
     #[test]
@@ -150,7 +167,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("ledger.json");
         let _ = std::fs::remove_file(&file);
-        let charge = |epsilon| Charge { test: "t", epsilon, delta: 0.0, cells_sha256: "abc" };
+        let charge = |epsilon| Charge { test: "t", epsilon, delta: 0.0 };
         let none = charged(&LedgerArgs::default(), &charge(1.0), || Ok(())).unwrap();
         assert!(none.1.is_none());
         let e = charged(&args(&file, None), &charge(0.5), || Ok(())).unwrap_err();
@@ -159,5 +176,9 @@ mod tests {
         let e = charged(&args(&file, None), &charge(0.5), || Ok(())).unwrap_err();
         assert_eq!(crate::error::kind_of(&e), crate::error::Kind::Budget);
         assert!(e.to_string().contains("only ε = 0.25 of the budget 1 is left"), "{e}");
+        let unnamed = LedgerArgs { dataset: None, ..args(&file, None) };
+        let e = check_before_reading(&unnamed).unwrap_err();
+        assert!(e.to_string().contains("--ledger needs --dataset NAME"), "{e}");
+        assert!(charged(&unnamed, &charge(0.1), || Ok(())).is_err());
     }
 }

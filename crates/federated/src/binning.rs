@@ -2,6 +2,7 @@
 //! repair phase; interior limits anonymised with an independent w_j per limit).
 
 use crate::error::{FederatedError, check_finite};
+use crate::journal::LimitKey;
 use crate::table::{ExtremeLimit, ExtremeLimits, SummaryTable, check_centre_id, check_groups};
 use rand::Rng;
 use rand::RngExt;
@@ -261,9 +262,14 @@ pub(crate) fn anonymise<R: Rng + ?Sized>(a: f64, v: f64, rng: &mut R) -> f64 {
     a.next_up()
 }
 
-/// Interior limits c_1..c_{B−1} of raw bins, anonymised.
-pub(crate) fn interior_limits<R: Rng + ?Sized>(h: &Hist, bins: &[RawBin], rng: &mut R) -> Vec<f64> {
-    bins.windows(2).map(|w| anonymise(h.values[w[0].last], h.values[w[1].first], rng)).collect()
+/// Interior limits c_1..c_{B−1} of raw bins, each placed by `place(a, v)` strictly between the
+/// last value a of one bin and the first value v of the next.
+pub(crate) fn interior_limits(
+    h: &Hist,
+    bins: &[RawBin],
+    mut place: impl FnMut(f64, f64) -> f64,
+) -> Vec<f64> {
+    bins.windows(2).map(|w| place(h.values[w[0].last], h.values[w[1].first])).collect()
 }
 
 /// Mean gap between consecutive pooled values of a bin: (max − min)/(n − 1), 0 if n < 2.
@@ -348,13 +354,37 @@ pub(crate) fn released_counts(runs: &[RawBin], ngroups: usize) -> Vec<RunTotal> 
 /// [`crate::SummaryTable::centres`]). Every cell is 0 or ≥ K; interior limits lie strictly
 /// between data values, each with its own w_j ~ U(0,1) drawn from `rng`.
 ///
-/// Real data should use [`crate::bin_centre_os`], which draws from the OS CSPRNG.
+/// This is the simulations' entry point: every run draws fresh limits. Real data go through
+/// [`crate::bin_centre_journaled`], whose limits come from the centre's secret (the same in
+/// every run) and whose disclosures are checked against the centre's journal.
 pub fn bin_centre<R: Rng + ?Sized>(
     groups: &[&[f64]],
     labels: &[&str],
     centre: &str,
     options: &BinningOptions,
     rng: &mut R,
+) -> Result<CentreRelease, FederatedError> {
+    bin_placing(groups, labels, centre, options, |a, v| anonymise(a, v, rng))
+}
+
+/// [`bin_centre`] with the limit between a and v drawn from the key's stream for (a, v): a
+/// re-run puts every limit where it was.
+pub(crate) fn bin_centre_keyed(
+    groups: &[&[f64]],
+    labels: &[&str],
+    centre: &str,
+    options: &BinningOptions,
+    key: &LimitKey,
+) -> Result<CentreRelease, FederatedError> {
+    bin_placing(groups, labels, centre, options, |a, v| anonymise(a, v, &mut key.stream(a, v)))
+}
+
+fn bin_placing(
+    groups: &[&[f64]],
+    labels: &[&str],
+    centre: &str,
+    options: &BinningOptions,
+    place: impl FnMut(f64, f64) -> f64,
 ) -> Result<CentreRelease, FederatedError> {
     let labels: Vec<String> = labels.iter().map(|s| s.to_string()).collect();
     check_groups(&labels)?;
@@ -367,7 +397,7 @@ pub fn bin_centre<R: Rng + ?Sized>(
         return Err(FederatedError::EmptyCentre);
     }
     let bins = bin2(&h, k);
-    let mut upper = interior_limits(&h, &bins, rng);
+    let mut upper = interior_limits(&h, &bins, place);
     let (first, last) = (bins[0], bins[bins.len() - 1]);
     let pooled = |b: &RawBin| b.counts[0] + b.counts[1];
     let lower_limit = match options.extremes.lower {

@@ -77,6 +77,9 @@ pub enum FederatedError {
     NoConvergence(&'static str),
     /// The operating system's random number generator failed.
     Entropy(String),
+    /// The centre's disclosure journal refused the table or could not be used (the message
+    /// says why).
+    Journal(String),
     /// A centre id occurs twice: the same centre's data would be counted twice.
     DuplicateCentre(String),
 }
@@ -129,6 +132,7 @@ impl fmt::Display for FederatedError {
             ),
             NoConvergence(what) => write!(f, "{what} did not converge"),
             Entropy(msg) => write!(f, "the OS random number generator failed: {msg}"),
+            Journal(msg) => write!(f, "{msg}"),
             DuplicateCentre(id) => write!(
                 f,
                 "centre {id:?} occurs twice: its data would be counted twice; give each centre \

@@ -1,7 +1,11 @@
 //! Building a federation (largest centre first) and the OS-CSPRNG entry points for real data.
 
-use crate::binning::{BinningOptions, CentreRelease, RunTotal, Suppression, bin_centre};
+use crate::binning::{
+    BinningOptions, CentreRelease, RunTotal, SmallGroupPolicy, Suppression, bin_centre,
+    bin_centre_keyed,
+};
 use crate::error::FederatedError;
+use crate::journal::Journal;
 use crate::merge::add_centre;
 use crate::table::SummaryTable;
 use rand::rngs::SysRng;
@@ -102,17 +106,38 @@ impl TryRng for OsRng {
     }
 }
 
-/// [`bin_centre`] with every anonymising w_j drawn from the OS CSPRNG: the entry point for
-/// real data.
-pub fn bin_centre_os(
+/// Algorithm S1 on a centre's real data: [`bin_centre`] with each interior limit derived from
+/// the centre's secret (kept in its journal) and the two data values it separates, so a re-run
+/// puts it at the same place; the table is admitted by the journal (every interval between
+/// two limits the centre ever disclosed holds 0 or ≥ K values of each group) and recorded
+/// before it is returned. A refusal returns [`FederatedError::Journal`] and records nothing.
+pub fn bin_centre_journaled(
     groups: &[&[f64]],
     labels: &[&str],
     centre: &str,
     options: &BinningOptions,
+    journal: &mut Journal,
 ) -> Result<CentreRelease, FederatedError> {
-    let mut rng = OsRng::new();
-    let result = bin_centre(groups, labels, centre, options, &mut rng);
-    rng.finish(result)
+    let key = journal.limit_key(options.k())?;
+    let release = bin_centre_keyed(groups, labels, centre, options, &key)?;
+    journal.admit(&release, groups)?;
+    Ok(release)
+}
+
+/// Joining a table with a centre's real data: [`add_centre`], admitted by the centre's
+/// journal and recorded before it is returned (refused, recording nothing, when the run
+/// totals would, with what the centre disclosed before, reveal 1..K−1 of its values between
+/// two limits: a crafted table, or a second version of a table it joined).
+pub fn add_centre_journaled(
+    table: &SummaryTable,
+    groups: &[&[f64]],
+    centre: &str,
+    small_groups: SmallGroupPolicy,
+    journal: &mut Journal,
+) -> Result<CentreRelease, FederatedError> {
+    let release = add_centre(table, groups, centre, small_groups)?;
+    journal.admit(&release, groups)?;
+    Ok(release)
 }
 
 /// A fresh random centre id, `c-` and 16 hex digits from the OS CSPRNG: for a centre that
@@ -124,7 +149,8 @@ pub fn random_centre_id() -> Result<String, FederatedError> {
 }
 
 /// [`build_federation`] with the OS CSPRNG (for trusted pooled runs and tests; in a real
-/// federation centre 1 runs [`bin_centre_os`] and each other centre [`add_centre`] itself).
+/// federation centre 1 runs [`bin_centre_journaled`] and each other centre
+/// [`add_centre_journaled`] itself).
 pub fn build_federation_os(
     centres: &[Vec<Vec<f64>>],
     labels: &[&str],
@@ -138,14 +164,13 @@ pub fn build_federation_os(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::binning::SmallGroupPolicy;
 
     #[test]
     fn os_entry_points_work() {
         let x: Vec<f64> = (0..40).map(f64::from).collect();
         let y: Vec<f64> = (0..30).map(|i| f64::from(i) + 0.5).collect();
         let opts = BinningOptions::new(10).unwrap();
-        let first = bin_centre_os(&[&x, &y], &["x", "y"], "a", &opts).unwrap();
+        let first = build_federation_os(&[vec![x.clone(), y.clone()]], &["x", "y"], &opts).unwrap();
         let added = add_centre(&first.table, &[&y, &x], "b", SmallGroupPolicy::Error).unwrap();
         assert_eq!(added.table.totals(), vec![70.0, 70.0]);
         let (one, two) = (random_centre_id().unwrap(), random_centre_id().unwrap());

@@ -27,10 +27,15 @@
 //! * **Simulation helpers** for `cargo xtask federated-sim` ([`run_testing_replicate`],
 //!   [`run_quantile_replicate`], [`allocation`], the parameter grids).
 //!
-//! Randomness is passed in (`&mut R where R: rand::Rng + ?Sized`); for real data use the `_os`
-//! entry points ([`bin_centre_os`], [`build_federation_os`]), which draw every w_j from the OS
-//! CSPRNG (`rand::rngs::SysRng`) and report an OS failure as [`FederatedError::Entropy`].
-//! Joining a table draws nothing.
+//! * **A centre's journal** ([`Journal`], [`bin_centre_journaled`], [`add_centre_journaled`]):
+//!   the entry points for real data. Each interior limit is derived from the centre's secret
+//!   and the two data values it separates (the same in every run), and a table is admitted
+//!   only if, with everything the centre disclosed before, every interval between two of its
+//!   disclosed limits holds 0 or ≥ K of its values; refused otherwise, with the reason.
+//!
+//! Randomness of the simulations is passed in (`&mut R where R: rand::Rng + ?Sized`);
+//! [`build_federation_os`] draws every w_j from the OS CSPRNG (`rand::rngs::SysRng`) and
+//! reports an OS failure as [`FederatedError::Entropy`]. Joining a table draws nothing.
 //!
 //! ```
 //! use dptest_federated::{
@@ -44,7 +49,7 @@
 //! let a_y: Vec<f64> = (0..50).map(|i| f64::from(i) * 0.6 + 10.0).collect();
 //! let b_x: Vec<f64> = (0..30).map(|i| f64::from(i) * 0.9 + 1.0).collect();
 //! let b_y: Vec<f64> = (0..25).map(|i| f64::from(i) * 1.1 + 12.0).collect();
-//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7); // use bin_centre_os for real data
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7); // real data: bin_centre_journaled
 //!
 //! // Centre A (the larger) bins its data; centre B joins the table.
 //! let options = BinningOptions::new(10)?.with_extremes(ExtremeLimits::BUFFERS);
@@ -73,6 +78,7 @@ mod binning;
 mod error;
 mod estimates;
 mod federation;
+mod journal;
 mod merge;
 mod mwu;
 mod numeric;
@@ -90,8 +96,10 @@ pub use estimates::{
     table_quantiles,
 };
 pub use federation::{
-    FederationBuild, bin_centre_os, build_federation, build_federation_os, random_centre_id,
+    FederationBuild, add_centre_journaled, bin_centre_journaled, build_federation,
+    build_federation_os, random_centre_id,
 };
+pub use journal::{JOURNAL_FORMAT, Journal, LimitKey};
 pub use merge::add_centre;
 pub use mwu::{
     Alternative, CENTRE_FORMAT, CentreSummary, CentreSummaryFile, FederatedTest, TableStatistic,

@@ -33,7 +33,7 @@ pub enum IoAction {
     Read,
     /// Writing the ledger file.
     Write,
-    /// Opening `<ledger>.lock`.
+    /// Opening the ledger file to lock it.
     OpenLock,
     /// Taking the exclusive lock.
     Lock,
@@ -67,6 +67,21 @@ pub enum LedgerError {
     },
     /// The ledger could not be serialised.
     Serialise(String),
+    /// The path reaches something other than a regular file (a folder, a FIFO, a device),
+    /// which cannot be locked and rewritten safely.
+    NotAFile {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The folder the ledger would be created in does not exist.
+    NoFolder {
+        /// The path given.
+        path: PathBuf,
+        /// The missing folder.
+        folder: PathBuf,
+    },
+    /// No dataset name was declared (the key is never computed from the data).
+    NoDataset,
     /// A value is not a valid ε.
     InvalidEpsilon {
         /// Which value.
@@ -119,7 +134,7 @@ impl fmt::Display for LedgerError {
                 let what = match action {
                     IoAction::Read => "cannot read ledger",
                     IoAction::Write => "cannot write ledger",
-                    IoAction::OpenLock => "cannot open the ledger lock",
+                    IoAction::OpenLock => "cannot open ledger",
                     IoAction::Lock => "cannot lock",
                 };
                 write!(f, "{what} {}: {source}", path.display())
@@ -137,6 +152,23 @@ impl fmt::Display for LedgerError {
                 crate::LEDGER_FORMAT
             ),
             LedgerError::Serialise(m) => write!(f, "cannot serialise the ledger: {m}"),
+            LedgerError::NotAFile { path } => write!(
+                f,
+                "ledger {} is not a regular file: a ledger must be a file that can be locked \
+                 and rewritten in place",
+                path.display()
+            ),
+            LedgerError::NoFolder { path, folder } => write!(
+                f,
+                "ledger {} cannot be created: folder {} does not exist",
+                path.display(),
+                folder.display()
+            ),
+            LedgerError::NoDataset => write!(
+                f,
+                "a ledger needs the dataset's declared name (a key computed from the data would \
+                 make the output depend on the data)"
+            ),
             LedgerError::InvalidEpsilon { field, message } => {
                 let what = match field {
                     EpsilonField::LedgerBudget => "ledger budget",

@@ -1,8 +1,10 @@
 //! The privacy-budget ledger: a JSON file (format [`LEDGER_FORMAT`]) recording every private
-//! release per dataset, keyed by a declared dataset name or, as a weak fallback, by a hash of
-//! the analysed cells. ε composes sequentially (`BudgetAccountant`); δ adds up and has its own
-//! limit. The ledger is locked (an exclusive lock on `<ledger>.lock`) from the budget check
-//! until the release is recorded, so concurrent runs cannot overspend.
+//! release per dataset, keyed by the dataset's declared name (never by anything computed from
+//! the data: a key that depends on the cells would make what a release prints depend on them).
+//! ε composes sequentially (`BudgetAccountant`); δ adds up and has its own limit. The ledger
+//! file itself is locked (module [`locked`]: an exclusive lock on the file, the new text
+//! written in place) from the budget check until the release is recorded, so concurrent runs
+//! cannot overspend, whatever path (a link, a relative path) each one reaches the file by.
 //!
 //! One implementation for every front end: the `dptest` CLI (`--ledger`) and the Python
 //! package (`dptest.Ledger`) both call [`charged`], so they share one file safely.
@@ -13,8 +15,8 @@
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let file = dir.join("budget.json");
 //! # let _ = std::fs::remove_file(&file);
-//! let account = Account { file: &file, dataset: Some("trial-7"), budget: Some(1.0), delta_budget: None };
-//! let charge = Charge { test: "kruskal-wallis", epsilon: 0.6, delta: 0.0, cells_sha256: "" };
+//! let account = Account { file: &file, dataset: "trial-7", budget: Some(1.0), delta_budget: None };
+//! let charge = Charge { test: "kruskal-wallis", epsilon: 0.6, delta: 0.0 };
 //! let (answer, status) = charged(&account, &charge, || Ok::<_, ()>(42)).unwrap();
 //! assert_eq!((answer, status.releases), (42, 1));
 //! // A second ε = 0.6 would overspend: refused, and the closure is not run.
@@ -22,17 +24,18 @@
 //! ```
 
 mod error;
+pub mod locked;
 
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use dptest_mechanisms::{BUDGET_RELATIVE_SLACK, BudgetAccountant, Epsilon};
 use serde::{Deserialize, Serialize};
 
 pub use error::{EpsilonField, Failure, IoAction, LedgerError, Limit};
+pub use locked::{LockedFile, check_path};
 
 /// The `format` value of ledger files written by this version.
 pub const LEDGER_FORMAT: &str = "dptest-ledger-2";
@@ -45,7 +48,8 @@ pub const DEFAULT_DELTA_BUDGET: f64 = 1e-5;
 pub struct Ledger {
     /// [`LEDGER_FORMAT`].
     pub format: String,
-    /// Datasets by key: `name:NAME` or `cells-sha256:HEX`.
+    /// Datasets by key: `name:NAME` (files written by earlier versions may also hold
+    /// `cells-sha256:HEX` keys; they are kept and shown, never created).
     pub datasets: BTreeMap<String, Dataset>,
 }
 
@@ -76,9 +80,8 @@ pub struct Release {
 /// The budget state after a release, for the output.
 #[derive(Clone, Debug, Serialize)]
 pub struct LedgerStatus {
-    /// The declared dataset name (`None` when keyed by the cells' hash, which is never
-    /// printed: it is a function of the data).
-    pub dataset: Option<String>,
+    /// The declared dataset name.
+    pub dataset: String,
     /// Total ε budget of the dataset.
     pub budget: f64,
     /// ε spent including this release.
@@ -98,8 +101,8 @@ pub struct LedgerStatus {
 pub struct Account<'a> {
     /// The ledger file (created if absent).
     pub file: &'a Path,
-    /// The declared dataset name; `None` keys the dataset by the cells' hash (weak).
-    pub dataset: Option<&'a str>,
+    /// The declared dataset name (required: the key is never computed from the data).
+    pub dataset: &'a str,
     /// Total ε, required on the dataset's first release, fixed after.
     pub budget: Option<f64>,
     /// Total δ ([`DEFAULT_DELTA_BUDGET`] when absent on the first release), fixed after.
@@ -115,38 +118,40 @@ pub struct Charge<'a> {
     pub epsilon: f64,
     /// δ of the release.
     pub delta: f64,
-    /// Fallback key: hash of the analysed cells (used only without a dataset name).
-    pub cells_sha256: &'a str,
 }
 
 impl Ledger {
-    /// Reads `file` (an absent file is an empty ledger).
+    /// Reads `file` under its lock (an absent or empty file is an empty ledger).
     pub fn load(file: &Path) -> Result<Ledger, LedgerError> {
         if !file.exists() {
-            return Ok(Ledger { format: LEDGER_FORMAT.to_owned(), datasets: BTreeMap::new() });
+            check_path(file)?;
+            return Ok(Ledger::empty());
         }
-        let text = std::fs::read_to_string(file).map_err(|source| LedgerError::Io {
-            action: IoAction::Read,
-            path: file.to_owned(),
-            source,
-        })?;
-        let ledger: Ledger = serde_json::from_str(&text).map_err(|e| LedgerError::Malformed {
-            path: file.to_owned(),
-            message: e.to_string(),
-        })?;
+        Ledger::read(&mut LockedFile::open(file)?)
+    }
+
+    fn empty() -> Ledger {
+        Ledger { format: LEDGER_FORMAT.to_owned(), datasets: BTreeMap::new() }
+    }
+
+    fn read(locked: &mut LockedFile) -> Result<Ledger, LedgerError> {
+        let text = locked.read()?;
+        if text.trim().is_empty() {
+            return Ok(Ledger::empty());
+        }
+        let path = locked.path().to_owned();
+        let ledger: Ledger = serde_json::from_str(&text)
+            .map_err(|e| LedgerError::Malformed { path: path.clone(), message: e.to_string() })?;
         if ledger.format != LEDGER_FORMAT {
-            return Err(LedgerError::WrongFormat { path: file.to_owned(), found: ledger.format });
+            return Err(LedgerError::WrongFormat { path, found: ledger.format });
         }
         Ok(ledger)
     }
 
-    fn save(&self, file: &Path) -> Result<(), LedgerError> {
+    fn save(&self, locked: &mut LockedFile) -> Result<(), LedgerError> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| LedgerError::Serialise(e.to_string()))?;
-        let tmp = file.with_extension("json.tmp");
-        std::fs::write(&tmp, text + "\n").and_then(|()| std::fs::rename(&tmp, file)).map_err(
-            |source| LedgerError::Io { action: IoAction::Write, path: file.to_owned(), source },
-        )
+        locked.replace(&(text + "\n"))
     }
 }
 
@@ -166,11 +171,11 @@ impl Dataset {
         self.releases.iter().map(|r| r.delta).sum()
     }
 
-    /// The dataset's budget state (`dataset` is the name to report, if declared).
-    pub fn status(&self, dataset: Option<&str>) -> Result<LedgerStatus, LedgerError> {
+    /// The dataset's budget state (`dataset` is its declared name).
+    pub fn status(&self, dataset: &str) -> Result<LedgerStatus, LedgerError> {
         let acc = self.accountant()?;
         Ok(LedgerStatus {
-            dataset: dataset.map(str::to_owned),
+            dataset: dataset.to_owned(),
             budget: acc.total(),
             spent: acc.spent(),
             remaining: acc.remaining(),
@@ -185,12 +190,19 @@ fn epsilon(value: f64, field: EpsilonField) -> Result<Epsilon, LedgerError> {
     Epsilon::new(value).map_err(|e| LedgerError::InvalidEpsilon { field, message: e.to_string() })
 }
 
-/// The dataset's key: `name:NAME` for a declared name, else `cells-sha256:HEX`.
-pub fn dataset_key(dataset: Option<&str>, cells_sha256: &str) -> String {
-    match dataset {
-        Some(name) => format!("name:{name}"),
-        None => format!("cells-sha256:{cells_sha256}"),
+/// The dataset's key: `name:NAME`.
+pub fn dataset_key(dataset: &str) -> String {
+    format!("name:{dataset}")
+}
+
+/// Checks, before any data is read, what a charge to `account` needs of its parameters alone:
+/// a non-empty dataset name and a ledger path that [`check_path`] accepts (an existing ledger
+/// must also parse). Nothing is created or changed.
+pub fn check_account(account: &Account<'_>) -> Result<(), LedgerError> {
+    if account.dataset.trim().is_empty() {
+        return Err(LedgerError::NoDataset);
     }
+    Ledger::load(account.file).map(drop)
 }
 
 /// Runs `make` (the release) under the ledger: the ledger is locked, the budget checked, the
@@ -201,10 +213,12 @@ pub fn charged<T, E>(
     charge: &Charge<'_>,
     make: impl FnOnce() -> Result<T, E>,
 ) -> Result<(T, LedgerStatus), Failure<E>> {
-    let file = account.file;
-    let _lock = lock(file)?;
-    let mut ledger = Ledger::load(file)?;
-    let key = dataset_key(account.dataset, charge.cells_sha256);
+    if account.dataset.trim().is_empty() {
+        return Err(Failure::Ledger(LedgerError::NoDataset));
+    }
+    let mut locked = LockedFile::open(account.file)?;
+    let mut ledger = Ledger::read(&mut locked)?;
+    let key = dataset_key(account.dataset);
     let dataset = entry(&mut ledger, &key, account)?;
     check(dataset, charge)?;
     let result = make().map_err(Failure::Release)?;
@@ -215,35 +229,15 @@ pub fn charged<T, E>(
         delta: charge.delta,
     });
     let status = dataset.status(account.dataset)?;
-    ledger.save(file)?;
+    ledger.save(&mut locked)?;
     Ok((result, status))
 }
 
-/// The budget state of a named dataset without charging anything (no lock; `None` when the
-/// dataset is not in the ledger).
+/// The budget state of a named dataset without charging anything (`None` when the dataset is
+/// not in the ledger).
 pub fn status(file: &Path, dataset: &str) -> Result<Option<LedgerStatus>, LedgerError> {
     let ledger = Ledger::load(file)?;
-    ledger
-        .datasets
-        .get(&dataset_key(Some(dataset), ""))
-        .map(|d| d.status(Some(dataset)))
-        .transpose()
-}
-
-/// The lock file of a ledger: `<ledger>.lock` (the extension replaced).
-pub fn lock_path(file: &Path) -> PathBuf {
-    file.with_extension("lock")
-}
-
-/// An exclusive lock on `<ledger>.lock`, held until the returned file is dropped.
-fn lock(file: &Path) -> Result<File, LedgerError> {
-    let path = lock_path(file);
-    let handle =
-        File::options().create(true).truncate(false).write(true).open(&path).map_err(|source| {
-            LedgerError::Io { action: IoAction::OpenLock, path: path.clone(), source }
-        })?;
-    handle.lock().map_err(|source| LedgerError::Io { action: IoAction::Lock, path, source })?;
-    Ok(handle)
+    ledger.datasets.get(&dataset_key(dataset)).map(|d| d.status(dataset)).transpose()
 }
 
 fn entry<'l>(
@@ -309,14 +303,16 @@ fn now() -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
-    fn account(file: &Path, budget: Option<f64>) -> Account<'_> {
-        Account { file, dataset: None, budget, delta_budget: None }
+    fn account<'a>(file: &'a Path, dataset: &'a str, budget: Option<f64>) -> Account<'a> {
+        Account { file, dataset, budget, delta_budget: None }
     }
 
-    fn charge(epsilon: f64, delta: f64, cells: &str) -> Charge<'_> {
-        Charge { test: "t", epsilon, delta, cells_sha256: cells }
+    fn charge(epsilon: f64, delta: f64) -> Charge<'static> {
+        Charge { test: "t", epsilon, delta }
     }
 
     fn run(account: &Account<'_>, c: &Charge<'_>) -> Result<LedgerStatus, Failure<()>> {
@@ -325,35 +321,34 @@ mod tests {
 
     fn fresh(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("dptest-ledger-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("ledger.json");
-        let _ = std::fs::remove_file(&file);
-        file
+        dir.join("ledger.json")
     }
 
     #[test]
     fn charges_add_up_and_overspending_is_refused() {
         let file = fresh("charges");
-        let e = run(&account(&file, None), &charge(0.5, 0.0, "abc")).unwrap_err();
+        let e = run(&account(&file, "a", None), &charge(0.5, 0.0)).unwrap_err();
         assert!(matches!(e, Failure::Ledger(LedgerError::NotInLedger { .. })), "{e:?}");
         for _ in 0..3 {
-            let status = run(&account(&file, Some(0.9)), &charge(0.3, 1e-6, "abc")).unwrap();
+            let status = run(&account(&file, "a", Some(0.9)), &charge(0.3, 1e-6)).unwrap();
             assert!(status.spent <= 0.9 + 1e-12);
-            assert_eq!(status.dataset, None);
+            assert_eq!(status.dataset, "a");
         }
         // 0.3 + 0.3 + 0.3 = 0.9 (up to rounding, within BudgetAccountant's slack); nothing left.
-        let e = run(&account(&file, None), &charge(0.01, 0.0, "abc")).unwrap_err();
+        let e = run(&account(&file, "a", None), &charge(0.01, 0.0)).unwrap_err();
         assert!(matches!(e, Failure::Ledger(ref l) if l.is_refusal()), "{e:?}");
         let ledger = Ledger::load(&file).unwrap();
-        assert_eq!(ledger.datasets["cells-sha256:abc"].releases.len(), 3);
+        assert_eq!(ledger.datasets["name:a"].releases.len(), 3);
         // Another dataset has its own budget.
-        assert!(run(&account(&file, Some(1.0)), &charge(1.0, 0.0, "def")).is_ok());
+        assert!(run(&account(&file, "b", Some(1.0)), &charge(1.0, 0.0)).is_ok());
         // δ is limited like ε.
-        let tight = Account { delta_budget: Some(2e-6), ..account(&file, Some(1.0)) };
+        let tight = Account { delta_budget: Some(2e-6), ..account(&file, "c", Some(1.0)) };
         for _ in 0..2 {
-            assert!(run(&tight, &charge(0.1, 1e-6, "ghi")).is_ok());
+            assert!(run(&tight, &charge(0.1, 1e-6)).is_ok());
         }
-        let Err(Failure::Ledger(e)) = run(&tight, &charge(0.1, 1e-6, "ghi")) else {
+        let Err(Failure::Ledger(e)) = run(&tight, &charge(0.1, 1e-6)) else {
             panic!("δ overspent")
         };
         assert!(matches!(e, LedgerError::Refused { limit: Limit::Delta, .. }));
@@ -364,14 +359,14 @@ mod tests {
     fn a_refused_query_runs_nothing_and_a_failed_release_records_nothing() {
         let file = fresh("refused");
         let mut ran = false;
-        let named = Account { dataset: Some("trial"), ..account(&file, Some(1.0)) };
-        let refused = charged(&named, &charge(2.0, 0.0, "x"), || {
+        let named = account(&file, "trial", Some(1.0));
+        let refused = charged(&named, &charge(2.0, 0.0), || {
             ran = true;
             Ok::<_, ()>(())
         });
         assert!(refused.is_err());
         assert!(!ran);
-        let failed = charged(&named, &charge(0.5, 0.0, "x"), || Err::<(), _>("boom"));
+        let failed = charged(&named, &charge(0.5, 0.0), || Err::<(), _>("boom"));
         assert!(matches!(failed, Err(Failure::Release("boom"))));
         // Nothing recorded: not even the new dataset entry.
         assert!(status(&file, "trial").unwrap().is_none());
@@ -381,16 +376,86 @@ mod tests {
     #[test]
     fn budgets_are_fixed_and_the_format_is_checked() {
         let file = fresh("fixed");
-        let named = Account { dataset: Some("trial"), ..account(&file, Some(1.0)) };
-        run(&named, &charge(0.2, 0.0, "")).unwrap();
+        let named = account(&file, "trial", Some(1.0));
+        run(&named, &charge(0.2, 0.0)).unwrap();
         let other = Account { budget: Some(2.0), ..named };
-        let Err(Failure::Ledger(e)) = run(&other, &charge(0.2, 0.0, "")) else { panic!() };
+        let Err(Failure::Ledger(e)) = run(&other, &charge(0.2, 0.0)) else { panic!() };
         assert!(matches!(e, LedgerError::BudgetFixed { limit: Limit::Epsilon, .. }), "{e}");
         assert_eq!(Ledger::load(&file).unwrap().datasets["name:trial"].releases.len(), 1);
         std::fs::write(&file, r#"{"format": "dptest-ledger-1", "datasets": {}}"#).unwrap();
         assert!(matches!(Ledger::load(&file), Err(LedgerError::WrongFormat { .. })));
         std::fs::write(&file, "not json").unwrap();
         assert!(matches!(Ledger::load(&file), Err(LedgerError::Malformed { .. })));
-        assert_eq!(lock_path(&file), file.with_extension("lock"));
+        assert!(matches!(check_account(&named), Err(LedgerError::Malformed { .. })));
+    }
+
+    #[test]
+    fn the_account_is_checked_before_any_data_is_read() {
+        let file = fresh("account");
+        let e = check_account(&account(&file, " ", Some(1.0))).unwrap_err();
+        assert!(matches!(e, LedgerError::NoDataset), "{e}");
+        let folder = file.parent().unwrap();
+        let e = check_account(&account(folder, "a", Some(1.0))).unwrap_err();
+        assert!(matches!(e, LedgerError::NotAFile { .. }), "{e}");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        check_account(&account(&file, "a", Some(1.0))).unwrap();
+        assert!(!file.exists(), "a check creates nothing");
+        // A ledger named like a lock file is an ordinary ledger (the file itself is locked).
+        let lockish = file.with_extension("lock");
+        run(&account(&lockish, "a", Some(1.0)), &charge(0.5, 0.0)).unwrap();
+        assert_eq!(status(&lockish, "a").unwrap().unwrap().spent, 0.5);
+    }
+
+    /// Two ways to reach one ledger, each used by `threads` concurrent charges of ε = 0.25 on a
+    /// budget of 1: exactly four are recorded, whichever path they came by.
+    fn concurrent_through(first: &Path, second: &Path) {
+        let outcomes: Vec<bool> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..12)
+                .map(|i| {
+                    let file = if i % 2 == 0 { first } else { second };
+                    scope.spawn(move || {
+                        run(&account(file, "trial", Some(1.0)), &charge(0.25, 0.0)).is_ok()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(outcomes.iter().filter(|&&ok| ok).count(), 4, "{outcomes:?}");
+        for file in [first, second] {
+            let s = status(file, "trial").unwrap().unwrap();
+            assert_eq!((s.releases, s.spent), (4, 1.0), "{file:?}");
+        }
+    }
+
+    #[test]
+    fn a_symbolic_link_reaches_the_same_ledger() {
+        let file = fresh("symlink");
+        let team = file.parent().unwrap().join("team");
+        std::fs::create_dir_all(&team).unwrap();
+        let link = team.join("ledger.json");
+        // The link exists before the ledger: the first charge creates the target.
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        concurrent_through(&link, &file);
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    }
+
+    #[test]
+    fn a_hard_link_reaches_the_same_ledger() {
+        let file = fresh("hardlink");
+        run(&account(&file, "other", Some(1.0)), &charge(0.5, 0.0)).unwrap();
+        let link = file.parent().unwrap().join("linked.json");
+        std::fs::hard_link(&file, &link).unwrap();
+        concurrent_through(&file, &link);
+        assert_eq!(status(&link, "other").unwrap().unwrap().releases, 1);
+    }
+
+    #[test]
+    fn a_relative_path_with_dots_reaches_the_same_ledger() {
+        let file = fresh("dots");
+        let dir = file.parent().unwrap();
+        let sub = dir.join("sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        let dotted = sub.join("..").join("ledger.json");
+        concurrent_through(&file, &dotted);
     }
 }

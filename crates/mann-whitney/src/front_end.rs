@@ -71,10 +71,14 @@ impl ReleaseTest for PrivateMannWhitney {
             ),
         );
         if detail.no_power {
-            r.warn(
+            r.warn(if choices.switch(KNOWN_SIZES.name) {
+                "a declared group is empty (the sizes are read from the file and assumed \
+                 public with --known-sizes; nothing is estimated): the test cannot reject \
+                 (p = 1), and no reference was computed (engine: none)"
+            } else {
                 "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
-                 more data or a larger ε",
-            );
+                 more data or a larger ε"
+            });
         }
         let n = detail.n as f64;
         r.warn_if_all_noise(detail.noise_scale, n * n / 4.0);

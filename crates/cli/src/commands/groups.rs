@@ -99,6 +99,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
         bail!("--drop-missing is for public tests only: clean the file before a private run");
     }
     let declared = super::declared_groups(&args.columns)?;
+    crate::ledger::check_before_reading(&args.ledger)?;
     let table = super::read_table(&args.input)?;
     let data = super::reading(|| {
         table.grouped(&args.columns.group, &args.columns.value, false, Some(declared))
@@ -108,7 +109,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
     options.noise_scales().map_err(|e| anyhow!("{e}"))?;
     let sim = simulation(common, av::DEFAULT_NULL_DRAWS, super::DEFAULT_SEED)?;
     sim.require_monte_carlo("anova")?;
-    let (result, status) = release(&args.ledger, &data.input, "anova", args.epsilon, 0.0, || {
+    let (result, status) = release(&args.ledger, "anova", args.epsilon, 0.0, || {
         with_spinner("simulating the reference distribution", || {
             av::private_anova(&sample, &options, sim.evaluator())
         })

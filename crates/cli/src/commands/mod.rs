@@ -12,7 +12,7 @@ pub mod private;
 use anyhow::{Result, bail};
 
 use crate::cli::{Cli, Command, GroupColumns, InputArgs, Privacy};
-use crate::data::{InputInfo, Table};
+use crate::data::Table;
 use crate::engine::Simulation;
 use crate::error::{Kind, tag};
 use crate::ledger::{self, LedgerArgs, LedgerStatus};
@@ -60,29 +60,19 @@ pub fn simulation_on(
 /// release made and recorded, and only then is the result returned for printing.
 pub fn release<T>(
     ledger_args: &LedgerArgs,
-    input: &InputInfo,
     test: &str,
     epsilon: f64,
     delta: f64,
     make: impl FnOnce() -> Result<T>,
 ) -> Result<(T, Option<LedgerStatus>)> {
-    if ledger_args.ledger.is_some() && ledger_args.dataset.is_none() {
-        eprintln!(
-            "note (data holder only, not part of the release): without --dataset NAME the \
-             ledger keys this dataset by a hash of its cells, which any edit changes"
-        );
-    }
-    let keyed_by_cells = ledger_args.ledger.is_some() && ledger_args.dataset.is_none();
-    let cells_sha256 = if keyed_by_cells { input.cells_sha256()? } else { String::new() };
-    let charge = ledger::Charge { test, epsilon, delta, cells_sha256: &cells_sha256 };
-    ledger::charged(ledger_args, &charge, make)
+    ledger::charged(ledger_args, &ledger::Charge { test, epsilon, delta }, make)
 }
 
 /// Adds the ledger state to a report (public: it depends on the declared ε and δ of past
 /// queries only).
 pub fn add_ledger(report: &mut Report, status: Option<LedgerStatus>) {
     if let Some(s) = status {
-        let name = s.dataset.as_deref().map_or("this dataset".to_owned(), |d| format!("'{d}'"));
+        let name = format!("'{}'", s.dataset);
         report.line(
             "ledger",
             format!(
@@ -124,14 +114,18 @@ pub fn add_decision(report: &mut Report, alpha: f64) {
 
 /// The privacy mode of a test command: `Some(ε)` or public (then the ledger is refused).
 /// Private mode refuses `--drop-missing` (n is public; the dropped count would be a release)
-/// before any data is read.
+/// and checks the ledger flags (`--dataset` declared, a usable ledger path) before any data
+/// is read.
 pub fn mode(privacy: &Privacy, ledger_args: &LedgerArgs, input: &InputArgs) -> Result<Option<f64>> {
     match (privacy.epsilon, privacy.public) {
         (Some(_), false) if input.drop_missing => bail!(
             "--drop-missing is for public tests only: a private test treats n as public, so clean \
              the file (drop or impute incomplete rows) before the private run"
         ),
-        (Some(e), false) => Ok(Some(e)),
+        (Some(e), false) => {
+            ledger::check_before_reading(ledger_args)?;
+            Ok(Some(e))
+        }
         (None, true) => {
             ledger::refuse_public(ledger_args)?;
             Ok(None)

@@ -193,6 +193,7 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
     if args.input.drop_missing {
         bail!("--drop-missing is for public tests only: clean the file before a private run");
     }
+    crate::ledger::check_before_reading(&args.ledger)?;
     let table = super::read_table(&args.input)?;
     let data = super::reading(|| table.paired(&args.columns.before, &args.columns.after, false))?;
     let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
@@ -217,13 +218,12 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
         epsilon,
     };
     wx::TcReference::new(variant, sample.len(), epsilon, evaluator).map_err(|e| anyhow!("{e}"))?;
-    let (result, status) =
-        release(&args.ledger, &data.input, "task-clifton", args.epsilon, 0.0, || {
-            with_spinner("computing the critical value", || {
-                wx::task_clifton(&sample, &options, evaluator)
-            })
-            .map_err(|e| anyhow!("{e}"))
-        })?;
+    let (result, status) = release(&args.ledger, "task-clifton", args.epsilon, 0.0, || {
+        with_spinner("computing the critical value", || {
+            wx::task_clifton(&sample, &options, evaluator)
+        })
+        .map_err(|e| anyhow!("{e}"))
+    })?;
     let title = if result.detail.differentially_private {
         format!("Task–Clifton private Wilcoxon test, {} (ε-DP baseline)", result.detail.variant)
     } else {

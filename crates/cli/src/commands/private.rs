@@ -50,7 +50,7 @@ pub fn run(args: &impl PrivateArgs, common: &Common) -> Result<Report> {
     };
     let choices = args.choices(epsilon);
     let read = read(test, args)?;
-    let mut report = release_test(test, &choices, read.data, &read.input, args.ledger(), common)?;
+    let mut report = release_test(test, &choices, read.data, args.ledger(), common)?;
     match read.described {
         Described::Groups(labels) => report.input(&read.input, Some(&labels)),
         Described::Values { paired } => {
@@ -113,7 +113,6 @@ fn release_test(
     test: &dyn ReleaseTest,
     choices: &Choices,
     data: Data,
-    input: &InputInfo,
     ledger: &LedgerArgs,
     common: &Common,
 ) -> Result<Report> {
@@ -132,10 +131,9 @@ fn release_test(
         })?,
         None => prepared.progress.to_owned(),
     };
-    let (done, status) =
-        release(ledger, input, test.name(), prepared.epsilon, prepared.delta, || {
-            with_spinner(&message, || test.release(data, choices, evaluator)).map_err(refused)
-        })?;
+    let (done, status) = release(ledger, test.name(), prepared.epsilon, prepared.delta, || {
+        with_spinner(&message, || test.release(data, choices, evaluator)).map_err(refused)
+    })?;
     let mut report = Report::from_hook(done);
     if let Some(s) = &sim {
         add_engine(&mut report, s);

@@ -8,19 +8,29 @@ fn centre(c: &str) -> String {
 
 const COLS: [&str; 4] = ["--group", "group", "--value", "value"];
 
+/// A fresh journal path for centre dataset `name` of one test (`--journal P --dataset name`).
+fn journal(test: &str, name: &str) -> [String; 4] {
+    let path = temp(&format!("{test}-{name}.journal.json"));
+    ["--journal".into(), path.to_str().expect("utf-8").to_owned(), "--dataset".into(), name.into()]
+}
+
 /// bin c, add a, add b (ids site-c, site-a, site-b) into t1, t2, t3; returns the JSON reports.
 fn build_tables(t: [&str; 3]) -> Vec<serde_json::Value> {
     let c = centre("c");
+    let jc = journal(t[0], "c");
     let mut first = vec!["federated", "bin", "--k", "10", "--output", t[0], "--input", &c];
     first.extend(COLS);
     first.extend(["--centre", "site-c"]);
+    first.extend(jc.iter().map(String::as_str));
     let mut reports = vec![json(&first)];
     for (from, to, c) in [(t[0], t[1], "a"), (t[1], t[2], "b")] {
         let input = centre(c);
         let id = format!("site-{c}");
+        let j = journal(t[0], c);
         let mut a = vec!["federated", "add", "--table", from, "--output", to, "--input", &input];
         a.extend(COLS);
         a.extend(["--centre", &id]);
+        a.extend(j.iter().map(String::as_str));
         reports.push(json(&a));
     }
     reports
@@ -99,6 +109,8 @@ fn add_refuses_a_centre_already_in_the_table() {
     let mut a = vec!["federated", "add", "--table", &t[2], "--input", &input, "--centre", "site-a"];
     a.extend(COLS);
     a.extend(["--output", again.to_str().unwrap()]);
+    let j = journal("fed_r4", "a");
+    a.extend(j.iter().map(String::as_str));
     let e = data_error(&a);
     assert!(e.contains("\"site-a\" occurs twice"), "{e}");
     assert!(!again.exists(), "nothing written");
@@ -119,20 +131,12 @@ fn bin_and_add_print_only_k_anonymous_counts() {
             assert!(c == 0 || c >= 10, "{run}");
         }
     }
-    let out = dptest(&[
-        "federated",
-        "bin",
-        "--k",
-        "10",
-        "--output",
-        &t[0],
-        "--input",
-        &centre("c"),
-        "--group",
-        "group",
-        "--value",
-        "value",
-    ]);
+    let j = journal("fed_p", "c");
+    let c = centre("c");
+    let mut a = vec!["federated", "bin", "--k", "10", "--output", &t[0], "--input", &c];
+    a.extend(COLS);
+    a.extend(j.iter().map(String::as_str));
+    let out = dptest(&a);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not part of the release"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -163,9 +167,11 @@ fn output_never_overwrites_an_input_or_a_foreign_file() {
     let copy = copy.to_str().unwrap();
     let dir = std::path::Path::new(copy).parent().unwrap();
     let odd = format!("{}/../dptest-cli/fed_input_copy.csv", dir.display());
+    let j = journal("fed_overwrite", "c");
     for output in [copy, odd.as_str()] {
         let mut a = vec!["federated", "bin", "--k", "10", "--input", copy, "--output", output];
         a.extend(COLS);
+        a.extend(j.iter().map(String::as_str));
         let e = data_error(&a);
         assert!(e.contains("refusing to overwrite an input"), "{e}");
     }
@@ -177,6 +183,7 @@ fn output_never_overwrites_an_input_or_a_foreign_file() {
     let c = centre("c");
     let mut a = vec!["federated", "bin", "--k", "10", "--input", &c, "--output", other];
     a.extend(COLS);
+    a.extend(j.iter().map(String::as_str));
     let e = data_error(&a);
     assert!(e.contains("is not a federated summary table") && e.contains("--force"), "{e}");
     assert_eq!(std::fs::read_to_string(other).unwrap(), "my notes\n");
@@ -280,6 +287,10 @@ fn federated_errors_are_one_line() {
         "2",
         "--output",
         t.to_str().unwrap(),
+        "--journal",
+        temp("fed_bad.journal.json").to_str().unwrap(),
+        "--dataset",
+        "three",
     ]);
     assert!(e.contains("one or 2 groups"), "{e}");
     let e = data_error(&["federated", "test", "--table", "examples/methylation.csv"]);
@@ -308,4 +319,86 @@ fn quantile_loss_over_centres_is_the_pooled_order_statistic() {
         "loss",
     ]);
     assert!(e.contains("--centres"), "{e}");
+}
+
+fn upper_limits(path: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("a table");
+    serde_json::from_str::<serde_json::Value>(&text).expect("JSON")["upper_limits"].clone()
+}
+
+/// Privacy review 3, item 3: re-runs of `bin` put the limits where they were (the union of
+/// fresh re-runs closed in on the data values); another dataset name has its own secret.
+#[test]
+fn re_runs_of_bin_repeat_the_limits() {
+    let t = temps(["fed_j1.json", "fed_j1b.json", "fed_j2.json"]);
+    let c = centre("c");
+    let bin = |output: &str, journal: &[String; 4]| {
+        let mut a = vec!["federated", "bin", "--k", "10", "--input", &c, "--output", output];
+        a.extend(COLS);
+        a.extend(journal.iter().map(String::as_str));
+        json(&a)
+    };
+    let j_c = journal("fed_j", "c");
+    bin(&t[0], &j_c);
+    bin(&t[1], &j_c);
+    assert_eq!(upper_limits(&t[0]), upper_limits(&t[1]), "a re-run gives the same limits");
+    // A second version, as a new dataset name (a fresh secret) makes it.
+    bin(&t[2], &journal("fed_j", "c-copy"));
+    assert_ne!(upper_limits(&t[0]), upper_limits(&t[2]));
+    // The refusal of a second version that cuts a centre's counts is deterministic only on
+    // seeded limits: crates/federated/tests/journal.rs; here, crafted tables (next test).
+}
+
+/// A table a coordinator wrote by hand with limits a little apart is refused once it would
+/// give a count between them.
+#[test]
+fn crafted_tables_cannot_cut_a_centres_counts() {
+    let j = journal("fed_crafted", "a");
+    let a_csv = centre("a");
+    let table = |limit: f64| {
+        let path = temp(&format!("fed_crafted_{limit}.json"));
+        let t = serde_json::json!({
+            "format": "dptest-federated-table/2", "k": 10, "groups": ["control", "treated"],
+            "centres": ["invented"], "extremes": {"lower": "infinite", "upper": "infinite"},
+            "lower_limit": null, "upper_limits": [limit, null],
+            "counts": [[50.0, 50.0], [50.0, 50.0]]
+        });
+        std::fs::write(&path, t.to_string()).unwrap();
+        path
+    };
+    let mut refused = 0;
+    // Limits 0.2 apart across centre a's values: each is a one-bin run on its own, and some
+    // pair cuts out 1..9 values.
+    for i in 0..20 {
+        let limit = 60.0 + 0.2 * f64::from(i);
+        let input = table(limit);
+        let out = temp(&format!("fed_crafted_out_{i}.json"));
+        let mut a = vec!["federated", "add", "--table", input.to_str().unwrap(), "--input", &a_csv];
+        a.extend(COLS);
+        a.extend(["--output", out.to_str().unwrap()]);
+        a.extend(j.iter().map(String::as_str));
+        if dptest(&a).status.code() == Some(2) {
+            refused += 1;
+        }
+    }
+    assert!(refused > 0, "some crafted limit must be refused");
+}
+
+#[test]
+fn the_journal_is_checked_before_the_data_are_read() {
+    let out = temp("fed_jcheck.json");
+    let out = out.to_str().unwrap();
+    let c = centre("c");
+    let mut a = vec!["federated", "bin", "--k", "10", "--input", &c, "--output", out];
+    a.extend(COLS);
+    let mut same = a.clone();
+    same.extend(["--journal", out, "--dataset", "c"]);
+    assert!(data_error(&same).contains("is the --output"));
+    let mut folder = a.clone();
+    let dir = temp("fed_jcheck_dir");
+    std::fs::create_dir_all(&dir).unwrap();
+    folder.extend(["--journal", dir.to_str().unwrap(), "--dataset", "c"]);
+    assert!(data_error(&folder).contains("not a regular file"));
+    // Without a journal, clap refuses: the journal is required.
+    assert_eq!(dptest(&a).status.code(), Some(2));
 }

@@ -1,11 +1,12 @@
-//! The privacy-budget ledger: releases are recorded per dataset (a declared name, or a hash
-//! of the analysed cells) under a lock, and a query that would exceed the ε or δ budget is
-//! refused.
+//! The privacy-budget ledger: releases are recorded per declared dataset name under a lock on
+//! the ledger file itself (whatever path reaches it), and a query that would exceed the ε or δ
+//! budget is refused.
 
 use super::common::*;
 
 fn kw_release(ledger: &str, epsilon: &str, budget: Option<&str>) -> std::process::Output {
-    let flags = ["--epsilon", epsilon, "--draws", "200", "--ledger", ledger, "--json"];
+    let flags =
+        ["--epsilon", epsilon, "--draws", "200", "--ledger", ledger, "--dataset", "m", "--json"];
     let mut args = kw_args("examples/methylation.csv", &flags);
     if let Some(b) = budget {
         args.extend(["--budget", b]);
@@ -21,7 +22,7 @@ fn ledger_records_and_refuses_overspending() {
     let out = kw_release(ledger, "0.5", None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("pass --budget"));
-    assert!(!path.exists(), "nothing recorded for a refused query");
+    assert!(!path.exists() || std::fs::read(&path).unwrap().is_empty(), "nothing recorded");
 
     let out = kw_release(ledger, "0.5", Some("1"));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -44,7 +45,7 @@ fn ledger_records_and_refuses_overspending() {
     assert_eq!(datasets[0]["spent"], 1.0);
     assert_eq!(datasets[0]["releases"].as_array().unwrap().len(), 2);
     assert_eq!(datasets[0]["releases"][0]["test"], "kruskal-wallis");
-    assert!(datasets[0]["key"].as_str().unwrap().starts_with("cells-sha256:"));
+    assert_eq!(datasets[0]["key"], "name:m");
 }
 
 /// A copy of examples/methylation.csv with its rows reversed and a blank line added.
@@ -58,17 +59,120 @@ fn reordered_copy(name: &str) -> std::path::PathBuf {
     path
 }
 
+/// examples/methylation.csv with one cell changed: a neighbouring dataset.
+fn neighbour(name: &str) -> std::path::PathBuf {
+    let text =
+        std::fs::read_to_string(root().join("examples/methylation.csv")).expect("read the example");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let cells: Vec<&str> = lines[1].split(',').collect();
+    let changed = format!("{},{}", cells[0], 0.123_456);
+    lines[1] = changed;
+    let path = temp(name);
+    std::fs::write(&path, lines.join("\n") + "\n").expect("write the neighbour");
+    path
+}
+
 #[test]
-fn the_fallback_key_survives_reordering_and_blank_lines() {
-    let path = temp("ledger_reorder.json");
+fn a_ledger_needs_a_dataset_name_before_anything_is_read() {
+    let path = temp("ledger_unnamed.json");
     let ledger = path.to_str().unwrap();
-    assert!(kw_release(ledger, "1", Some("1")).status.success());
-    let copy = reordered_copy("methylation_reversed.csv");
-    let flags = ["--epsilon", "0.5", "--draws", "200", "--ledger", ledger];
-    let mut again = kw_args(copy.to_str().unwrap(), &flags);
-    again.extend(["--groups", METHYLATION_GROUPS]);
-    let e = fails(&again);
-    assert!(e.contains("refused"), "a reordered copy must not get a fresh budget: {e}");
+    let flags = ["--epsilon", "0.5", "--ledger", ledger, "--budget", "1"];
+    // The input does not exist: the refusal comes first, so it depends on the flags alone.
+    let e = data_error(&kw_args("no/such/file.csv", &flags));
+    assert!(e.contains("--ledger needs --dataset NAME"), "{e}");
+    assert!(!path.exists(), "nothing created");
+    let dir = temp("ledger_is_a_folder");
+    std::fs::create_dir_all(&dir).unwrap();
+    let named = ["--epsilon", "0.5", "--ledger", dir.to_str().unwrap(), "--dataset", "d"];
+    let e = data_error(&kw_args("no/such/file.csv", &named));
+    assert!(e.contains("not a regular file"), "{e}");
+    // A public run charges nothing and needs no name.
+    assert!(
+        data_error(&kw_args("examples/methylation.csv", &["--public", "--ledger", ledger]))
+            .contains("--public")
+    );
+}
+
+/// Privacy review 3, item 2: against one ledger state, a query on D and on a neighbour of D
+/// print the same ledger object and both release (the key is the declared name, never a
+/// function of the cells).
+#[test]
+fn neighbouring_files_print_the_same_ledger_state() {
+    let state = temp("ledger_state.json");
+    let ledger = state.to_str().unwrap();
+    let mut first = kw_args(
+        "examples/methylation.csv",
+        &["--epsilon", "0.5", "--draws", "200", "--ledger", ledger, "--dataset", "trial"],
+    );
+    first.extend(["--budget", "1"]);
+    json(&first);
+    let copy = neighbour("methylation_neighbour.csv");
+    let mut shown = Vec::new();
+    for (i, input) in ["examples/methylation.csv", copy.to_str().unwrap()].iter().enumerate() {
+        let own = temp(&format!("ledger_state_{i}.json"));
+        std::fs::copy(&state, &own).unwrap();
+        let own = own.to_str().unwrap().to_owned();
+        let flags = ["--epsilon", "0.25", "--draws", "200", "--ledger", &own, "--dataset", "trial"];
+        let mut args = kw_args(input, &flags);
+        if i == 1 {
+            args.extend(["--groups", METHYLATION_GROUPS]);
+        }
+        shown.push(json(&args)["ledger"].clone());
+    }
+    assert_eq!(shown[0], shown[1]);
+    assert_eq!(shown[0]["spent"], 0.75);
+}
+
+/// Privacy review 3, item 1: a ledger linked into a second folder (symbolic or hard link) or
+/// reached by another spelling of its path is one ledger: concurrent runs through both paths
+/// release exactly what the budget allows.
+#[test]
+fn every_path_to_a_ledger_is_one_ledger() {
+    let real = temp("ledger_shared.json");
+    let team = temp("ledger_team");
+    std::fs::create_dir_all(&team).unwrap();
+    let dotted = team.join("..").join("ledger_shared.json");
+    let links = [("symlink", team.join("ledger.json")), ("hard", team.join("hard.json"))];
+    for (kind, link) in &links {
+        let _ = std::fs::remove_file(link);
+        let _ = std::fs::remove_file(&real);
+        // ε 0.4 already spent on a budget of 1 through the real path.
+        fn spend(file: &str) -> Vec<&str> {
+            let flags =
+                ["--epsilon", "0.4", "--draws", "200", "--ledger", file, "--dataset", "trial"];
+            let mut args = kw_args("examples/methylation.csv", &flags);
+            args.extend(["--budget", "1"]);
+            args
+        }
+        assert!(dptest(&spend(real.to_str().unwrap())).status.success());
+        match *kind {
+            "symlink" => std::os::unix::fs::symlink(&real, link).unwrap(),
+            _ => std::fs::hard_link(&real, link).unwrap(),
+        }
+        let paths = [link.as_path(), real.as_path(), dotted.as_path()];
+        let children: Vec<_> = (0..6)
+            .map(|i| {
+                let file = paths[i % 3].to_str().unwrap();
+                command()
+                    .args(spend(file))
+                    .current_dir(root())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let released =
+            children.into_iter().filter_map(|mut c| c.wait().ok()).filter(|s| s.success()).count();
+        assert_eq!(released, 1, "{kind}: one more ε = 0.4 fits in the 0.6 left");
+        for path in paths {
+            let shown = json(&["ledger", "show", "--ledger", path.to_str().unwrap()]);
+            assert_eq!(shown["datasets"][0]["releases"].as_array().unwrap().len(), 2, "{kind}");
+        }
+        if *kind == "symlink" {
+            assert!(std::fs::symlink_metadata(link).unwrap().file_type().is_symlink());
+        }
+    }
 }
 
 #[test]
@@ -93,7 +197,8 @@ fn delta_is_limited_like_epsilon() {
     let path = temp("ledger_delta.json");
     let ledger = path.to_str().unwrap();
     let run = |budget: &[&str]| {
-        let mut a = mw_args(&["--epsilon", "0.1", "--delta", "1e-6", "--ledger", ledger]);
+        let flags = ["--epsilon", "0.1", "--delta", "1e-6", "--ledger", ledger, "--dataset", "d"];
+        let mut a = mw_args(&flags);
         a.extend_from_slice(budget);
         dptest(&a)
     };
@@ -147,7 +252,18 @@ fn non_dp_outputs_are_never_charged() {
     let ledger = path.to_str().unwrap();
     let e = data_error(&paired_args(
         "task-clifton",
-        &["--epsilon", "1", "--variant", "high-utility", "--ledger", ledger, "--budget", "1"],
+        &[
+            "--epsilon",
+            "1",
+            "--variant",
+            "high-utility",
+            "--ledger",
+            ledger,
+            "--dataset",
+            "d",
+            "--budget",
+            "1",
+        ],
     ));
     assert!(e.contains("not DP"), "{e}");
     assert!(!path.exists());

@@ -37,3 +37,17 @@ fn one_sided_private_needs_known_sizes() {
     assert_eq!(v["delta"], 0.0);
     assert_eq!(v["known_sizes"], true);
 }
+
+/// Privacy review 3, item 4: with --known-sizes nothing is estimated, so an empty declared
+/// group is named as such, not as a private m* of 0.
+#[test]
+fn known_sizes_with_an_empty_group_says_the_sizes_are_read_not_estimated() {
+    let file = "crates/cli/tests/data/one_group.csv";
+    let base = ["mann-whitney", "--input", file, "--group", "group", "--value", "value"];
+    let mut args = base.to_vec();
+    args.extend(["--groups", "a,b", "--epsilon", "1", "--known-sizes"]);
+    let v = json(&args);
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains("assumed public") && !warnings.contains("m*"), "{warnings}");
+    assert_eq!(v["p_value"], 1.0);
+}

@@ -257,35 +257,3 @@ fn parquet_cells_get_the_csv_checks() {
     ]);
     assert!(e.contains("not a readable Parquet file"), "{e}");
 }
-
-#[test]
-fn the_ledger_key_of_parquet_is_the_cells_hash_of_the_csv() {
-    let path = temp("parquet-ledger.json");
-    let _ = std::fs::remove_file(&path);
-    let ledger = path.to_str().unwrap();
-    for input in ["examples/methylation.csv", "testdata/parquet/methylation.parquet"] {
-        json(&[
-            "kruskal-wallis",
-            "--input",
-            input,
-            "--group",
-            "group",
-            "--value",
-            "value",
-            "--groups",
-            "bipolar,control,schizophrenia",
-            "--epsilon",
-            "0.5",
-            "--draws",
-            "200",
-            "--ledger",
-            ledger,
-            "--budget",
-            "1",
-        ]);
-    }
-    let shown = json(&["ledger", "show", "--ledger", ledger]);
-    let datasets = shown["datasets"].as_array().unwrap();
-    assert_eq!(datasets.len(), 1, "one dataset, whatever the format: {shown}");
-    assert_eq!(datasets[0]["spent"], 1.0);
-}

@@ -12,13 +12,15 @@ pub enum FederatedCommand {
     /// Bin one centre's data into a K-anonymous summary table (Algorithm S1).
     #[command(
         after_help = "Example:\n  dptest federated bin --input examples/centres/centre_c.csv \
-                            --group group --value value --k 10 --output table.json"
+                            --group group --value value --k 10 --output table.json \
+                            --journal c-journal.json --dataset centre-c"
     )]
     Bin(BinArgs),
     /// Add a centre's data to an existing summary table (S3 without splitting: the centre's
     /// run totals, each 0 or ≥ K, shared out over the table's bins in whole numbers).
     #[command(after_help = "Example:\n  dptest federated add --table table.json --input \
-                            examples/centres/centre_a.csv --group group --value value --output table2.json")]
+                            examples/centres/centre_a.csv --group group --value value --output table2.json \
+                            --journal a-journal.json --dataset centre-a")]
     Add(AddArgs),
     /// Mann–Whitney test on a summary table (U_fed, tie-corrected normal reference).
     #[command(after_help = "Example:\n  dptest federated test --table table2.json")]
@@ -75,6 +77,20 @@ pub struct CentreOutput {
     pub centre: Option<String>,
 }
 
+/// The centre's disclosure journal (`bin` and `add`).
+#[derive(Args, Debug)]
+pub struct JournalArgs {
+    /// This centre's disclosure journal (JSON, created if absent): what it has disclosed in
+    /// every table, and the secret its bin limits come from. A table that would, with what
+    /// was disclosed before, reveal 1..K−1 values between two limits is refused. Keep it
+    /// private and keep it: docs/federated.md, "What a centre keeps".
+    #[arg(long, value_name = "FILE")]
+    pub journal: PathBuf,
+    /// The name of this centre's data in the journal (one name per version of the data).
+    #[arg(long, value_name = "NAME")]
+    pub dataset: String,
+}
+
 /// Extreme limits c₀ and c_B of a new table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Extremes {
@@ -105,6 +121,8 @@ pub struct BinArgs {
     pub k: usize,
     #[command(flatten)]
     pub out: CentreOutput,
+    #[command(flatten)]
+    pub journal: JournalArgs,
     /// The federation's group labels, group 1 first (default: the labels in this file, sorted).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub groups: Option<Vec<String>>,
@@ -129,6 +147,8 @@ pub struct AddArgs {
     pub centre: CentreInput,
     #[command(flatten)]
     pub out: CentreOutput,
+    #[command(flatten)]
+    pub journal: JournalArgs,
     /// Small-group policy.
     #[arg(long, value_enum, default_value_t = SmallGroups::Error)]
     pub small_groups: SmallGroups,

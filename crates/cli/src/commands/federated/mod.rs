@@ -18,7 +18,7 @@ pub use args::FederatedCommand;
 
 use anyhow::{Context, Result, anyhow, bail};
 use args::{
-    AddArgs, BinArgs, CentreInput, CentreOutput, CombineArgs, CombineMethod, Extremes,
+    AddArgs, BinArgs, CentreInput, CentreOutput, CombineArgs, CombineMethod, Extremes, JournalArgs,
     QuantileArgs, QuantileMethod, SmallGroups, SummaryArgs, TableTestArgs,
 };
 use dptest_federated as fed;
@@ -223,8 +223,30 @@ fn note_observations(data: &Grouped) {
     holder_note(&format!("{} read: {}", data.input.path, sizes.join(", ")));
 }
 
+/// Checks the journal flags before any data is read (the journal is neither the input nor
+/// the output).
+fn check_journal(j: &JournalArgs, out: &CentreOutput, inputs: &[&Path]) -> Result<()> {
+    if same_file(&j.journal, &out.output) || j.journal == out.output {
+        bail!("--journal {} is the --output: choose another file", j.journal.display());
+    }
+    if let Some(input) = inputs.iter().find(|i| same_file(&j.journal, i)) {
+        bail!(
+            "--journal {} is the input {}: choose another file",
+            j.journal.display(),
+            input.display()
+        );
+    }
+    fed::Journal::check(&j.journal, &j.dataset).map_err(err)
+}
+
+/// The journal, open and locked for the rest of the command.
+fn open_journal(j: &JournalArgs) -> Result<fed::Journal> {
+    fed::Journal::open(&j.journal, &j.dataset).map_err(err)
+}
+
 fn bin(a: &BinArgs) -> Result<Report> {
-    check_output(&a.out, &[&a.centre.input], OutputKind::Table)?;
+    check_output(&a.out, &[&a.centre.input, &a.journal.journal], OutputKind::Table)?;
+    check_journal(&a.journal, &a.out, &[&a.centre.input])?;
     let data = read_centre(&a.centre)?;
     let labels = declared_labels(&data, a.groups.as_ref(), 2)?;
     let values = data.by_labels(&labels, &a.centre.group)?;
@@ -244,7 +266,8 @@ fn bin(a: &BinArgs) -> Result<Report> {
     let views: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
     let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
     let centre = centre_id(&a.out)?;
-    let release = fed::bin_centre_os(&views, &label_refs, &centre, &options)
+    let mut journal = open_journal(&a.journal)?;
+    let release = fed::bin_centre_journaled(&views, &label_refs, &centre, &options, &mut journal)
         .map_err(|e| centre_err(&data.input.path, &e))?;
     note_observations(&data);
     let released = format!(
@@ -264,14 +287,17 @@ fn bin(a: &BinArgs) -> Result<Report> {
 }
 
 fn add(a: &AddArgs) -> Result<Report> {
-    check_output(&a.out, &[&a.centre.input, &a.table], OutputKind::Table)?;
+    check_output(&a.out, &[&a.centre.input, &a.table, &a.journal.journal], OutputKind::Table)?;
+    check_journal(&a.journal, &a.out, &[&a.centre.input, &a.table])?;
     let table = read_table(&a.table)?;
     let data = read_centre(&a.centre)?;
     let values = data.by_labels(table.groups(), &a.centre.group)?;
     let views: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
     let centre = centre_id(&a.out)?;
-    let release = fed::add_centre(&table, &views, &centre, policy(a.small_groups))
-        .map_err(|e| centre_err(&data.input.path, &e))?;
+    let mut journal = open_journal(&a.journal)?;
+    let release =
+        fed::add_centre_journaled(&table, &views, &centre, policy(a.small_groups), &mut journal)
+            .map_err(|e| centre_err(&data.input.path, &e))?;
     note_observations(&data);
     let released = format!(
         "this centre's ({centre}) {}, each 0 or ≥ K, shared out over their bins in whole \
