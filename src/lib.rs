@@ -11,6 +11,7 @@
 //!   tests and their public (scipy-compatible) counterparts;
 //! - [`anova`]: the Swanberg et al. private ANOVA baseline;
 //! - [`federated`]: K-anonymous federated binning, tests and quantiles;
+//! - [`intervals`]: private confidence intervals valid for every distribution (the median);
 //! - [`registry`]: the list of private tests that tools iterate over.
 //!
 //! The GPU engine (`dptest-refdist-gpu`) is a separate crate: add it when you want it.
@@ -38,6 +39,7 @@
 pub use dptest_anova as anova;
 pub use dptest_core as core;
 pub use dptest_federated as federated;
+pub use dptest_intervals as intervals;
 pub use dptest_kruskal_wallis as kruskal_wallis;
 pub use dptest_mann_whitney as mann_whitney;
 pub use dptest_mechanisms as mechanisms;

@@ -17,7 +17,7 @@ import json
 import sys
 import threading
 import time
-from typing import Any, Iterator, Optional, Sequence, Tuple
+from typing import Any, Iterator, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -44,6 +44,13 @@ __all__ = [
 # A private query was refused because it would overspend the ledger's budget (raised by the
 # ledger crate; a RuntimeError subclass).
 PrivacyBudgetError = _dptest.PrivacyBudgetError
+
+
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval, as scipy's: ``low`` and ``high``."""
+
+    low: float
+    high: float
 
 
 class TestResult:
@@ -101,6 +108,20 @@ class TestResult:
 
     def __getitem__(self, index: int) -> float:
         return (self.statistic, self.pvalue)[index]
+
+    def confidence_interval(self, confidence_level: Optional[float] = None) -> "ConfidenceInterval":
+        """The interval of ``estimate`` (released with ``ci=LEVEL``) as ``(low, high)``, as
+        scipy's ``TtestResult.confidence_interval``. A private interval is made with the
+        release, at the level asked for then: ask for another level with ``ci=`` on the test
+        (for the t-test and Mann–Whitney that costs no extra ε)."""
+        est = self._fields.get("estimate")
+        if est is None:
+            raise ValueError("no interval was released: pass ci=LEVEL (e.g. ci=0.95) to the test")
+        if confidence_level is not None and abs(confidence_level - est["level"]) > 1e-12:
+            raise ValueError(
+                f"the interval was released at level {est['level']}; rerun the test with "
+                f"ci={confidence_level}")
+        return ConfidenceInterval(est["low"], est["high"])
 
     def to_dict(self) -> dict:
         """The result with the keys of the CLI's ``--json`` output (a deep copy)."""
@@ -233,6 +254,8 @@ def _release(
     bounds: Optional[Tuple[float, float]] = None,
     popmean: float = 0.0,
     options: Optional[dict] = None,
+    ci: Optional[float] = None,
+    ci_epsilon: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -240,7 +263,8 @@ def _release(
     progress: Optional[bool] = None,
 ) -> TestResult:
     """A private release of any registered test through its release hook (the CLI's path):
-    the ledger is charged the ε and δ the test says it spends, from public values only."""
+    the ledger is charged the ε and δ the test (and its interval) says it spends, from
+    public values only."""
     named = []
     for name, value in (options or {}).items():
         if value is False or value is None:
@@ -248,7 +272,11 @@ def _release(
         named.append((name.replace("_", "-"), "true" if value is True else str(value)))
     b = None if bounds is None else (float(bounds[0]), float(bounds[1]))
     n = sum(int(a.size) for a in arrays)
-    public = (float(epsilon), delta, alternative, b, float(popmean), named)
+    if ci is None and ci_epsilon is not None:
+        raise ValueError("ci_epsilon is the interval's ε: it goes with ci=LEVEL")
+    interval = None if ci is None else (
+        float(ci), None if ci_epsilon is None else float(ci_epsilon))
+    public = (float(epsilon), delta, alternative, b, float(popmean), named, interval)
     spent_epsilon, spent_delta = _dptest.release_cost(test, n, len(arrays), paired, *public)
     args = (test, list(arrays), list(labels), paired, *public, draws, seed, float(alpha))
     return _ledger_run(
@@ -267,6 +295,8 @@ def private_test(
     alternative: str = "two-sided",
     bounds: Optional[Tuple[float, float]] = None,
     popmean: float = 0.0,
+    ci: Optional[float] = None,
+    ci_epsilon: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -293,6 +323,9 @@ def private_test(
         Names of the groups, in order (default ``"0", "1", ...``).
     delta, alternative, bounds, popmean
         The test's public choices, as the CLI's options of the same names.
+    ci, ci_epsilon
+        The effect estimate and its interval (``result.estimate``), as the CLI's ``--ci`` and
+        ``--ci-epsilon``.
     draws, seed, alpha, ledger, progress
         As :func:`kruskal`.
     **options
@@ -310,8 +343,8 @@ def private_test(
         raise ValueError(f"groups names {len(labels)} groups but {len(arrays)} samples were passed")
     return _release(
         test, arrays, labels, epsilon, paired=paired, delta=delta, alternative=alternative,
-        bounds=bounds, popmean=popmean, options=options, draws=draws, seed=seed, alpha=alpha,
-        ledger=ledger, progress=progress,
+        bounds=bounds, popmean=popmean, options=options, ci=ci, ci_epsilon=ci_epsilon,
+        draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
     )
 
 
@@ -407,6 +440,7 @@ def mannwhitneyu(
     data: Any = None,
     group: Optional[str] = None,
     value: Optional[str] = None,
+    ci: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -434,6 +468,10 @@ def mannwhitneyu(
         Private reference: folded normal (closed form) or exact-U Monte Carlo.
     groups, data, group, value
         As :func:`kruskal` (exactly two groups).
+    ci : float, optional
+        Private test: add ``estimate``, the probability of superiority P(X > Y) + ½·P(X = Y)
+        with its two-sided interval at this level (needs ``known_sizes=True`` and a one-sided
+        ``alternative``; post-processing, no extra ε), as the CLI's ``--ci``.
     draws, seed, alpha, ledger, progress
         As :func:`kruskal`.
 
@@ -459,7 +497,7 @@ def mannwhitneyu(
     if eps is not None:
         return _release(
             "mann-whitney", arrays, labels, eps, delta=float(delta), alternative=alternative,
-            options={"known_sizes": bool(known_sizes), "reference": reference},
+            options={"known_sizes": bool(known_sizes), "reference": reference}, ci=ci,
             draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
@@ -495,6 +533,9 @@ def wilcoxon(
     correction: bool = False,
     reference: str = "exact",
     data: Any = None,
+    ci: Optional[float] = None,
+    ci_epsilon: Optional[float] = None,
+    bounds: Optional[Tuple[float, float]] = None,
     alpha: float = 0.05,
     ledger: Any = None,
     progress: Optional[bool] = None,
@@ -519,6 +560,10 @@ def wilcoxon(
         Private reference (default: the zero-robust exact reference).
     data : pandas.DataFrame, optional
         Then ``x`` and ``y`` are column names.
+    ci, ci_epsilon, bounds
+        Private test: add ``estimate``, the median of d with a two-sided interval at level
+        ``ci``, a release of its own at ε = ``ci_epsilon`` (charged with the test's) on the
+        declared range ``bounds``, as the CLI's ``--ci``, ``--ci-epsilon``, ``--bounds``.
     alpha, ledger, progress
         As :func:`kruskal`.
 
@@ -535,7 +580,8 @@ def wilcoxon(
     if eps is not None:
         return _release(
             "wilcoxon", [d], [], eps, paired=kind == "paired", alternative=alternative,
-            options={"reference": reference}, alpha=alpha, ledger=ledger, progress=progress,
+            bounds=bounds, options={"reference": reference}, ci=ci, ci_epsilon=ci_epsilon,
+            alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
     args = (d, kind, alternative, zero_method, bool(correction), float(alpha))
@@ -552,6 +598,7 @@ def ttest(
     popmean: float = 0.0,
     alternative: str = "two-sided",
     data: Any = None,
+    ci: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -573,6 +620,9 @@ def ttest(
         Private test: the declared range of the tested values (of x − y when paired).
     popmean : float, default 0
         One-sample null mean (paired tests test E[d] = 0).
+    ci : float, optional
+        Private test: add ``estimate``, the mean with a two-sided interval at this level
+        (post-processing of the two releases, no extra ε), as the CLI's ``--ci``.
     alternative, data, draws, seed, alpha, ledger, progress
         As :func:`wilcoxon` and :func:`kruskal`.
     reference : str, default "default"
@@ -597,8 +647,8 @@ def ttest(
     if eps is not None:
         return _release(
             "t-test", [d], [], eps, paired=kind == "paired", alternative=alternative,
-            bounds=bounds, popmean=popmean, options={"reference": reference}, draws=draws,
-            seed=seed, alpha=alpha, ledger=ledger, progress=progress,
+            bounds=bounds, popmean=popmean, options={"reference": reference}, ci=ci,
+            draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
     return _native(_dptest.ttest, d, kind, float(popmean), alternative, float(alpha))

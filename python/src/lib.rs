@@ -294,6 +294,7 @@ fn choices(
     bounds: Option<(f64, f64)>,
     popmean: f64,
     options: Vec<(String, String)>,
+    ci: Option<(f64, Option<f64>)>,
 ) -> PyResult<Choices> {
     let bounds = bounds
         .map(|(lo, hi)| dptest_core::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}"))))
@@ -305,6 +306,7 @@ fn choices(
         bounds,
         popmean,
         named: options,
+        ci: ci.map(|(level, epsilon)| dptest_report::CiRequest { level, epsilon }),
         front_end: FrontEnd::Python,
     };
     choices.check(test.name(), test.options()).map_err(err)?;
@@ -329,7 +331,7 @@ fn release_data(test: &dyn ReleaseTest, samples: Vec<Vec<f64>>, paired: bool) ->
 /// The ε and δ a private release of `test` spends (public values only: n, the number of
 /// groups, whether the data are paired, the choices), for the ledger before the release.
 #[pyfunction]
-#[pyo3(signature = (test, n, groups, paired, epsilon, delta, alternative, bounds, popmean, options))]
+#[pyo3(signature = (test, n, groups, paired, epsilon, delta, alternative, bounds, popmean, options, ci))]
 #[allow(clippy::too_many_arguments)]
 fn release_cost(
     test: &str,
@@ -342,9 +344,10 @@ fn release_cost(
     bounds: Option<(f64, f64)>,
     popmean: f64,
     options: Vec<(String, String)>,
+    ci: Option<(f64, Option<f64>)>,
 ) -> PyResult<(f64, f64)> {
     let test = registered(test)?;
-    let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options)?;
+    let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     test.layout().check_groups(test.name(), groups).map_err(err)?;
     let prepared = test.prepare(Shape { n, groups, paired }, &choices).map_err(err)?;
     Ok((prepared.epsilon, prepared.delta))
@@ -354,7 +357,7 @@ fn release_cost(
 /// public checks, the reference on the CPU engine where it must be simulated (else exactly),
 /// the release, and the same fields and warnings as the CLI's `--json`.
 #[pyfunction]
-#[pyo3(signature = (test, samples, labels, paired, epsilon, delta, alternative, bounds, popmean, options, draws, seed, alpha))]
+#[pyo3(signature = (test, samples, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha))]
 #[allow(clippy::too_many_arguments)]
 fn release(
     py: Python<'_>,
@@ -368,12 +371,13 @@ fn release(
     bounds: Option<(f64, f64)>,
     popmean: f64,
     options: Vec<(String, String)>,
+    ci: Option<(f64, Option<f64>)>,
     draws: Option<u64>,
     seed: Option<u64>,
     alpha: f64,
 ) -> PyResult<String> {
     let test = registered(test)?;
-    let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options)?;
+    let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     let samples: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
     let data = release_data(test, samples, paired)?;
     let shape = data.shape();
@@ -567,8 +571,8 @@ fn ledger_charged(
     run: Py<PyAny>,
 ) -> PyResult<(Py<PyAny>, String)> {
     let account =
-        dptest_ledger::Account { file: &path, dataset: Some(dataset), budget, delta_budget };
-    let charge = dptest_ledger::Charge { test, epsilon, delta, cells_sha256: "" };
+        dptest_ledger::Account { file: &path, dataset, budget, delta_budget };
+    let charge = dptest_ledger::Charge { test, epsilon, delta };
     match dptest_ledger::charged(&account, &charge, || run.call0(py)) {
         Ok((result, status)) => Ok((result, serde_json::to_string(&status).map_err(err)?)),
         Err(dptest_ledger::Failure::Ledger(e)) => Err(ledger_err(e)),

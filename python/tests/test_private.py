@@ -251,3 +251,52 @@ def test_the_ledger_is_charged_the_epsilon_the_release_spent(tmp_path):
     assert r.epsilon == 10.0 and r.epsilon_requested == 30.0
     assert r.ledger["spent"] == 10.0
     assert any("was requested" in w for w in r.warnings)
+
+
+PAIRS = np.linspace(-1.0, 3.0, 80)
+
+
+def test_every_interval_is_the_estimate_object_of_the_cli():
+    """ci= gives the CLI's estimate object (same keys), through the one release hook."""
+    t = dptest.ttest(PAIRS, epsilon=1.0, bounds=(-5, 5), ci=0.9, draws=2000)
+    est = t.estimate
+    assert set(est) == {"parameter", "value", "low", "high", "level", "epsilon", "method"}
+    assert est["parameter"] == "mean" and est["epsilon"] == 0.0 and est["level"] == 0.9
+    assert t.confidence_interval() == (est["low"], est["high"])
+    assert t.confidence_interval(confidence_level=0.9).low == est["low"]
+    with pytest.raises(ValueError, match="rerun the test with ci=0.95"):
+        t.confidence_interval(confidence_level=0.95)
+    w = dptest.wilcoxon(PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=0.5, bounds=(-5, 5))
+    assert w.estimate["parameter"].startswith("median") and w.estimate["epsilon"] == 0.5
+    s = dptest.private_test("sign", PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=0.5, bounds=(-5, 5))
+    assert s.estimate["low"] <= s.estimate["value"] <= s.estimate["high"]
+    m = dptest.mannwhitneyu(PAIRS[:40] + 1, PAIRS[40:], epsilon=1.0, known_sizes=True,
+                            alternative="greater", ci=0.95)
+    assert 0 <= m.estimate["low"] <= m.estimate["high"] <= 1
+    assert "estimate" in m.to_dict()
+
+
+def test_an_interval_that_cannot_be_made_is_refused_with_the_reason(tmp_path):
+    led = dptest.Ledger(tmp_path / "budget.json", dataset="pairs", budget=10.0)
+    with pytest.raises(ValueError, match="ci_epsilon"):
+        dptest.wilcoxon(PAIRS, epsilon=1.0, ci=0.95, bounds=(-5, 5), ledger=led)
+    with pytest.raises(ValueError, match="bounds"):
+        dptest.wilcoxon(PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=1.0, ledger=led)
+    with pytest.raises(ValueError, match="known_sizes=True"):
+        dptest.mannwhitneyu(PAIRS[:40], PAIRS[40:], epsilon=1.0, ci=0.95, ledger=led)
+    with pytest.raises(ValueError, match="Kruskal"):
+        dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1.0, ci=0.95, ledger=led)
+    with pytest.raises(ValueError, match="spends no ε"):
+        dptest.private_test("t-test", PAIRS, epsilon=1.0, bounds=(-5, 5), ci=0.95,
+                            ci_epsilon=1.0, ledger=led)
+    # Nothing was charged for the refusals: the dataset never entered the ledger.
+    with pytest.raises(ValueError, match="not in ledger"):
+        led.status()
+
+
+def test_the_ledger_is_charged_the_test_and_its_interval(tmp_path):
+    led = dptest.Ledger(tmp_path / "budget.json", dataset="pairs", budget=2.0)
+    r = dptest.wilcoxon(PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=0.5, bounds=(-5, 5), ledger=led)
+    assert r.ledger["spent"] == 1.5
+    with pytest.raises(dptest.PrivacyBudgetError):
+        dptest.wilcoxon(PAIRS, epsilon=0.4, ci=0.95, ci_epsilon=0.2, bounds=(-5, 5), ledger=led)

@@ -26,6 +26,7 @@ use crate::power::{
 };
 
 mod anova_designs;
+mod coverage;
 mod large_n;
 mod registry;
 mod t_grid_shape;
@@ -107,6 +108,15 @@ pub struct Args {
     /// rates at --n (default 200), --epsilon, --reps and --seed; a Markdown table.
     #[arg(long, conflicts_with_all = ["large_n", "paper_designs", "grid_shape"])]
     pub registry: bool,
+    /// The coverage of every private interval (`--ci`): the median (sign, wilcoxon), the mean
+    /// (t-test) and P(X > Y) (mann-whitney, known sizes) over data shapes, n from 20 to 10⁵
+    /// and ε 0.1, 1, 10, with the median width next to the public interval's; a Markdown
+    /// table. `--test median|mean|auc` and `--n` pick rows; uses --coverage-reps and --seed.
+    #[arg(long, conflicts_with_all = ["large_n", "paper_designs", "grid_shape", "registry"])]
+    pub coverage: bool,
+    /// Datasets per coverage setting.
+    #[arg(long, default_value_t = 1000)]
+    pub coverage_reps: usize,
 }
 
 /// The levels reported.
@@ -159,6 +169,11 @@ pub fn run(args: Args) -> Result<()> {
     if args.large_n {
         let only = (args.test != "all").then_some(args.test.as_str());
         return large_n::run(args.epsilon, args.reps, args.draws, args.seed, only, args.n);
+    }
+    if args.coverage {
+        let only = (args.test != "all").then_some(args.test.as_str());
+        print!("{}", coverage::run(only, args.n, args.coverage_reps, args.seed)?);
+        return Ok(());
     }
     if args.registry {
         let reps = usize::try_from(args.reps)?;
@@ -386,6 +401,8 @@ mod tests {
             grid_shape: None,
             shape: None,
             registry: false,
+            coverage: false,
+            coverage_reps: 50,
         }
     }
 

@@ -66,6 +66,11 @@ pub struct Common {
     /// Print the result as JSON (stable snake_case keys) instead of a summary.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Private tests: add the sentence to report the result in a paper (`report` in
+    /// --json): test, ε and δ, n, the noisy statistic, p with its Monte Carlo s.e. and
+    /// reference, and the estimate with its interval (README, "Reporting a private result").
+    #[arg(long, global = true)]
+    pub report: bool,
 }
 
 /// The subcommands.
@@ -170,6 +175,28 @@ pub struct Privacy {
     pub public: bool,
 }
 
+/// `--ci LEVEL [--ci-epsilon E]`: an effect estimate with its confidence interval.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CiArgs {
+    /// Add an effect estimate with a two-sided confidence interval at this level (e.g. 0.95):
+    /// the mean (t-test), the median (sign, wilcoxon: needs --bounds and --ci-epsilon),
+    /// P(X > Y) (mann-whitney with --known-sizes and a one-sided alternative). What each
+    /// interval is and how it covers: docs/intervals.md.
+    #[arg(long, value_name = "LEVEL", conflicts_with = "public")]
+    pub ci: Option<f64>,
+    /// The interval's own ε, for intervals that release something of their own (the median
+    /// of sign and wilcoxon); charged to the ledger with the test's ε.
+    #[arg(long, value_name = "E", requires = "ci", value_parser = positive)]
+    pub ci_epsilon: Option<f64>,
+}
+
+impl CiArgs {
+    /// The request the release hook reads.
+    pub fn request(&self) -> Option<dptest_report::CiRequest> {
+        self.ci.map(|level| dptest_report::CiRequest { level, epsilon: self.ci_epsilon })
+    }
+}
+
 /// Kruskal–Wallis statistic of the private test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum KwStatistic {
@@ -192,6 +219,8 @@ pub struct KruskalArgs {
     /// correction).
     #[arg(long, value_enum, default_value_t = KwStatistic::Abs)]
     pub statistic: KwStatistic,
+    #[command(flatten)]
+    pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }
@@ -267,6 +296,8 @@ pub struct MannWhitneyArgs {
     /// is ε-DP among datasets with these sizes.
     #[arg(long, conflicts_with = "public")]
     pub known_sizes: bool,
+    #[command(flatten)]
+    pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }
@@ -357,6 +388,12 @@ pub struct WilcoxonArgs {
     /// Zero differences in the public test (the private test always uses Pratt).
     #[arg(long, value_enum, default_value_t = ZeroMethod::Wilcox)]
     pub zero_method: ZeroMethod,
+    /// Declared range LO,HI of the tested values (differences), for --ci: the interval for
+    /// the median lies in it (values outside are clamped for the interval only).
+    #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
+    pub bounds: Option<Bounds>,
+    #[command(flatten)]
+    pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }
@@ -373,6 +410,12 @@ pub struct SignArgs {
     /// Alternative hypothesis for d (greater: d tends to be positive; scipy's names).
     #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
     pub alternative: PairedAlternative,
+    /// Declared range LO,HI of the tested values (differences), for --ci: the interval for
+    /// the median lies in it (values outside are clamped for the interval only).
+    #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
+    pub bounds: Option<Bounds>,
+    #[command(flatten)]
+    pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }
@@ -403,6 +446,8 @@ pub struct TTestArgs {
     #[arg(long, value_name = "REF", default_value = "default",
           value_parser = clap::builder::PossibleValuesParser::new(dptest_t_test::REFERENCE_NAMES))]
     pub reference: String,
+    #[command(flatten)]
+    pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
 }
@@ -608,7 +653,8 @@ macro_rules! private_args {
                 Columns::$columns(&self.$field)
             }
             fn choices(&self, epsilon: f64) -> Choices {
-                self.release_choices(Choices::new(epsilon, FrontEnd::Cli))
+                let choices = self.release_choices(Choices::new(epsilon, FrontEnd::Cli));
+                Choices { ci: self.ci.request(), ..choices }
             }
         }
     };
@@ -636,14 +682,14 @@ impl MannWhitneyArgs {
 
 impl WilcoxonArgs {
     fn release_choices(&self, choices: Choices) -> Choices {
-        Choices { alternative: self.alternative.into(), ..choices }
+        Choices { alternative: self.alternative.into(), bounds: self.bounds, ..choices }
             .with("reference", choice_name(&self.reference))
     }
 }
 
 impl SignArgs {
     fn release_choices(&self, choices: Choices) -> Choices {
-        Choices { alternative: self.alternative.into(), ..choices }
+        Choices { alternative: self.alternative.into(), bounds: self.bounds, ..choices }
     }
 }
 

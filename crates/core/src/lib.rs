@@ -10,7 +10,9 @@
 //!   detail;
 //! - [`PrivateTest`]: what each private test publishes for the tools that iterate over tests
 //!   (names, reference, power study; the list is `dptest-registry`);
-//! - [`tags`]: the one registry of Philox stream tags, unique across the workspace.
+//! - [`tags`]: the one registry of Philox stream tags, unique across the workspace;
+//! - [`Estimate`]: an effect estimate with its confidence interval, the same object for every
+//!   test ([`check_level`] checks a confidence level).
 //!
 //! Each fallible constructor has its own one-case error ([`UnknownAlternative`],
 //! [`InvalidBounds`], [`NonFinite`]); the crates above convert it into their error enums.
@@ -33,6 +35,7 @@
 pub use crate::{
     alternative::{Alternative, Tail, UnknownAlternative},
     bounds::{Bounds, InvalidBounds},
+    estimate::{Estimate, InvalidLevel, check_level},
     finite::{NonFinite, check_finite},
     outcome::Outcome,
     registry::{POWER_DRAWS, PowerSetting, PrivateTest, Refusal},
@@ -42,6 +45,7 @@ pub mod tags;
 
 mod alternative;
 mod bounds;
+mod estimate;
 mod finite;
 mod outcome;
 mod registry;

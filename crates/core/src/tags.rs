@@ -55,9 +55,11 @@ pub const ANOVA_SWANBERG_NULL: u32 = 0x0041_0001;
 pub const ANOVA_DATA: u32 = 0x0041_0002;
 /// xtask: the power study's simulated datasets.
 pub const XTASK_POWER_DATA: u32 = 0x0078_0001;
+/// xtask: the coverage study's simulated release noise of the t-test.
+pub const XTASK_COVERAGE_NOISE: u32 = 0x0078_0002;
 
 /// Every tag with its name (`FIRST_EXTERNAL` is a boundary, not a tag).
-pub const ALL: [(&str, u32); 23] = [
+pub const ALL: [(&str, u32); 24] = [
     ("NORMAL_LAPLACE", NORMAL_LAPLACE),
     ("FOLDED_NORMAL_LAPLACE", FOLDED_NORMAL_LAPLACE),
     ("SIGNED_RANK", SIGNED_RANK),
@@ -81,6 +83,7 @@ pub const ALL: [(&str, u32); 23] = [
     ("ANOVA_SWANBERG_NULL", ANOVA_SWANBERG_NULL),
     ("ANOVA_DATA", ANOVA_DATA),
     ("XTASK_POWER_DATA", XTASK_POWER_DATA),
+    ("XTASK_COVERAGE_NOISE", XTASK_COVERAGE_NOISE),
 ];
 
 #[cfg(test)]

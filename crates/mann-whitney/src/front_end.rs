@@ -11,7 +11,7 @@ use dptest_report::{
 
 use crate::{
     DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, MwPrivacy, MwReferenceKind, PrivateMannWhitney,
-    PrivateMwOptions, TwoSample, private_mann_whitney,
+    PrivateMwOptions, TwoSample, auc_interval, private_mann_whitney,
 };
 
 impl ReleaseTest for PrivateMannWhitney {
@@ -23,9 +23,14 @@ impl ReleaseTest for PrivateMannWhitney {
         &[KNOWN_SIZES, REFERENCE]
     }
 
+    fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
+        check_ci(choices, choices.switch(KNOWN_SIZES.name))
+    }
+
     fn prepare(&self, _shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
         let options = options(choices)?;
         let known = choices.switch(KNOWN_SIZES.name);
+        self.check_interval(choices)?;
         Ok(Prepared {
             epsilon: choices.epsilon,
             delta: if known { 0.0 } else { options.privacy.delta_value() },
@@ -82,8 +87,39 @@ impl ReleaseTest for PrivateMannWhitney {
         }
         let n = detail.n as f64;
         r.warn_if_all_noise(detail.noise_scale, n * n / 4.0);
+        if let Some(ci) = choices.ci {
+            let estimate = auc_interval(
+                result.statistic,
+                detail.reference_sizes,
+                detail.noise_scale,
+                ci.level,
+            )
+            .ok_or_else(|| {
+                Refusal("no interval for P(X > Y): a declared group is empty".to_owned())
+            })?;
+            r.set_estimate(&estimate);
+        }
         Ok(r)
     }
+}
+
+/// Refuses `--ci` where the release does not identify θ = P(X > Y): private sizes (n₁n₂ is not
+/// public) or the two-sided release min(U₁, U₂) (it does not say which group is larger).
+fn check_ci(choices: &Choices, known: bool) -> Result<(), Refusal> {
+    let Some(ci) = choices.ci else { return Ok(()) };
+    let front = choices.front_end;
+    ci.checked(front)?.no_epsilon(front, "Mann–Whitney")?;
+    if !known || choices.alternative == Alternative::TwoSided {
+        return Err(Refusal(format!(
+            "the interval for P(X > Y) needs the released U₁ and public sizes: pass {} with {} \
+             or {} (the two-sided release is min(U₁, U₂), which does not say which group is \
+             larger; with private sizes the number of pairs is not public)",
+            front.switch(KNOWN_SIZES.name),
+            front.option("alternative", "greater"),
+            front.option("alternative", "less")
+        )));
+    }
+    Ok(())
 }
 
 /// `known-sizes`: the group sizes are public (ε-DP, all of ε on U).

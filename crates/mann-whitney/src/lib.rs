@@ -48,6 +48,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub use crate::interval::{AUC_METHOD, auc_interval};
 pub use crate::{
     error::MannWhitneyError,
     private::{
@@ -69,6 +70,7 @@ pub use crate::{
 
 mod error;
 mod front_end;
+mod interval;
 mod private;
 mod public;
 mod reference;

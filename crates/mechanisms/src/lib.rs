@@ -4,7 +4,8 @@
 //! [`release_laplace_on_lattice`] for statistics that live on a public 2^j lattice, such as
 //! rank sums of mid-ranks). [`laplace_plan`] gives the grid and noise scale before any data
 //! is seen (for reference distributions); [`sample_discrete_laplace`] is the exact sampler
-//! itself, generic over the RNG for simulations.
+//! itself, generic over the RNG for simulations; [`report_noisy_max`] selects the best of
+//! several integer scores with the same exact noise (private confidence intervals).
 //!
 //! ```
 //! use dptest_mechanisms::{release_laplace, BudgetAccountant, Epsilon, Sensitivity};
@@ -53,6 +54,7 @@ mod budget;
 mod cks20;
 mod error;
 mod exact;
+mod noisy_max;
 mod params;
 mod plan;
 mod release;
@@ -60,6 +62,9 @@ mod release;
 pub use budget::{BUDGET_RELATIVE_SLACK, BudgetAccountant};
 pub use cks20::sample_discrete_laplace;
 pub use error::MechanismError;
+pub use noisy_max::report_noisy_max;
+#[cfg(feature = "insecure-seeded-noise")]
+pub use noisy_max::report_noisy_max_insecure_seeded;
 pub use params::{Delta, Epsilon, Sensitivity};
 pub use plan::{LaplacePlan, laplace_plan, laplace_plan_on_lattice};
 pub use release::{LaplaceRelease, release_laplace, release_laplace_on_lattice};

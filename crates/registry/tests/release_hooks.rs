@@ -103,3 +103,77 @@ fn grouped_hooks_refuse_values_and_one_sample_hooks_refuse_groups() {
         }
     }
 }
+
+/// `--ci` through every hook: each test either adds the one estimate object (its own ε,
+/// if any, charged with the test's, and a level-(1 − α) interval around the estimate) or
+/// refuses in `prepare`, before anything is released, with its reason.
+#[test]
+fn every_test_gives_the_one_estimate_object_or_refuses_the_interval_before_the_release() {
+    use dptest_core::Alternative;
+    use dptest_report::CiRequest;
+    for test in TESTS {
+        let data = data(test);
+        let shape = data.shape();
+        let ci = |epsilon| Some(CiRequest { level: 0.9, epsilon });
+        let choices = match test.name() {
+            "sign" | "wilcoxon" => Choices { ci: ci(Some(0.5)), ..choices() },
+            "mann-whitney" => {
+                Choices { ci: ci(None), alternative: Alternative::Greater, ..choices() }
+                    .with("known-sizes", "true")
+            }
+            _ => Choices { ci: ci(None), ..choices() },
+        };
+        let prepared = match test.prepare(shape, &choices) {
+            Ok(p) => p,
+            Err(refusal) => {
+                assert_eq!(test.name(), "kruskal-wallis", "{}: {refusal}", test.name());
+                assert!(refusal.0.contains("interval"), "{refusal}");
+                continue;
+            }
+        };
+        let evaluator = evaluator(prepared.evaluation);
+        let release = test.release(data, &choices, evaluator).unwrap();
+        let fields = release.fields().map();
+        let estimate = fields["estimate"].as_object().unwrap_or_else(|| panic!("{}", test.name()));
+        for key in ["parameter", "value", "low", "high", "level", "epsilon", "method"] {
+            assert!(estimate.contains_key(key), "{}: no estimate.{key}", test.name());
+        }
+        let (low, value, high) = (
+            estimate["low"].as_f64().unwrap(),
+            estimate["value"].as_f64().unwrap(),
+            estimate["high"].as_f64().unwrap(),
+        );
+        assert!(low <= value && value <= high, "{}: {low} {value} {high}", test.name());
+        assert_eq!(estimate["level"], 0.9);
+        let spent = fields["epsilon"].as_f64().unwrap() + estimate["epsilon"].as_f64().unwrap();
+        assert!(
+            (spent - prepared.epsilon).abs() < 1e-12,
+            "{}: charged {} spent {spent}",
+            test.name(),
+            prepared.epsilon
+        );
+        assert!(release.lines().iter().any(|(label, _)| label == "estimate"), "{}", test.name());
+    }
+}
+
+/// An interval that needs a release of its own says so before anything is released.
+#[test]
+fn a_median_interval_without_its_range_or_epsilon_is_refused_in_prepare() {
+    use dptest_report::CiRequest;
+    for name in ["sign", "wilcoxon"] {
+        let test = dptest_registry::find(name).unwrap();
+        let shape = data(test).shape();
+        let no_epsilon =
+            Choices { ci: Some(CiRequest { level: 0.95, epsilon: None }), ..choices() };
+        assert!(test.prepare(shape, &no_epsilon).unwrap_err().0.contains("--ci-epsilon"));
+        let no_range = Choices {
+            bounds: None,
+            ci: Some(CiRequest { level: 0.95, epsilon: Some(1.0) }),
+            ..choices()
+        };
+        assert!(test.prepare(shape, &no_range).unwrap_err().0.contains("--bounds"));
+        let bad_level =
+            Choices { ci: Some(CiRequest { level: 1.5, epsilon: Some(1.0) }), ..choices() };
+        assert!(test.prepare(shape, &bad_level).unwrap_err().0.contains("--ci"));
+    }
+}

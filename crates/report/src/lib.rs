@@ -26,14 +26,18 @@
 
 #![deny(missing_docs)]
 
+pub use crate::interval::{MEDIAN_METHOD, median_ci_epsilon, median_estimate};
 pub use crate::release::{
-    Choices, Data, Evaluation, FrontEnd, Layout, Prepared, Refusal, Release, ReleaseTest, Shape,
-    TestOption,
+    Choices, CiRequest, Data, Estimate, Evaluation, FrontEnd, Layout, Prepared, Refusal, Release,
+    ReleaseTest, Shape, TestOption,
 };
 use dptest_core::Outcome;
+use std::fmt::Write as _;
+
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+mod interval;
 mod release;
 
 /// Fewer Monte Carlo draws than this get a resolution warning.
@@ -159,6 +163,54 @@ impl Fields {
                 more_draws(MIN_USEFUL_DRAWS)
             )
         })
+    }
+
+    /// The sentence to report a private result in a paper (`--report`): the test and its
+    /// title, ε and δ, n, the noisy statistic, p with its Monte Carlo standard error and the
+    /// reference, and the estimate with its interval and method, from the fields alone
+    /// (post-processing of the release and declared parameters).
+    pub fn report_sentence(&self, title: &str) -> String {
+        let num = |key: &str| self.get_f64(key).map_or_else(|| "?".to_owned(), fmt);
+        let reference = self.map.get("reference");
+        let engine = reference.and_then(|r| r.get("engine")).and_then(Value::as_str).unwrap_or("?");
+        let draws = reference.and_then(|r| r.get("draws")).and_then(Value::as_u64).unwrap_or(0);
+        let se = self.get_f64("p_value").map(|p| (p * (1.0 - p) / draws.max(1) as f64).sqrt());
+        let p = match se {
+            Some(se) if draws > 0 => format!(
+                "p = {} (Monte Carlo s.e. {}, {} reference with {} draws)",
+                num("p_value"),
+                fmt(se),
+                engine,
+                draws
+            ),
+            _ => format!("p = {} ({} reference)", num("p_value"), engine),
+        };
+        let mut text = format!(
+            "{title}, n = {}, ε = {}, δ = {}: noisy statistic {}, {p}.",
+            num("n"),
+            num("epsilon"),
+            num("delta"),
+            num("statistic")
+        );
+        if let Some(e) = self.map.get("estimate") {
+            let f =
+                |key: &str| e.get(key).and_then(Value::as_f64).map_or_else(|| "?".to_owned(), fmt);
+            let level = e.get("level").and_then(Value::as_f64).map_or(0.0, |l| 100.0 * l);
+            let extra = e.get("epsilon").and_then(Value::as_f64).filter(|&x| x > 0.0);
+            let cost = extra
+                .map_or_else(String::new, |x| format!(", a release of its own at ε = {}", fmt(x)));
+            let _ = write!(
+                text,
+                " Estimated {} {}, {}% CI [{}, {}] ({}{cost}).",
+                e.get("parameter").and_then(Value::as_str).unwrap_or("effect"),
+                f("value"),
+                fmt(level),
+                f("low"),
+                f("high"),
+                e.get("method").and_then(Value::as_str).unwrap_or("")
+            );
+        }
+        text
     }
 
     /// Records the Monte Carlo engine that ran (`engine_choice`, `engine_device`), unless the

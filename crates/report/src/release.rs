@@ -4,7 +4,8 @@
 //! A front end reads the data into [`Data`] in the test's [`Layout`] (grouped values, or one
 //! sample of values) and the public choices into [`Choices`], then:
 //!
-//! 1. [`Choices::check`] against [`ReleaseTest::options`] and [`Layout::check_groups`];
+//! 1. [`Choices::check`] against [`ReleaseTest::options`], [`Layout::check_groups`] and
+//!    [`ReleaseTest::check_interval`] (before any data are read);
 //! 2. [`ReleaseTest::prepare`]: public checks only (n, declared groups, ε, options), the ε and
 //!    δ the release will be charged, and how its reference is evaluated ([`Evaluation`]);
 //! 3. [`ReleaseTest::check`] with the evaluator the front end built (refusals cost nothing),
@@ -12,8 +13,8 @@
 //! 4. [`ReleaseTest::release`]: the private test itself, returning a [`Release`], which is
 //!    built from the test's [`Outcome`] only, plus human lines and warnings made from it.
 
-pub use dptest_core::Refusal;
 use dptest_core::{Alternative, Bounds, Outcome, PrivateTest};
+pub use dptest_core::{Estimate, Refusal};
 use dptest_refdist::Evaluator;
 use serde::Serialize;
 
@@ -184,8 +185,64 @@ pub struct Choices {
     pub popmean: f64,
     /// Named choices `(name, value)`; a switch that is on has the value `"true"`.
     pub named: Vec<(String, String)>,
+    /// The effect estimate and confidence interval asked for (`--ci LEVEL`), if any.
+    pub ci: Option<CiRequest>,
     /// Who asked (for the spelling of options in messages).
     pub front_end: FrontEnd,
+}
+
+/// An estimate with a (two-sided) confidence interval at `level`, and the ε of its own the
+/// interval may spend (`--ci LEVEL [--ci-epsilon E]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CiRequest {
+    /// The confidence level 1 − α.
+    pub level: f64,
+    /// The interval's own ε, for intervals that need a release of their own.
+    pub epsilon: Option<f64>,
+}
+
+impl CiRequest {
+    /// Checks the level (public), refusing a level outside (0, 1).
+    ///
+    /// # Errors
+    /// The refusal, in the front end's words.
+    pub fn checked(self, front: FrontEnd) -> Result<CiRequest, Refusal> {
+        dptest_core::check_level(self.level)
+            .map_err(|e| Refusal(format!("{}: {e}", front.name("ci"))))?;
+        Ok(self)
+    }
+
+    /// The interval's own ε, required (an interval that releases something of its own).
+    ///
+    /// # Errors
+    /// No ε was given, or it is not positive and finite.
+    pub fn own_epsilon(&self, front: FrontEnd, why: &str) -> Result<f64, Refusal> {
+        match self.epsilon {
+            Some(e) if e > 0.0 && e.is_finite() => Ok(e),
+            Some(e) => {
+                Err(Refusal(format!("{} must be positive, not {e}", front.name("ci-epsilon"))))
+            }
+            None => Err(Refusal(format!(
+                "{why}: pass {} (its ε is charged with the test's)",
+                front.option("ci-epsilon", "E")
+            ))),
+        }
+    }
+
+    /// Refuses an ε for an interval that is post-processing of the test's own release.
+    ///
+    /// # Errors
+    /// An ε was given.
+    pub fn no_epsilon(&self, front: FrontEnd, test: &str) -> Result<(), Refusal> {
+        match self.epsilon {
+            Some(_) => Err(Refusal(format!(
+                "the {test} interval is post-processing of the test's own release and spends no \
+                 ε of its own: drop {}",
+                front.name("ci-epsilon")
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Choices {
@@ -198,6 +255,7 @@ impl Choices {
             bounds: None,
             popmean: 0.0,
             named: Vec::new(),
+            ci: None,
             front_end,
         }
     }
@@ -385,6 +443,28 @@ impl Release {
         self.lines.push(("warning".to_owned(), text));
     }
 
+    /// Adds the effect estimate and its interval: the `estimate` field and a human line.
+    pub fn set_estimate(&mut self, estimate: &Estimate) {
+        self.fields.set("estimate", estimate);
+        let cost = if estimate.epsilon > 0.0 {
+            format!("ε = {} of its own", crate::fmt(estimate.epsilon))
+        } else {
+            "no ε of its own".to_owned()
+        };
+        self.line(
+            "estimate",
+            format!(
+                "{} {}, {}% CI [{}, {}] ({cost}; {})",
+                estimate.parameter,
+                crate::fmt(estimate.value),
+                crate::fmt(100.0 * estimate.level),
+                crate::fmt(estimate.low),
+                crate::fmt(estimate.high),
+                estimate.method
+            ),
+        );
+    }
+
     /// Warns when the noise scale dwarfs the statistic's range ([`all_noise_warning`]).
     pub fn warn_if_all_noise(&mut self, noise_scale: f64, statistic_range: f64) {
         if let Some(warning) = all_noise_warning(noise_scale, statistic_range) {
@@ -401,6 +481,19 @@ pub trait ReleaseTest: PrivateTest {
 
     /// The named choices the test takes ([`Choices::check`] refuses others).
     fn options(&self) -> &'static [TestOption];
+
+    /// Refuses an interval (`--ci`) the test cannot give for these choices, from the choices
+    /// alone: a front end calls it before reading any data ([`ReleaseTest::prepare`] repeats
+    /// it). Tests without intervals refuse every `--ci`.
+    ///
+    /// # Errors
+    /// The reason, in the front end's words.
+    fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
+        match choices.ci {
+            Some(_) => Err(Refusal(format!("{} has no interval (--ci)", self.name()))),
+            None => Ok(()),
+        }
+    }
 
     /// Public checks and the cost of the release, from the data's public [`Shape`] and the
     /// choices; nothing is released.

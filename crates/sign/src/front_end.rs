@@ -6,8 +6,11 @@ use dptest_mechanisms::Epsilon;
 use dptest_refdist::Evaluator;
 use dptest_report::{
     Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
-    fmt,
+    fmt, median_ci_epsilon, median_estimate,
 };
+
+/// What the median interval is of.
+const VALUES: &str = "values (differences)";
 
 use crate::{PrivateSign, PrivateSignOptions, SignReference, SignSample, private_sign};
 
@@ -20,11 +23,15 @@ impl ReleaseTest for PrivateSign {
         &[]
     }
 
+    fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
+        median_ci_epsilon(choices, VALUES).map(drop)
+    }
+
     fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
         let options = options(choices)?;
         SignReference::new(shape.n, options.epsilon).map_err(Refusal::from_display)?;
         Ok(Prepared {
-            epsilon: choices.epsilon,
+            epsilon: choices.epsilon + median_ci_epsilon(choices, VALUES)?,
             delta: 0.0,
             evaluation: Evaluation::Exact,
             progress: "computing the reference distribution",
@@ -55,6 +62,9 @@ impl ReleaseTest for PrivateSign {
         );
         r.set_in("reference", "distribution", "zero-robust binomial ⊕ Laplace");
         r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
+        if let Some(estimate) = median_estimate(&values, choices, VALUES)? {
+            r.set_estimate(&estimate);
+        }
         Ok(r)
     }
 }

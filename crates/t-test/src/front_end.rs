@@ -9,7 +9,7 @@ use dptest_report::{
 
 use crate::{
     BoundedSample, DEFAULT_DRAWS, DEFAULT_SEED, NoisyMoments, PrivateTOptions, PrivateTTest,
-    REFERENCE_NAMES, ReferenceMethod, private_ttest, reference_p_value,
+    REFERENCE_NAMES, ReferenceMethod, mean_interval, private_ttest, reference_p_value,
 };
 
 impl ReleaseTest for PrivateTTest {
@@ -21,8 +21,16 @@ impl ReleaseTest for PrivateTTest {
         &[REFERENCE]
     }
 
+    fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
+        match choices.ci {
+            Some(ci) => ci.checked(choices.front_end)?.no_epsilon(choices.front_end, "t-test"),
+            None => Ok(()),
+        }
+    }
+
     fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
         bounds(choices)?;
+        self.check_interval(choices)?;
         options(choices)?.noise_scales(shape.n).map_err(Refusal::from_display)?;
         Ok(Prepared::simulated(choices.epsilon, DEFAULT_DRAWS, DEFAULT_SEED))
     }
@@ -66,6 +74,14 @@ impl ReleaseTest for PrivateTTest {
             ),
         );
         r.line("mean", format!("private estimate {} (data scale)", fmt(detail.mean_estimate)));
+        if let Some(ci) = choices.ci {
+            let moments = NoisyMoments::new(detail.noisy_mean, detail.noisy_variance, detail.n);
+            let estimate = mean_interval(&moments, &detail.noise, &detail.rescaling, ci.level)
+                .ok_or_else(|| {
+                    Refusal("the interval for the mean could not be computed".to_owned())
+                })?;
+            r.set_estimate(&estimate);
+        }
         if matches!(detail.method, ReferenceMethod::NoiseStudentized { .. }) {
             r.line(
                 "statistic",

@@ -68,6 +68,7 @@
 
 pub use crate::{
     error::TTestError,
+    interval::{MEAN_METHOD, SD_GAMMA_SHARE, mean_interval},
     moment_null::{
         CLAMPED_LIMIT_MIN_N, ClampedMoments, MomentLaw, MomentNull, MomentOutput,
         TAG_LIMIT_STATISTIC, TAG_LIMIT_STUDENTIZED, TAG_LIMIT_VARIANCE, TAG_MOMENT_STATISTIC,
@@ -100,6 +101,7 @@ pub use crate::{
 mod audit;
 mod error;
 mod front_end;
+mod interval;
 mod moment_null;
 mod moments;
 mod private;

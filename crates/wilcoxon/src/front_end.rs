@@ -6,8 +6,11 @@ use dptest_mechanisms::Epsilon;
 use dptest_refdist::Evaluator;
 use dptest_report::{
     Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
-    fmt,
+    fmt, median_ci_epsilon, median_estimate,
 };
+
+/// What the median interval is of.
+const VALUES: &str = "differences";
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, MAX_ROBUST_TABLE_N, PairedSample, PrivateOptions, PrivateWilcoxon,
@@ -23,6 +26,10 @@ impl ReleaseTest for PrivateWilcoxon {
         &[REFERENCE]
     }
 
+    fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
+        median_ci_epsilon(choices, VALUES).map(drop)
+    }
+
     fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
         let options = options(shape, choices)?;
         // The zero-robust reference is computed exactly, whatever engine is asked for.
@@ -33,7 +40,7 @@ impl ReleaseTest for PrivateWilcoxon {
             }
         };
         Ok(Prepared {
-            epsilon: options.epsilon.value(),
+            epsilon: options.epsilon.value() + median_ci_epsilon(choices, VALUES)?,
             delta: 0.0,
             evaluation,
             progress: "computing the reference distribution",
@@ -89,6 +96,9 @@ impl ReleaseTest for PrivateWilcoxon {
         r.set_in("reference", "distribution", law);
         let n = detail.n as f64;
         r.warn_if_all_noise(detail.release.scale, n * (n + 1.0));
+        if let Some(estimate) = median_estimate(&values, choices, VALUES)? {
+            r.set_estimate(&estimate);
+        }
         Ok(r)
     }
 }

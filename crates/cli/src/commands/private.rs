@@ -49,6 +49,10 @@ pub fn run(args: &impl PrivateArgs, common: &Common) -> Result<Report> {
         bail!("{} has no public version: pass --epsilon E", test.name());
     };
     let choices = args.choices(epsilon);
+    // Refusals of the declared choices come before the data are read.
+    let refused = |e: dptest_report::Refusal| anyhow!("{e}");
+    choices.check(test.name(), test.options()).map_err(refused)?;
+    test.check_interval(&choices).map_err(refused)?;
     let read = read(test, args)?;
     let mut report = release_test(test, &choices, read.data, args.ledger(), common)?;
     match read.described {
@@ -59,6 +63,11 @@ pub fn run(args: &impl PrivateArgs, common: &Common) -> Result<Report> {
         }
     }
     add_decision(&mut report, common.alpha);
+    if common.report {
+        let sentence = report.fields.report_sentence(&report.title);
+        report.line("report", &sentence);
+        report.set("report", sentence);
+    }
     Ok(report)
 }
 

@@ -6,6 +6,7 @@ mod doc_commands;
 
 mod errors;
 mod federated;
+mod intervals;
 mod kruskal_wallis;
 mod ledger;
 mod mann_whitney;

@@ -1,0 +1,181 @@
+//! `--ci LEVEL`: every private test of the registry adds the one estimate object or refuses
+//! the interval before anything is read or released; the ledger is charged the test and its
+//! interval together; `--report` prints the sentence to report.
+
+use super::common::*;
+
+fn estimate(v: &serde_json::Value) -> &serde_json::Map<String, serde_json::Value> {
+    v["estimate"].as_object().expect("an estimate object")
+}
+
+fn paired(test: &str, extra: &[&str]) -> serde_json::Value {
+    let mut a =
+        vec![test, "--input", "examples/paired.csv", "--before", "before", "--after", "after"];
+    a.extend_from_slice(extra);
+    json(&a)
+}
+
+#[test]
+fn the_mean_interval_is_post_processing_and_holds_the_estimate() {
+    let v = paired("t-test", &["--epsilon", "1", "--bounds=-20,20", "--ci", "0.9"]);
+    let e = estimate(&v);
+    assert_eq!(e["parameter"], "mean");
+    assert_eq!((e["level"].as_f64(), e["epsilon"].as_f64()), (Some(0.9), Some(0.0)));
+    let (low, value, high) =
+        (e["low"].as_f64().unwrap(), e["value"].as_f64().unwrap(), e["high"].as_f64().unwrap());
+    assert!(-20.0 <= low && low <= value && value <= high && high <= 20.0);
+    assert_eq!(v["epsilon"], 1.0);
+    let e = data_error(&[
+        "t-test",
+        "--input",
+        "examples/paired.csv",
+        "--before",
+        "before",
+        "--after",
+        "after",
+        "--epsilon",
+        "1",
+        "--bounds=-20,20",
+        "--ci",
+        "0.9",
+        "--ci-epsilon",
+        "1",
+    ]);
+    assert!(e.contains("spends no ε of its own"), "{e}");
+}
+
+#[test]
+fn the_median_interval_is_charged_with_the_test() {
+    let ledger = temp("ci_ledger.json");
+    let ledger = ledger.to_str().unwrap();
+    let flags = [
+        "--epsilon",
+        "0.5",
+        "--ci",
+        "0.95",
+        "--ci-epsilon",
+        "0.25",
+        "--bounds=-20,20",
+        "--ledger",
+        ledger,
+        "--dataset",
+        "pairs",
+        "--budget",
+        "2",
+    ];
+    for test in ["sign", "wilcoxon"] {
+        let v = paired(test, &flags);
+        let e = estimate(&v);
+        assert!(e["parameter"].as_str().unwrap().starts_with("median"), "{test}");
+        assert_eq!(e["epsilon"], 0.25);
+        assert!(e["low"].as_f64().unwrap() <= e["high"].as_f64().unwrap());
+    }
+    let shown = json(&["ledger", "show", "--ledger", ledger]);
+    // 0.5 + 0.25 per release, test and interval together.
+    assert_eq!(shown["datasets"][0]["spent"], 1.5);
+}
+
+#[test]
+fn intervals_that_cannot_be_made_are_refused_before_the_data_are_read() {
+    let missing = "no/such/file.csv";
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "sign",
+                "--input",
+                missing,
+                "--value",
+                "v",
+                "--epsilon",
+                "1",
+                "--ci",
+                "0.95",
+                "--bounds=-1,1",
+            ],
+            "--ci-epsilon",
+        ),
+        (
+            &[
+                "wilcoxon",
+                "--input",
+                missing,
+                "--value",
+                "v",
+                "--epsilon",
+                "1",
+                "--ci",
+                "0.95",
+                "--ci-epsilon",
+                "1",
+            ],
+            "--bounds",
+        ),
+        (
+            &[
+                "mann-whitney",
+                "--input",
+                missing,
+                "--group",
+                "g",
+                "--value",
+                "v",
+                "--groups",
+                "a,b",
+                "--epsilon",
+                "1",
+                "--ci",
+                "0.95",
+            ],
+            "--known-sizes",
+        ),
+        (
+            &[
+                "kruskal-wallis",
+                "--input",
+                missing,
+                "--group",
+                "g",
+                "--value",
+                "v",
+                "--groups",
+                "a,b,c",
+                "--epsilon",
+                "1",
+                "--ci",
+                "0.95",
+            ],
+            "no interval",
+        ),
+    ];
+    for (args, why) in cases {
+        let e = data_error(args);
+        assert!(e.contains(why), "{args:?}: {e}");
+        assert!(!e.contains(missing), "refused before reading: {e}");
+    }
+    let e = fails(&["t-test", "--input", missing, "--value", "v", "--public", "--ci", "0.95"]);
+    assert!(e.contains("--ci"), "{e}");
+}
+
+#[test]
+fn the_auc_interval_needs_public_sizes_and_a_direction() {
+    let mut a = mw_args(&[
+        "--epsilon",
+        "1",
+        "--known-sizes",
+        "--alternative",
+        "less",
+        "--ci",
+        "0.95",
+        "--report",
+    ]);
+    a.push("--json");
+    let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+    let e = estimate(&v);
+    assert!(e["parameter"].as_str().unwrap().contains("P(X > Y)"));
+    let (low, high) = (e["low"].as_f64().unwrap(), e["high"].as_f64().unwrap());
+    assert!((0.0..=1.0).contains(&low) && low <= high && high <= 1.0);
+    let report = v["report"].as_str().unwrap();
+    for part in ["ε = 1", "n = 85", "p = ", "95% CI"] {
+        assert!(report.contains(part), "{part}: {report}");
+    }
+}

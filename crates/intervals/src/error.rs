@@ -1,0 +1,33 @@
+//! The crate's error type.
+
+use std::fmt;
+
+/// Why an interval was refused (every reason depends on public parameters only).
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum IntervalError {
+    /// No values.
+    Empty,
+    /// The confidence level is not in (0, 1).
+    Level(f64),
+    /// ε is not a valid ε.
+    Epsilon(String),
+    /// A value is NaN or infinite (index in the sample).
+    NonFinite(usize),
+    /// The release noise could not be drawn.
+    Mechanism(String),
+}
+
+impl fmt::Display for IntervalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IntervalError::Empty => write!(f, "an interval needs at least one value"),
+            IntervalError::Level(l) => dptest_core::InvalidLevel(*l).fmt(f),
+            IntervalError::Epsilon(m) => write!(f, "the interval's ε: {m}"),
+            IntervalError::NonFinite(i) => write!(f, "value {i} is not finite"),
+            IntervalError::Mechanism(m) => write!(f, "the interval's release failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for IntervalError {}

@@ -1,0 +1,61 @@
+//! Differentially private confidence intervals that hold for every distribution, for the
+//! private tests of dptest.
+//!
+//! - **The median** ([`private_median_interval`], module `median`): one noisy histogram
+//!   around two noisily chosen points gives the order-statistic interval of the sign test,
+//!   widened by a bound on the histogram's noise (Lévy's inequality); valid for every
+//!   distribution whose median lies in the declared range, ties and atoms included. Used by
+//!   the sign and Wilcoxon tests (`--ci`); [`public_median_interval`] is its public twin.
+//! - **Noise bounds** ([`laplace_sum_cdf`], [`count_threshold`]): the closed-form law of a
+//!   sum of Laplace noises and the count threshold it forces.
+//! - **Where noise comes from** ([`IntervalNoise`]): the OS CSPRNG through
+//!   `dptest-mechanisms` ([`OsNoise`]) for a release, a seeded stream ([`SimulatedNoise`],
+//!   SIMULATION ONLY) for coverage studies, so both run one algorithm.
+//!
+//! Coverage measured by `cargo xtask calibrate --coverage`: docs/intervals.md.
+//!
+//! ```
+//! use dptest_core::Bounds;
+//! use dptest_intervals::{private_median_interval, public_median_interval};
+//! use dptest_mechanisms::Epsilon;
+//!
+//! let values: Vec<f64> = (0..400).map(|i| f64::from(i % 97) / 10.0).collect();
+//! let range = Bounds::new(-20.0, 20.0)?;
+//! let private = private_median_interval(&values, range, 0.95, Epsilon::new(1.0)?)?;
+//! let public = public_median_interval(&values, 0.95).expect("n is large enough");
+//! assert!(private.low <= private.estimate && private.estimate <= private.high);
+//! assert!(public.low <= public.high);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![deny(missing_docs)]
+
+mod error;
+mod median;
+mod noise;
+mod walk;
+
+pub use error::IntervalError;
+pub use median::{
+    CANDIDATES, MedianInterval, SELECT_FRACTION, SIDE_POINTS, median_interval_with,
+    public_median_interval,
+};
+pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
+pub use walk::{count_threshold, laplace_sum_cdf, walk_min_bound};
+
+use dptest_core::Bounds;
+use dptest_mechanisms::Epsilon;
+
+/// The (1 − α) private interval for the median of `values` in the declared `range`, at ε,
+/// with release noise from the OS CSPRNG (see module `median` for the algorithm and proof).
+///
+/// # Errors
+/// No values, a level outside (0, 1), a non-finite value, or the mechanism's error.
+pub fn private_median_interval(
+    values: &[f64],
+    range: Bounds,
+    level: f64,
+    epsilon: Epsilon,
+) -> Result<MedianInterval, IntervalError> {
+    median_interval_with(values, range, level, epsilon, &mut OsNoise)
+}

@@ -1,0 +1,70 @@
+//! Coverage of the private median interval on simulated data (seeded noise, SIMULATION
+//! ONLY): at least 1 − α up to Monte Carlo error on continuous data, on data with a heavy atom
+//! at the median and on skewed data; the wider study is `cargo xtask calibrate --coverage`.
+#![allow(clippy::unwrap_used, reason = "test helpers")]
+
+use dptest_core::Bounds;
+use dptest_intervals::{SimulatedNoise, median_interval_with, public_median_interval};
+use dptest_mechanisms::Epsilon;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// (coverage, median width) over `reps` datasets drawn by `draw`, true median `median`.
+fn coverage(
+    reps: usize,
+    n: usize,
+    epsilon: f64,
+    median: f64,
+    draw: impl Fn(&mut ChaCha8Rng) -> f64,
+) -> (f64, f64, f64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let mut noise = SimulatedNoise(ChaCha8Rng::seed_from_u64(29));
+    let range = Bounds::new(-10.0, 10.0).unwrap();
+    let eps = Epsilon::new(epsilon).unwrap();
+    let (mut covered, mut widths, mut public) = (0, Vec::new(), Vec::new());
+    for _ in 0..reps {
+        let values: Vec<f64> = (0..n).map(|_| draw(&mut rng)).collect();
+        let ci = median_interval_with(&values, range, 0.95, eps, &mut noise).unwrap();
+        covered += usize::from(ci.low <= median && median <= ci.high);
+        widths.push(ci.high - ci.low);
+        let p = public_median_interval(&values, 0.95).unwrap();
+        public.push(p.high - p.low);
+    }
+    widths.sort_by(f64::total_cmp);
+    public.sort_by(f64::total_cmp);
+    (covered as f64 / reps as f64, widths[reps / 2], public[reps / 2])
+}
+
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    let (u, v): (f64, f64) = (rng.random(), rng.random());
+    (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// 2.5 Monte Carlo standard errors below 0.95 at `reps`.
+fn floor(reps: usize) -> f64 {
+    0.95 - 2.5 * (0.95 * 0.05 / reps as f64).sqrt()
+}
+
+#[test]
+fn covers_continuous_data() {
+    let (c, w, p) = coverage(300, 1000, 1.0, 0.0, normal);
+    eprintln!("normal n=1000 eps=1: coverage {c}, width {w}, public {p}, ratio {}", w / p);
+    assert!(c >= floor(300), "{c}");
+}
+
+#[test]
+fn covers_an_atom_at_the_median() {
+    // 60% of the values are exactly 1: the median is 1.
+    let (c, ..) = coverage(300, 200, 0.5, 1.0, |rng| {
+        if rng.random::<f64>() < 0.6 { 1.0 } else { normal(rng) * 3.0 }
+    });
+    assert!(c >= floor(300), "{c}");
+}
+
+#[test]
+fn covers_skewed_data_at_small_n() {
+    // Exponential(1): median ln 2.
+    let (c, ..) =
+        coverage(300, 40, 1.0, std::f64::consts::LN_2, |rng| -(1.0 - rng.random::<f64>()).ln());
+    assert!(c >= floor(300), "{c}");
+}

@@ -1,0 +1,58 @@
+//! The median interval as the sign and Wilcoxon hooks give it (`--ci LEVEL --ci-epsilon E
+//! --bounds LO,HI`): one place for its public checks, its charge and its estimate object.
+
+use dptest_core::Estimate;
+use dptest_intervals::private_median_interval;
+use dptest_mechanisms::Epsilon;
+
+use crate::release::{Choices, Refusal};
+
+/// The method named in the estimate object.
+pub const MEDIAN_METHOD: &str = "noisy-histogram order-statistic interval (sign-test inversion \
+     widened by a Lévy bound on the histogram noise; valid for every distribution with its \
+     median in the declared range)";
+
+/// The ε the median interval adds to the charge (0 without `--ci`), checked before any data
+/// are read: a declared range and an ε of its own are required.
+///
+/// # Errors
+/// No declared range, or no valid interval ε.
+pub fn median_ci_epsilon(choices: &Choices, what: &str) -> Result<f64, Refusal> {
+    let Some(ci) = choices.ci else { return Ok(0.0) };
+    let front = choices.front_end;
+    let ci = ci.checked(front)?;
+    if choices.bounds.is_none() {
+        return Err(Refusal(format!(
+            "the interval for the median of the {what} needs their declared range: pass {}",
+            front.bounds_syntax()
+        )));
+    }
+    ci.own_epsilon(
+        front,
+        &format!("the interval for the median of the {what} is a release of its own"),
+    )
+}
+
+/// The private median interval of `values` as the estimate object, or `None` without `--ci`.
+///
+/// # Errors
+/// The interval's refusal (a public reason) or the mechanism's error.
+pub fn median_estimate(
+    values: &[f64],
+    choices: &Choices,
+    what: &str,
+) -> Result<Option<Estimate>, Refusal> {
+    let epsilon = median_ci_epsilon(choices, what)?;
+    let (Some(ci), Some(range)) = (choices.ci, choices.bounds) else { return Ok(None) };
+    let e = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
+    let m = private_median_interval(values, range, ci.level, e).map_err(Refusal::from_display)?;
+    Ok(Some(Estimate {
+        parameter: format!("median of the {what}"),
+        value: m.estimate,
+        low: m.low,
+        high: m.high,
+        level: ci.level,
+        epsilon,
+        method: MEDIAN_METHOD.to_owned(),
+    }))
+}

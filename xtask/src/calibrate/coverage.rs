@@ -1,0 +1,366 @@
+//! `cargo xtask calibrate --coverage`: the coverage of every private interval (`--ci`) over
+//! data shapes a user meets, n and ε, with the median width next to the public interval's on
+//! the same data. Each interval runs the code a release runs, with its noise from a seeded
+//! stream (SIMULATION ONLY): the median through `dptest_intervals::median_interval_with` and
+//! `SimulatedNoise`, the mean through the t-test's `simulate_release` and `mean_interval`, the
+//! AUC through Mann–Whitney's `MwStudy::simulate_release` and `auc_interval`.
+//!
+//! A row is `ok` when the coverage is at least 1 − α − 2.5 Monte Carlo standard errors.
+
+use std::fmt::Write as _;
+
+use anyhow::{Result, anyhow};
+use dptest_core::Bounds;
+use dptest_intervals::{SimulatedNoise, median_interval_with, public_median_interval};
+use dptest_mann_whitney as mw;
+use dptest_mechanisms::Epsilon;
+use dptest_refdist::DrawStream;
+use dptest_refdist::special::normal_cdf;
+use dptest_t_test as tt;
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+/// The confidence level studied.
+const LEVEL: f64 = 0.95;
+/// The declared range of the median study (standardised data).
+const RANGE: (f64, f64) = (-10.0, 10.0);
+/// The declared bounds of the mean study (the t-test clamps to them; a range a user would
+/// declare for standardised data).
+const MEAN_BOUNDS: (f64, f64) = (-5.0, 5.0);
+/// The ε grid.
+const EPSILONS: [f64; 3] = [0.1, 1.0, 10.0];
+
+/// A data shape: its name, a sampler, and its true median and mean (of data clamped to
+/// [`RANGE`]).
+#[derive(Clone, Copy)]
+struct Shape {
+    name: &'static str,
+    draw: fn(&mut ChaCha8Rng) -> f64,
+    median: f64,
+    mean: f64,
+}
+
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    let (u, v): (f64, f64) = (rng.random(), rng.random());
+    (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+fn exponential(rng: &mut ChaCha8Rng) -> f64 {
+    -(1.0 - rng.random::<f64>()).ln()
+}
+
+fn student3(rng: &mut ChaCha8Rng) -> f64 {
+    let chi2: f64 = (0..3).map(|_| normal(rng).powi(2)).sum();
+    (normal(rng) / (chi2 / 3.0).sqrt()).clamp(RANGE.0, RANGE.1)
+}
+
+/// Half-integers: ties everywhere (round(2Z)/2 for Z ~ N(0.3, 1)); median 0.5.
+fn discrete(rng: &mut ChaCha8Rng) -> f64 {
+    (2.0 * (normal(rng) + 0.3)).round() / 2.0
+}
+
+/// Paired differences with 40% exact zeros, the rest N(1, 1): median 0 or above.
+fn zeros(rng: &mut ChaCha8Rng) -> f64 {
+    if rng.random::<f64>() < 0.4 { 0.0 } else { normal(rng) + 1.0 }
+}
+
+/// A skewed two-point law like those of the t-test's supremum: −0.5 w.p. 0.9, 4.5 w.p. 0.1
+/// (mean 0, median −0.5).
+fn two_point(rng: &mut ChaCha8Rng) -> f64 {
+    if rng.random::<f64>() < 0.1 { 4.5 } else { -0.5 }
+}
+
+/// P(round(2(Z + 0.3))/2 ≤ 0.5) > ½ and P(≥ 0.5) > ½: the median is 0.5.
+fn discrete_mean() -> f64 {
+    // E[round(2(Z + 0.3))]/2 by summing the half-integer atoms.
+    (-40..=40)
+        .map(|k| {
+            let k = f64::from(k);
+            let p = normal_cdf((k + 0.5) / 2.0 - 0.3) - normal_cdf((k - 0.5) / 2.0 - 0.3);
+            p * k / 2.0
+        })
+        .sum()
+}
+
+/// The shapes of the median and mean studies (t3 is clamped to [−5, 5] by the mean study:
+/// still mean 0 by symmetry).
+fn shapes() -> Vec<Shape> {
+    let ln2 = std::f64::consts::LN_2;
+    vec![
+        Shape { name: "normal", draw: normal, median: 0.0, mean: 0.0 },
+        // E[min(X, 5)] = 1 − e^{−5} (the mean study clamps to [−5, 5]).
+        Shape {
+            name: "exponential (skewed)",
+            draw: exponential,
+            median: ln2,
+            mean: 1.0 - (-5f64).exp(),
+        },
+        Shape { name: "t3 (heavy tails)", draw: student3, median: 0.0, mean: 0.0 },
+        Shape { name: "half-integers (ties)", draw: discrete, median: 0.5, mean: discrete_mean() },
+        Shape { name: "40% zeros (paired)", draw: zeros, median: zeros_median(), mean: 0.6 },
+        Shape { name: "two-point (skewed)", draw: two_point, median: -0.5, mean: 0.0 },
+    ]
+}
+
+/// The median of 0.4·δ₀ + 0.6·N(1, 1): the point where the CDF reaches ½ (above 0, as
+/// P(X ≤ 0) = 0.4 + 0.6·Φ(−1) < ½).
+fn zeros_median() -> f64 {
+    let cdf = |x: f64| 0.4 * f64::from(u8::from(x >= 0.0)) + 0.6 * normal_cdf(x - 1.0);
+    let (mut lo, mut hi) = (0.0, 3.0);
+    for _ in 0..80 {
+        let mid = 0.5 * (lo + hi);
+        if cdf(mid) < 0.5 { lo = mid } else { hi = mid }
+    }
+    0.5 * (lo + hi)
+}
+
+/// One row of the table.
+struct Row {
+    parameter: &'static str,
+    shape: String,
+    n: String,
+    epsilon: f64,
+    reps: usize,
+    covered: usize,
+    widths: Vec<f64>,
+    public_widths: Vec<f64>,
+}
+
+impl Row {
+    fn markdown(&self) -> String {
+        let reps = self.reps as f64;
+        let coverage = self.covered as f64 / reps;
+        let floor = LEVEL - 2.5 * (LEVEL * (1.0 - LEVEL) / reps).sqrt();
+        let (w, p) = (median(&self.widths), median(&self.public_widths));
+        format!(
+            "| {} | {} | {} | {} | {} | {:.3} | {} | {:.4} | {:.4} | {:.2} |",
+            self.parameter,
+            self.shape,
+            self.n,
+            self.epsilon,
+            self.reps,
+            coverage,
+            if coverage >= floor { "ok" } else { "**below**" },
+            w,
+            p,
+            w / p
+        )
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// One replicate's (covered, private width, public width).
+type Replicate = (bool, f64, f64);
+
+/// `reps` replicates of `one`, each with its own seeded stream, in parallel.
+fn replicate(
+    reps: usize,
+    seed: u64,
+    one: impl Fn(&mut ChaCha8Rng, u64) -> Result<Replicate> + Sync,
+) -> Result<(usize, Vec<f64>, Vec<f64>)> {
+    let results: Vec<Replicate> = (0..reps as u64)
+        .into_par_iter()
+        .map(|r| {
+            one(&mut ChaCha8Rng::seed_from_u64(seed ^ (r.wrapping_mul(0x9E37_79B9_7F4A_7C15))), r)
+        })
+        .collect::<Result<_>>()?;
+    let covered = results.iter().filter(|r| r.0).count();
+    Ok((covered, results.iter().map(|r| r.1).collect(), results.iter().map(|r| r.2).collect()))
+}
+
+fn median_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
+    let range = Bounds::new(RANGE.0, RANGE.1)?;
+    let eps = Epsilon::new(epsilon)?;
+    let (covered, widths, public_widths) = replicate(reps, seed, |rng, _| {
+        let values: Vec<f64> = (0..n).map(|_| (shape.draw)(rng)).collect();
+        let mut noise = SimulatedNoise(ChaCha8Rng::seed_from_u64(rng.next_u64()));
+        let ci = median_interval_with(&values, range, LEVEL, eps, &mut noise)
+            .map_err(|e| anyhow!("{e}"))?;
+        let public = public_median_interval(&values, LEVEL).map_or(f64::NAN, |p| p.high - p.low);
+        Ok((ci.low <= shape.median && shape.median <= ci.high, ci.high - ci.low, public))
+    })?;
+    Ok(Row {
+        parameter: "median (sign, wilcoxon)",
+        shape: shape.name.to_owned(),
+        n: n.to_string(),
+        epsilon,
+        reps,
+        covered,
+        widths,
+        public_widths,
+    })
+}
+
+fn mean_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
+    let bounds = tt::Bounds::new(MEAN_BOUNDS.0, MEAN_BOUNDS.1)?;
+    let popmean = 0.0;
+    let rescaling = tt::Rescaling::new(bounds, popmean)?;
+    let scales = tt::PrivateTOptions::new(epsilon)?.noise_scales(n)?;
+    let (covered, widths, public_widths) = replicate(reps, seed, |rng, r| {
+        let values: Vec<f64> = (0..n).map(|_| (shape.draw)(rng)).collect();
+        let rescaled = tt::rescale(&values, popmean, bounds)?;
+        let mut stream = DrawStream::new(seed, dptest_core::tags::XTASK_COVERAGE_NOISE, r);
+        let moments = tt::simulate_release(&rescaled, &scales, &mut stream)?;
+        let ci = tt::mean_interval(&moments, &scales, &rescaling, LEVEL)
+            .ok_or_else(|| anyhow!("no mean interval"))?;
+        // The public t interval does not exist when every value is equal (NaN width then).
+        let public = tt::ttest_1samp(&values, 0.0, tt::Alternative::TwoSided)
+            .and_then(|t| t.confidence_interval(LEVEL))
+            .map_or(f64::NAN, |c| c.high - c.low);
+        Ok((ci.low <= shape.mean && shape.mean <= ci.high, ci.high - ci.low, public))
+    })?;
+    Ok(Row {
+        parameter: "mean (t-test)",
+        shape: shape.name.to_owned(),
+        n: n.to_string(),
+        epsilon,
+        reps,
+        covered,
+        widths,
+        public_widths,
+    })
+}
+
+/// A two-group design of the AUC study: sizes, a shift of the second group's normal law, and
+/// whether the values are rounded to half-integers (ties); θ = P(X > Y) + ½P(X = Y).
+#[derive(Clone, Copy)]
+struct Design {
+    name: &'static str,
+    sizes: [usize; 2],
+    shift: f64,
+    ties: bool,
+}
+
+impl Design {
+    fn draw(&self, rng: &mut ChaCha8Rng, group: usize) -> f64 {
+        let v = normal(rng) + if group == 0 { self.shift } else { 0.0 };
+        if self.ties { (2.0 * v).round() / 2.0 } else { v }
+    }
+
+    /// θ of the design: Φ(shift/√2) without ties; with ties, by summing the atoms.
+    fn theta(&self) -> f64 {
+        if !self.ties {
+            return normal_cdf(self.shift / std::f64::consts::SQRT_2);
+        }
+        let atom = |k: i32, mean: f64| {
+            normal_cdf((f64::from(k) + 0.5) / 2.0 - mean)
+                - normal_cdf((f64::from(k) - 0.5) / 2.0 - mean)
+        };
+        let (mut theta, mut below_y) = (0.0, 0.0);
+        for k in -60..=60 {
+            let (px, py) = (atom(k, self.shift), atom(k, 0.0));
+            theta += px * (below_y + 0.5 * py);
+            below_y += py;
+        }
+        theta
+    }
+}
+
+fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
+    let [n1, n2] = design.sizes;
+    let privacy = mw::MwPrivacy::known_sizes(Epsilon::new(epsilon)?, mw::Alternative::Greater);
+    let setting = mw::MwSetting { n1, n2, privacy, reference: mw::MwReferenceKind::Normal };
+    let study = mw::MwStudy::new(setting, dptest_refdist::MonteCarlo::new(1000, seed)?)?;
+    let theta = design.theta();
+    let (covered, widths, public_widths) = replicate(reps, seed, |rng, _| {
+        let x: Vec<f64> = (0..n1).map(|_| design.draw(rng, 0)).collect();
+        let y: Vec<f64> = (0..n2).map(|_| design.draw(rng, 1)).collect();
+        let sample = mw::TwoSample::new(x, y)?;
+        let sim = study.simulate_release(&sample, rng)?;
+        let ci = mw::auc_interval(sim.value, sim.reference_sizes, sim.laplace_scale, LEVEL)
+            .ok_or_else(|| anyhow!("no AUC interval"))?;
+        // The public twin: the same inversion on the exact U₁ with no noise.
+        let public = mw::auc_interval(sample.u1()?, design.sizes, 1e-12, LEVEL)
+            .ok_or_else(|| anyhow!("no AUC interval"))?;
+        Ok((ci.low <= theta && theta <= ci.high, ci.high - ci.low, public.high - public.low))
+    })?;
+    Ok(Row {
+        parameter: "P(X > Y) (mann-whitney, known sizes)",
+        shape: design.name.to_owned(),
+        n: format!("{n1} + {n2}"),
+        epsilon,
+        reps,
+        covered,
+        widths,
+        public_widths,
+    })
+}
+
+fn designs() -> Vec<Design> {
+    vec![
+        Design { name: "normal, shift 0.5", sizes: [100, 100], shift: 0.5, ties: false },
+        Design { name: "normal, shift 0.5", sizes: [1000, 1000], shift: 0.5, ties: false },
+        Design { name: "normal, shift 0.8, unequal", sizes: [20, 500], shift: 0.8, ties: false },
+        Design {
+            name: "half-integers (ties), shift 0.5",
+            sizes: [200, 200],
+            shift: 0.5,
+            ties: true,
+        },
+        Design { name: "no effect", sizes: [20, 20], shift: 0.0, ties: false },
+        Design { name: "no effect, ties", sizes: [10_000, 10_000], shift: 0.0, ties: true },
+    ]
+}
+
+/// Runs the study: `only` picks `median`, `mean` or `auc`; `n` one sample size. A Markdown
+/// table on stdout, one line per setting on stderr as it finishes.
+pub fn run(only: Option<&str>, n: Option<usize>, reps: usize, seed: u64) -> Result<String> {
+    let sizes: Vec<usize> = n.map_or_else(|| vec![20, 100, 1000, 10_000, 100_000], |n| vec![n]);
+    let wants = |p: &str| only.is_none_or(|o| o == p);
+    let mut out = String::from(
+        "| parameter | data | n | ε | reps | coverage | ≥ 0.95 − 2.5 s.e. | median width | public width | ratio |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let mut push = |row: Row| {
+        let line = row.markdown();
+        eprintln!("{line}");
+        let _ = writeln!(out, "{line}");
+    };
+    for &epsilon in &EPSILONS {
+        for &n in &sizes {
+            for shape in shapes() {
+                if wants("median") {
+                    push(median_row(shape, n, epsilon, reps, seed)?);
+                }
+                if wants("mean") {
+                    push(mean_row(shape, n, epsilon, reps, seed)?);
+                }
+            }
+        }
+        if wants("auc") && n.is_none() {
+            for design in designs() {
+                push(auc_row(design, epsilon, reps, seed)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small run of every interval: a row per setting, each within its Monte Carlo floor.
+    #[test]
+    fn every_interval_covers_at_small_n() {
+        for (only, rows) in [("median", 18), ("mean", 18)] {
+            let table = run(Some(only), Some(20), 60, 5).unwrap();
+            assert_eq!(table.lines().count(), 2 + rows, "{table}");
+            assert!(!table.contains("below"), "{table}");
+        }
+    }
+
+    #[test]
+    fn the_true_auc_of_the_tied_design_is_between_its_continuous_neighbours() {
+        let tied = Design { name: "t", sizes: [1, 1], shift: 0.5, ties: true };
+        let theta = tied.theta();
+        assert!((theta - normal_cdf(0.5 / std::f64::consts::SQRT_2)).abs() < 0.01, "{theta}");
+        let none = Design { shift: 0.0, ..tied };
+        assert!((none.theta() - 0.5).abs() < 1e-12);
+    }
+}
