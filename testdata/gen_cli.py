@@ -90,6 +90,15 @@ def main():
     positive = sum(1 for x in d if x > 0)
     r = stats.binomtest(positive, sum(1 for x in d if x != 0), 0.5)
     emit("sign_paired", file="examples/paired.csv", statistic=float(positive), p_value=r.pvalue)
+    ci = stats.ttest_rel(after, before).confidence_interval(confidence_level=0.95)
+    emit("t_test_paired_ci", file="examples/paired.csv", low=ci.low, high=ci.high)
+    # The order-statistic interval for the median (the sign test inverted): the largest l with
+    # P(Binomial(n, 1/2) <= l - 1) <= 0.025, then [d_(l), d_(n+1-l)] of the sorted d.
+    n = len(d)
+    l = max(k for k in range(1, n + 1) if stats.binom.cdf(k - 1, n, 0.5) <= 0.025)
+    sd = sorted(d)
+    emit("median_paired_ci", file="examples/paired.csv", low=sd[l - 1], high=sd[n - l],
+         median=float(stats.scoreatpercentile(sd, 50)))
     r = stats.ttest_1samp(after, 0.0)
     emit("t_test_one_sample_after", file="examples/paired.csv", statistic=r.statistic,
          p_value=r.pvalue, df=r.df)

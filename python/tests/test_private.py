@@ -274,6 +274,8 @@ def test_every_interval_is_the_estimate_object_of_the_cli():
                             alternative="greater", ci=0.95)
     assert 0 <= m.estimate["low"] <= m.estimate["high"] <= 1
     assert "estimate" in m.to_dict()
+    k = dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1.0, ci=0.95, draws=2000)
+    assert k.estimate["parameter"].startswith("rank effect") and k.estimate["epsilon"] == 0.0
 
 
 def test_an_interval_that_cannot_be_made_is_refused_with_the_reason(tmp_path):
@@ -284,8 +286,9 @@ def test_an_interval_that_cannot_be_made_is_refused_with_the_reason(tmp_path):
         dptest.wilcoxon(PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=1.0, ledger=led)
     with pytest.raises(ValueError, match="known_sizes=True"):
         dptest.mannwhitneyu(PAIRS[:40], PAIRS[40:], epsilon=1.0, ci=0.95, ledger=led)
-    with pytest.raises(ValueError, match="Kruskal"):
-        dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1.0, ci=0.95, ledger=led)
+    with pytest.raises(ValueError, match="statistic='abs'"):
+        dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1.0, ci=0.95,
+                            statistic="squared", ledger=led)
     with pytest.raises(ValueError, match="spends no ε"):
         dptest.private_test("t-test", PAIRS, epsilon=1.0, bounds=(-5, 5), ci=0.95,
                             ci_epsilon=1.0, ledger=led)

@@ -179,10 +179,12 @@ pub struct Privacy {
 #[derive(Args, Debug, Clone, Default)]
 pub struct CiArgs {
     /// Add an effect estimate with a two-sided confidence interval at this level (e.g. 0.95):
-    /// the mean (t-test), the median (sign, wilcoxon: needs --bounds and --ci-epsilon),
-    /// P(X > Y) (mann-whitney with --known-sizes and a one-sided alternative). What each
-    /// interval is and how it covers: docs/intervals.md.
-    #[arg(long, value_name = "LEVEL", conflicts_with = "public")]
+    /// the mean (t-test), the median (sign, wilcoxon: private runs need --bounds and
+    /// --ci-epsilon), P(X > Y) (mann-whitney: private runs need --known-sizes and a one-sided
+    /// alternative), the rank effect H_abs measures (kruskal-wallis, private). With --public, the public twin (t, order-statistic and the same AUC
+    /// interval on the exact data). What each interval is and how it covers:
+    /// docs/intervals.md.
+    #[arg(long, value_name = "LEVEL")]
     pub ci: Option<f64>,
     /// The interval's own ε, for intervals that release something of their own (the median
     /// of sign and wilcoxon); charged to the ledger with the test's ε.

@@ -67,6 +67,12 @@ impl Report {
         Report::with(title, Fields::plain(test), false)
     }
 
+    /// Adds an effect estimate with its interval (the `estimate` field and its line).
+    pub fn estimate(&mut self, estimate: &dptest_report::Estimate) {
+        self.set("estimate", estimate);
+        self.line("estimate", dptest_report::estimate_text(estimate));
+    }
+
     /// Sets a JSON field.
     pub fn set(&mut self, key: &str, value: impl Serialize) {
         self.fields.set(key, value);

@@ -10,7 +10,7 @@ use dptest_report::{
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, ReferenceLaw, private_kruskal_wallis, reference_null,
+    PrivateKwOptions, ReferenceLaw, private_kruskal_wallis, rank_effect_interval, reference_null,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -23,16 +23,16 @@ impl ReleaseTest for PrivateKruskalWallis {
     }
 
     fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
-        match choices.ci {
-            Some(_) => Err(Refusal(
-                "no interval for a Kruskal–Wallis effect size is offered yet: with private group \
-                 sizes and random tie-breaking, none we have built holds its level in every \
-                 setting (docs/intervals.md); report the p-value, and for two groups use \
-                 mann-whitney --known-sizes with a one-sided alternative and --ci"
-                    .to_owned(),
-            )),
-            None => Ok(()),
+        let Some(ci) = choices.ci else { return Ok(()) };
+        let front = choices.front_end;
+        ci.checked(front)?.no_epsilon(front, "Kruskal–Wallis")?;
+        if options(choices)?.statistic != KwStatistic::Abs {
+            return Err(Refusal(format!(
+                "the interval is for the rank effect H_abs measures: use {} (the default)",
+                front.option("statistic", "abs")
+            )));
         }
+        Ok(())
     }
 
     fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
@@ -87,6 +87,17 @@ impl ReleaseTest for PrivateKruskalWallis {
         );
         // H ≤ n − 1 and H_abs ≤ 2n (crude ranges, for the all-noise warning only).
         r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
+        if let Some(ci) = choices.ci {
+            let estimate = rank_effect_interval(
+                result.statistic,
+                detail.n,
+                detail.groups,
+                detail.noise_scale,
+                ci.level,
+            )
+            .ok_or_else(|| Refusal("no interval for the rank effect at n < 2".to_owned()))?;
+            r.set_estimate(&estimate);
+        }
         Ok(r)
     }
 }

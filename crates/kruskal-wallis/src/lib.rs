@@ -47,6 +47,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub use crate::interval::{RANK_EFFECT_METHOD, rank_effect_interval};
 pub use crate::{
     error::KruskalWallisError,
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
@@ -62,6 +63,7 @@ pub use crate::{
 
 mod error;
 mod front_end;
+mod interval;
 mod large_n;
 mod private;
 mod public;

@@ -29,7 +29,7 @@
 pub use crate::interval::{MEDIAN_METHOD, median_ci_epsilon, median_estimate};
 pub use crate::release::{
     Choices, CiRequest, Data, Estimate, Evaluation, FrontEnd, Layout, Prepared, Refusal, Release,
-    ReleaseTest, Shape, TestOption,
+    ReleaseTest, Shape, TestOption, estimate_text,
 };
 use dptest_core::Outcome;
 use std::fmt::Write as _;

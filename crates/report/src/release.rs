@@ -446,23 +446,7 @@ impl Release {
     /// Adds the effect estimate and its interval: the `estimate` field and a human line.
     pub fn set_estimate(&mut self, estimate: &Estimate) {
         self.fields.set("estimate", estimate);
-        let cost = if estimate.epsilon > 0.0 {
-            format!("ε = {} of its own", crate::fmt(estimate.epsilon))
-        } else {
-            "no ε of its own".to_owned()
-        };
-        self.line(
-            "estimate",
-            format!(
-                "{} {}, {}% CI [{}, {}] ({cost}; {})",
-                estimate.parameter,
-                crate::fmt(estimate.value),
-                crate::fmt(100.0 * estimate.level),
-                crate::fmt(estimate.low),
-                crate::fmt(estimate.high),
-                estimate.method
-            ),
-        );
+        self.line("estimate", estimate_text(estimate));
     }
 
     /// Warns when the noise scale dwarfs the statistic's range ([`all_noise_warning`]).
@@ -471,6 +455,24 @@ impl Release {
             self.warn(warning);
         }
     }
+}
+
+/// The human line of an estimate: `mean 2.1, 95% CI [0.4, 3.9] (no ε of its own; method)`.
+pub fn estimate_text(estimate: &Estimate) -> String {
+    let cost = if estimate.epsilon > 0.0 {
+        format!("ε = {} of its own", crate::fmt(estimate.epsilon))
+    } else {
+        "no ε of its own".to_owned()
+    };
+    format!(
+        "{} {}, {}% CI [{}, {}] ({cost}; {})",
+        estimate.parameter,
+        crate::fmt(estimate.value),
+        crate::fmt(100.0 * estimate.level),
+        crate::fmt(estimate.low),
+        crate::fmt(estimate.high),
+        estimate.method
+    )
 }
 
 /// A private test as the front ends run it (see the module docs for the order of calls).

@@ -3,7 +3,8 @@
 //! the same data. Each interval runs the code a release runs, with its noise from a seeded
 //! stream (SIMULATION ONLY): the median through `dptest_intervals::median_interval_with` and
 //! `SimulatedNoise`, the mean through the t-test's `simulate_release` and `mean_interval`, the
-//! AUC through Mann–Whitney's `MwStudy::simulate_release` and `auc_interval`.
+//! AUC through Mann–Whitney's `MwStudy::simulate_release` and `auc_interval`, the rank
+//! effect through Kruskal–Wallis's `KwReference::simulate_release` and `rank_effect_interval`.
 //!
 //! A row is `ok` when the coverage is at least 1 − α − 2.5 Monte Carlo standard errors.
 
@@ -12,6 +13,7 @@ use std::fmt::Write as _;
 use anyhow::{Result, anyhow};
 use dptest_core::Bounds;
 use dptest_intervals::{SimulatedNoise, median_interval_with, public_median_interval};
+use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::DrawStream;
@@ -115,31 +117,35 @@ fn zeros_median() -> f64 {
     0.5 * (lo + hi)
 }
 
+/// The replicates of one setting: how many covered, and every private and public width.
+struct Tally {
+    covered: usize,
+    widths: Vec<f64>,
+    public_widths: Vec<f64>,
+}
+
 /// One row of the table.
 struct Row {
     parameter: &'static str,
     shape: String,
     n: String,
     epsilon: f64,
-    reps: usize,
-    covered: usize,
-    widths: Vec<f64>,
-    public_widths: Vec<f64>,
+    tally: Tally,
 }
 
 impl Row {
     fn markdown(&self) -> String {
-        let reps = self.reps as f64;
-        let coverage = self.covered as f64 / reps;
+        let reps = self.tally.widths.len() as f64;
+        let coverage = self.tally.covered as f64 / reps;
         let floor = LEVEL - 2.5 * (LEVEL * (1.0 - LEVEL) / reps).sqrt();
-        let (w, p) = (median(&self.widths), median(&self.public_widths));
+        let (w, p) = (median(&self.tally.widths), median(&self.tally.public_widths));
         format!(
             "| {} | {} | {} | {} | {} | {:.3} | {} | {:.4} | {:.4} | {:.2} |",
             self.parameter,
             self.shape,
             self.n,
             self.epsilon,
-            self.reps,
+            reps,
             coverage,
             if coverage >= floor { "ok" } else { "**below**" },
             w,
@@ -163,21 +169,24 @@ fn replicate(
     reps: usize,
     seed: u64,
     one: impl Fn(&mut ChaCha8Rng, u64) -> Result<Replicate> + Sync,
-) -> Result<(usize, Vec<f64>, Vec<f64>)> {
+) -> Result<Tally> {
     let results: Vec<Replicate> = (0..reps as u64)
         .into_par_iter()
         .map(|r| {
             one(&mut ChaCha8Rng::seed_from_u64(seed ^ (r.wrapping_mul(0x9E37_79B9_7F4A_7C15))), r)
         })
         .collect::<Result<_>>()?;
-    let covered = results.iter().filter(|r| r.0).count();
-    Ok((covered, results.iter().map(|r| r.1).collect(), results.iter().map(|r| r.2).collect()))
+    Ok(Tally {
+        covered: results.iter().filter(|r| r.0).count(),
+        widths: results.iter().map(|r| r.1).collect(),
+        public_widths: results.iter().map(|r| r.2).collect(),
+    })
 }
 
 fn median_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
     let range = Bounds::new(RANGE.0, RANGE.1)?;
     let eps = Epsilon::new(epsilon)?;
-    let (covered, widths, public_widths) = replicate(reps, seed, |rng, _| {
+    let tally = replicate(reps, seed, |rng, _| {
         let values: Vec<f64> = (0..n).map(|_| (shape.draw)(rng)).collect();
         let mut noise = SimulatedNoise(ChaCha8Rng::seed_from_u64(rng.next_u64()));
         let ci = median_interval_with(&values, range, LEVEL, eps, &mut noise)
@@ -190,10 +199,7 @@ fn median_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> R
         shape: shape.name.to_owned(),
         n: n.to_string(),
         epsilon,
-        reps,
-        covered,
-        widths,
-        public_widths,
+        tally,
     })
 }
 
@@ -202,7 +208,7 @@ fn mean_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> Res
     let popmean = 0.0;
     let rescaling = tt::Rescaling::new(bounds, popmean)?;
     let scales = tt::PrivateTOptions::new(epsilon)?.noise_scales(n)?;
-    let (covered, widths, public_widths) = replicate(reps, seed, |rng, r| {
+    let tally = replicate(reps, seed, |rng, r| {
         let values: Vec<f64> = (0..n).map(|_| (shape.draw)(rng)).collect();
         let rescaled = tt::rescale(&values, popmean, bounds)?;
         let mut stream = DrawStream::new(seed, dptest_core::tags::XTASK_COVERAGE_NOISE, r);
@@ -220,10 +226,7 @@ fn mean_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> Res
         shape: shape.name.to_owned(),
         n: n.to_string(),
         epsilon,
-        reps,
-        covered,
-        widths,
-        public_widths,
+        tally,
     })
 }
 
@@ -268,7 +271,7 @@ fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64) -> Result<Row> 
     let setting = mw::MwSetting { n1, n2, privacy, reference: mw::MwReferenceKind::Normal };
     let study = mw::MwStudy::new(setting, dptest_refdist::MonteCarlo::new(1000, seed)?)?;
     let theta = design.theta();
-    let (covered, widths, public_widths) = replicate(reps, seed, |rng, _| {
+    let tally = replicate(reps, seed, |rng, _| {
         let x: Vec<f64> = (0..n1).map(|_| design.draw(rng, 0)).collect();
         let y: Vec<f64> = (0..n2).map(|_| design.draw(rng, 1)).collect();
         let sample = mw::TwoSample::new(x, y)?;
@@ -285,10 +288,7 @@ fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64) -> Result<Row> 
         shape: design.name.to_owned(),
         n: format!("{n1} + {n2}"),
         epsilon,
-        reps,
-        covered,
-        widths,
-        public_widths,
+        tally,
     })
 }
 
@@ -308,7 +308,128 @@ fn designs() -> Vec<Design> {
     ]
 }
 
-/// Runs the study: `only` picks `median`, `mean` or `auc`; `n` one sample size. A Markdown
+/// A grouped design of the rank-effect study: sizes, the groups' normal means, ties or not.
+#[derive(Clone, Copy)]
+struct GroupDesign {
+    name: &'static str,
+    sizes: &'static [usize],
+    means: &'static [f64],
+    ties: bool,
+}
+
+impl GroupDesign {
+    fn draw(&self, rng: &mut ChaCha8Rng, group: usize) -> f64 {
+        let v = normal(rng) + self.means[group];
+        if self.ties { (2.0 * v).round() / 2.0 } else { v }
+    }
+
+    /// D = Σ (n_i/n)|θ_i − ½| with θ_i = E[mean rank of group i]/(n + 1), ties counting ½
+    /// (the release breaks them at random).
+    fn effect(&self) -> f64 {
+        let n: usize = self.sizes.iter().sum();
+        let superiority = |i: usize, j: usize| {
+            let pair = Design {
+                name: "",
+                sizes: [1, 1],
+                shift: self.means[i] - self.means[j],
+                ties: self.ties,
+            };
+            pair.theta()
+        };
+        (0..self.sizes.len())
+            .map(|i| {
+                let others: f64 = (0..self.sizes.len())
+                    .filter(|&j| j != i)
+                    .map(|j| self.sizes[j] as f64 * superiority(i, j))
+                    .sum();
+                let expected_rank = 1.0 + (self.sizes[i] as f64 - 1.0) / 2.0 + others;
+                self.sizes[i] as f64 / n as f64 * (expected_rank / (n as f64 + 1.0) - 0.5).abs()
+            })
+            .sum()
+    }
+}
+
+fn group_designs() -> Vec<GroupDesign> {
+    vec![
+        GroupDesign {
+            name: "null, 3 × 100",
+            sizes: &[100, 100, 100],
+            means: &[0.0, 0.0, 0.0],
+            ties: false,
+        },
+        GroupDesign {
+            name: "shifts −0.5, 0, 0.5",
+            sizes: &[100, 100, 100],
+            means: &[-0.5, 0.0, 0.5],
+            ties: false,
+        },
+        GroupDesign {
+            name: "unequal 20, 20, 260, shifts +1, −1, 0",
+            sizes: &[20, 20, 260],
+            means: &[1.0, -1.0, 0.0],
+            ties: false,
+        },
+        GroupDesign {
+            name: "shift 0.3, 3 × 1000",
+            sizes: &[1000, 1000, 1000],
+            means: &[0.3, 0.0, 0.0],
+            ties: false,
+        },
+        GroupDesign {
+            name: "half-integers (ties), shifts 0, 0.5",
+            sizes: &[200, 200],
+            means: &[0.0, 0.5],
+            ties: true,
+        },
+        GroupDesign {
+            name: "7 of 5 and one of 965, null",
+            sizes: &[5, 5, 5, 5, 5, 5, 5, 965],
+            means: &[0.0; 8],
+            ties: false,
+        },
+    ]
+}
+
+fn rank_effect_row(design: GroupDesign, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
+    let n: usize = design.sizes.iter().sum();
+    let groups = design.sizes.len();
+    let setting = kw::KwSetting {
+        n,
+        groups,
+        statistic: kw::KwStatistic::Abs,
+        epsilon: Epsilon::new(epsilon)?,
+    };
+    let reference = kw::KwReference::new(setting, dptest_refdist::MonteCarlo::new(10, seed)?)?;
+    let effect = design.effect();
+    let tally = replicate(reps, seed, |rng, _| {
+        let (mut values, mut index) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for (g, &size) in design.sizes.iter().enumerate() {
+            for _ in 0..size {
+                values.push(design.draw(rng, g));
+                index.push(g);
+            }
+        }
+        let sample = kw::GroupedSample::from_indices(values, &index, groups)?;
+        let released = reference.simulate_release(&sample, rng)?;
+        let ci = kw::rank_effect_interval(released, n, groups, reference.noise_scale(), LEVEL)
+            .ok_or_else(|| anyhow!("no rank-effect interval"))?;
+        // The public twin: the same bound on the noiseless statistic.
+        let exact = kw::statistic_random_ties(&sample, kw::KwStatistic::Abs, rng)?;
+        let public = kw::rank_effect_interval(exact, n, groups, f64::MIN_POSITIVE, LEVEL)
+            .ok_or_else(|| anyhow!("no rank-effect interval"))?;
+        Ok((ci.low <= effect && effect <= ci.high, ci.high - ci.low, public.high - public.low))
+    })?;
+    Ok(Row {
+        parameter: "rank effect D (kruskal-wallis)",
+        shape: design.name.to_owned(),
+        n: n.to_string(),
+        epsilon,
+        tally,
+    })
+}
+
+/// Runs the study: `only` picks `median`, `mean`, `auc` or `kw`; `n` one sample size (the
+/// two-group and grouped designs have their own sizes and run without `n`). A Markdown
 /// table on stdout, one line per setting on stderr as it finishes.
 pub fn run(only: Option<&str>, n: Option<usize>, reps: usize, seed: u64) -> Result<String> {
     let sizes: Vec<usize> = n.map_or_else(|| vec![20, 100, 1000, 10_000, 100_000], |n| vec![n]);
@@ -335,6 +456,11 @@ pub fn run(only: Option<&str>, n: Option<usize>, reps: usize, seed: u64) -> Resu
         if wants("auc") && n.is_none() {
             for design in designs() {
                 push(auc_row(design, epsilon, reps, seed)?);
+            }
+        }
+        if wants("kw") && n.is_none() {
+            for design in group_designs() {
+                push(rank_effect_row(design, epsilon, reps, seed)?);
             }
         }
     }

@@ -31,6 +31,12 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
     if !args.privacy.public {
         return super::private::run(args, common);
     }
+    if args.ci.ci.is_some() {
+        bail!(
+            "kruskal-wallis has no public interval (--ci) yet; the private one (--epsilon E \
+             --ci LEVEL) is for the rank effect H_abs measures: docs/intervals.md"
+        );
+    }
     let mut data = public_grouped_input(&args.privacy, &args.ledger, &args.input, &args.columns)?;
     // The sample takes the values (the report needs only labels and group sizes).
     let values = std::mem::take(&mut data.values);
@@ -87,6 +93,19 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
     };
     report.set("reference", reference);
     report.line("statistic", format!("U of group 1 ({})", data.labels[0]));
+    if let Some(level) = args.ci.ci {
+        if args.ci.ci_epsilon.is_some() {
+            bail!("--ci-epsilon is the ε of a private interval: a --public interval spends none");
+        }
+        let u1 = sample.u1().map_err(|e| anyhow!("{e}"))?;
+        let sizes = [sample.n1(), sample.n2()];
+        let mut e = mw::auc_interval(u1, sizes, f64::MIN_POSITIVE, level).ok_or_else(|| {
+            anyhow!("--ci {level}: needs a level in (0, 1) and two non-empty groups")
+        })?;
+        e.method =
+            "public: the exact U₁ inverted with the Birnbaum–Klose variance bound".to_owned();
+        report.estimate(&e);
+    }
     group_sizes(&mut report, &data);
     report.input(&data.input, Some(&data.labels));
     add_decision(&mut report, common.alpha);

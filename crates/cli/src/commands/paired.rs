@@ -8,9 +8,12 @@ use dptest_refdist::Evaluator;
 use dptest_wilcoxon as wx;
 
 use super::{add_decision, add_ledger, release};
+use dptest_intervals::public_median_interval;
+use dptest_report::Estimate;
+
 use crate::cli::{
-    Common, DifferenceColumns, InputArgs, Privacy, SignArgs, TTestArgs, TaskCliftonArgs, TcVariant,
-    WilcoxonArgs, ZeroMethod,
+    CiArgs, Common, DifferenceColumns, InputArgs, Privacy, SignArgs, TTestArgs, TaskCliftonArgs,
+    TcVariant, WilcoxonArgs, ZeroMethod,
 };
 use crate::data::{InputInfo, Table};
 use crate::engine::with_spinner;
@@ -24,8 +27,40 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     }
     public_values(&args.privacy, &args.ledger, &args.input, &args.differences, common, |d, _| {
         let sample = wx::PairedSample::from_differences(d).map_err(|e| anyhow!("{e}"))?;
-        public_wilcoxon(&sample, args.alternative.into(), args.zero_method)
+        let mut report = public_wilcoxon(&sample, args.alternative.into(), args.zero_method)?;
+        public_median(&mut report, &args.ci, d)?;
+        Ok(report)
     })
+}
+
+/// The level of a public interval (`--ci`); a public interval spends no ε.
+fn public_level(ci: &CiArgs) -> Result<Option<f64>> {
+    if ci.ci_epsilon.is_some() {
+        bail!("--ci-epsilon is the ε of a private interval: a --public interval spends none");
+    }
+    match ci.ci {
+        Some(level) if !(level > 0.0 && level < 1.0) => {
+            bail!("--ci: a confidence level must lie strictly between 0 and 1, not {level}")
+        }
+        level => Ok(level),
+    }
+}
+
+/// The public twin of the private median interval: the sign test's order-statistic interval.
+fn public_median(report: &mut Report, ci: &CiArgs, d: &[f64]) -> Result<()> {
+    let Some(level) = public_level(ci)? else { return Ok(()) };
+    let m = public_median_interval(d, level)
+        .ok_or_else(|| anyhow!("--ci {level}: too few values for an order-statistic interval"))?;
+    report.estimate(&Estimate {
+        parameter: "median of the values (differences)".to_owned(),
+        value: m.estimate,
+        low: m.low,
+        high: m.high,
+        level,
+        epsilon: 0.0,
+        method: "public: order-statistic interval (the sign test inverted)".to_owned(),
+    });
+    Ok(())
 }
 
 /// A public one-sample or paired test: the values (a ledger is refused), the test's report on
@@ -157,6 +192,20 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
         let title = format!("{} t-test (public, scipy.stats.{scipy})", capitalised(kind));
         let mut report = Report::from_result("t-test", title, &result)?;
         report.set("reference", exact_reference_of("t"));
+        if let Some(level) = public_level(&args.ci)? {
+            let two_sided = tt::ttest_1samp(d, args.popmean, tt::Alternative::TwoSided)
+                .and_then(|t| t.confidence_interval(level))
+                .map_err(|e| anyhow!("{e}"))?;
+            report.estimate(&Estimate {
+                parameter: "mean".to_owned(),
+                value: d.iter().sum::<f64>() / d.len() as f64,
+                low: two_sided.low,
+                high: two_sided.high,
+                level,
+                epsilon: 0.0,
+                method: "public: Student t interval (scipy's confidence_interval)".to_owned(),
+            });
+        }
         Ok(report)
     })
 }
@@ -176,6 +225,7 @@ pub fn sign(args: &SignArgs, common: &Common) -> Result<Report> {
         report.set("reference", exact_reference_of("binomial"));
         let (p, n, z) = (result.n_positive, result.n_negative, result.n_zero);
         report.line("counts", format!("{p} positive, {n} negative, {z} zero (dropped)"));
+        public_median(&mut report, &args.ci, d)?;
         Ok(report)
     })
 }

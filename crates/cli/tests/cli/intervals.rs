@@ -78,82 +78,26 @@ fn the_median_interval_is_charged_with_the_test() {
 #[test]
 fn intervals_that_cannot_be_made_are_refused_before_the_data_are_read() {
     let missing = "no/such/file.csv";
-    let cases: [(&[&str], &str); 4] = [
+    let cases = [
+        ("sign --value v --epsilon 1 --ci 0.95 --bounds=-1,1", "--ci-epsilon"),
+        ("wilcoxon --value v --epsilon 1 --ci 0.95 --ci-epsilon 1", "--bounds"),
+        ("mann-whitney --group g --value v --groups a,b --epsilon 1 --ci 0.95", "--known-sizes"),
         (
-            &[
-                "sign",
-                "--input",
-                missing,
-                "--value",
-                "v",
-                "--epsilon",
-                "1",
-                "--ci",
-                "0.95",
-                "--bounds=-1,1",
-            ],
-            "--ci-epsilon",
-        ),
-        (
-            &[
-                "wilcoxon",
-                "--input",
-                missing,
-                "--value",
-                "v",
-                "--epsilon",
-                "1",
-                "--ci",
-                "0.95",
-                "--ci-epsilon",
-                "1",
-            ],
-            "--bounds",
-        ),
-        (
-            &[
-                "mann-whitney",
-                "--input",
-                missing,
-                "--group",
-                "g",
-                "--value",
-                "v",
-                "--groups",
-                "a,b",
-                "--epsilon",
-                "1",
-                "--ci",
-                "0.95",
-            ],
-            "--known-sizes",
-        ),
-        (
-            &[
-                "kruskal-wallis",
-                "--input",
-                missing,
-                "--group",
-                "g",
-                "--value",
-                "v",
-                "--groups",
-                "a,b,c",
-                "--epsilon",
-                "1",
-                "--ci",
-                "0.95",
-            ],
-            "no interval",
+            "kruskal-wallis --group g --value v --groups a,b,c --epsilon 1 --ci 0.95 --statistic squared",
+            "--statistic abs",
         ),
     ];
-    for (args, why) in cases {
-        let e = data_error(args);
+    for (line, why) in cases {
+        let mut args: Vec<&str> = line.split(' ').collect();
+        args.extend(["--input", missing]);
+        let e = data_error(&args);
         assert!(e.contains(why), "{args:?}: {e}");
         assert!(!e.contains(missing), "refused before reading: {e}");
     }
-    let e = fails(&["t-test", "--input", missing, "--value", "v", "--public", "--ci", "0.95"]);
-    assert!(e.contains("--ci"), "{e}");
+    let public = ["t-test", "--input", "examples/paired.csv", "--value", "after", "--public"];
+    let mut a = public.to_vec();
+    a.extend(["--ci", "0.95", "--ci-epsilon", "1"]);
+    assert!(data_error(&a).contains("spends none"));
 }
 
 #[test]
@@ -178,4 +122,33 @@ fn the_auc_interval_needs_public_sizes_and_a_direction() {
     for part in ["ε = 1", "n = 85", "p = ", "95% CI"] {
         assert!(report.contains(part), "{part}: {report}");
     }
+}
+
+/// `--public --ci`: the public twins, against scipy (testdata/cli.toml).
+#[test]
+fn public_twins_equal_scipy() {
+    let t = paired("t-test", &["--public", "--ci", "0.95"]);
+    let gold = golden("t_test_paired_ci");
+    close(estimate(&t)["low"].as_f64().unwrap(), g(&gold, "low"), 1e-12);
+    close(estimate(&t)["high"].as_f64().unwrap(), g(&gold, "high"), 1e-12);
+    let gold = golden("median_paired_ci");
+    for test in ["sign", "wilcoxon"] {
+        let v = paired(test, &["--public", "--ci", "0.95"]);
+        let e = estimate(&v);
+        assert_eq!(e["low"].as_f64(), Some(g(&gold, "low")), "{test}");
+        assert_eq!(e["high"].as_f64(), Some(g(&gold, "high")), "{test}");
+        assert_eq!(e["value"].as_f64(), Some(g(&gold, "median")), "{test}");
+    }
+    let e = data_error(&kw_args("examples/methylation.csv", &["--public", "--ci", "0.95"]));
+    assert!(e.contains("no public interval"), "{e}");
+}
+
+#[test]
+fn the_rank_effect_interval_of_kruskal_wallis() {
+    let v = json(&kw_args("examples/methylation.csv", &["--epsilon", "1", "--ci", "0.95"]));
+    let e = estimate(&v);
+    assert!(e["parameter"].as_str().unwrap().starts_with("rank effect"));
+    let (low, high) = (e["low"].as_f64().unwrap(), e["high"].as_f64().unwrap());
+    assert!((0.0..=0.5).contains(&low) && low <= high && high <= 0.5);
+    assert_eq!(e["epsilon"], 0.0);
 }

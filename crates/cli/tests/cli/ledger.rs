@@ -48,6 +48,23 @@ fn ledger_records_and_refuses_overspending() {
     assert_eq!(datasets[0]["key"], "name:m");
 }
 
+/// Runs every command line at once; how many released.
+fn released_together(runs: &[Vec<&str>]) -> usize {
+    let children: Vec<_> = runs
+        .iter()
+        .map(|args| {
+            command()
+                .args(args)
+                .current_dir(root())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("the dptest binary runs")
+        })
+        .collect();
+    children.into_iter().filter_map(|mut c| c.wait().ok()).filter(|s| s.success()).count()
+}
+
 /// A copy of examples/methylation.csv with its rows reversed and a blank line added.
 fn reordered_copy(name: &str) -> std::path::PathBuf {
     let text =
@@ -150,20 +167,8 @@ fn every_path_to_a_ledger_is_one_ledger() {
             _ => std::fs::hard_link(&real, link).unwrap(),
         }
         let paths = [link.as_path(), real.as_path(), dotted.as_path()];
-        let children: Vec<_> = (0..6)
-            .map(|i| {
-                let file = paths[i % 3].to_str().unwrap();
-                command()
-                    .args(spend(file))
-                    .current_dir(root())
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        let released =
-            children.into_iter().filter_map(|mut c| c.wait().ok()).filter(|s| s.success()).count();
+        let runs: Vec<Vec<&str>> = (0..6).map(|i| spend(paths[i % 3].to_str().unwrap())).collect();
+        let released = released_together(&runs);
         assert_eq!(released, 1, "{kind}: one more ε = 0.4 fits in the 0.6 left");
         for path in paths {
             let shown = json(&["ledger", "show", "--ledger", path.to_str().unwrap()]);
@@ -228,19 +233,7 @@ fn concurrent_runs_cannot_overspend() {
             "d",
         ],
     );
-    let children: Vec<_> = (0..3)
-        .map(|_| {
-            command()
-                .args(&args)
-                .current_dir(root())
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    let released =
-        children.into_iter().filter_map(|mut c| c.wait().ok()).filter(|s| s.success()).count();
+    let released = released_together(&[args.clone(), args.clone(), args]);
     assert_eq!(released, 1, "exactly one of three ε = 1 runs fits a budget of 1");
     let shown = json(&["ledger", "show", "--ledger", ledger]);
     assert_eq!(shown["datasets"][0]["releases"].as_array().unwrap().len(), 1);
