@@ -78,7 +78,7 @@ struct Cumulative {
 /// The key that places a centre's interior limits: the limit between two data values a < v
 /// depends only on the key and (a, v), so it is the same in every run.
 #[derive(Clone)]
-pub struct LimitKey([u8; 32]);
+pub(crate) struct LimitKey([u8; 32]);
 
 impl std::fmt::Debug for LimitKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -87,11 +87,6 @@ impl std::fmt::Debug for LimitKey {
 }
 
 impl LimitKey {
-    /// A key from 32 bytes (tests and simulations; a centre's key lives in its journal).
-    pub fn from_bytes(bytes: [u8; 32]) -> LimitKey {
-        LimitKey(bytes)
-    }
-
     /// The stream that anonymises the limit between a and v: ChaCha20 seeded with
     /// HMAC-SHA256(key, domain ‖ a ‖ v).
     pub(crate) fn stream(&self, a: f64, v: f64) -> ChaCha20Rng {
@@ -149,7 +144,7 @@ impl Journal {
 
     /// The dataset's limit key, made from the OS CSPRNG on first use and kept in the journal
     /// (written with the first admitted table).
-    pub fn limit_key(&mut self, k: usize) -> Result<LimitKey, FederatedError> {
+    pub(crate) fn limit_key(&mut self, k: usize) -> Result<LimitKey, FederatedError> {
         let record = self.record(k)?;
         // Kept in memory until a table is admitted; `admit` forgets it on a refusal.
         let bytes = from_hex(&record.secret).ok_or_else(|| {

@@ -99,7 +99,7 @@ pub use federation::{
     FederationBuild, add_centre_journaled, bin_centre_journaled, build_federation,
     build_federation_os, random_centre_id,
 };
-pub use journal::{JOURNAL_FORMAT, Journal, LimitKey};
+pub use journal::{JOURNAL_FORMAT, Journal};
 pub use merge::add_centre;
 pub use mwu::{
     Alternative, CENTRE_FORMAT, CentreSummary, CentreSummaryFile, FederatedTest, TableStatistic,
