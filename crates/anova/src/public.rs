@@ -3,6 +3,8 @@
 use serde::Serialize;
 use statrs::function::beta::beta_reg;
 
+use dptest_core::Centred;
+
 use crate::error::{AnovaError, check_groups};
 
 /// Result of the public one-way ANOVA.
@@ -34,13 +36,16 @@ pub fn f_sf(f: f64, d1: f64, d2: f64) -> f64 {
 /// [`AnovaError::NonFinite`], [`AnovaError::ZeroWithinVariance`].
 pub fn f_oneway<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaError> {
     let (n, g) = check_groups(groups)?;
-    let grand = groups.iter().flat_map(|v| v.as_ref()).sum::<f64>() / n as f64;
+    // Every sum on one shifted scale (the first value as origin), so offsets such as 10¹²
+    // cost no digits (dptest_core::Centred).
+    let origin = groups.iter().find_map(|v| v.as_ref().first().copied()).unwrap_or(0.0);
+    let centred: Vec<Centred> = groups.iter().map(|v| Centred::about(v.as_ref(), origin)).collect();
+    let grand = centred.iter().map(|c| c.n as f64 * c.shifted_mean).sum::<f64>() / n as f64;
     let (mut ssb, mut ssw) = (0.0, 0.0);
-    for group in groups {
-        let values = group.as_ref();
-        let mean = values.iter().sum::<f64>() / values.len() as f64;
-        ssb += values.len() as f64 * (mean - grand) * (mean - grand);
-        ssw += values.iter().map(|y| (y - mean) * (y - mean)).sum::<f64>();
+    for c in &centred {
+        let deviation = c.shifted_mean - grand;
+        ssb += c.n as f64 * deviation * deviation;
+        ssw += c.sum_squares;
     }
     if ssw <= 0.0 {
         return Err(AnovaError::ZeroWithinVariance);

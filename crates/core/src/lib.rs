@@ -6,6 +6,7 @@
 //! - [`Bounds`]: a declared data range, finite with `lo < hi`, chosen without looking at the
 //!   data;
 //! - [`check_finite`]: the first NaN or infinity of a sample;
+//! - [`Centred`]: a sample's mean and sum of squared deviations, exact on offset data;
 //! - [`Outcome`]: what every private test returns, its five common values plus the test's own
 //!   detail;
 //! - [`PrivateTest`]: what each private test publishes for the tools that iterate over tests
@@ -35,6 +36,7 @@
 pub use crate::{
     alternative::{Alternative, Tail, UnknownAlternative},
     bounds::{Bounds, InvalidBounds},
+    centred::Centred,
     estimate::{Estimate, InvalidLevel, check_level},
     finite::{NonFinite, check_finite},
     outcome::Outcome,
@@ -45,6 +47,7 @@ pub mod tags;
 
 mod alternative;
 mod bounds;
+mod centred;
 mod estimate;
 mod finite;
 mod outcome;

@@ -83,12 +83,11 @@ fn student(df: f64) -> Result<StudentsT, TTestError> {
     })
 }
 
-/// Mean and unbiased variance (two-pass), for n ≥ 2 finite values.
+/// Mean and unbiased variance (shifted two-pass: `dptest_core::Centred`), for n ≥ 2 finite
+/// values.
 pub(crate) fn mean_variance(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let ss: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
-    (mean, ss / (n - 1.0))
+    let c = dptest_core::Centred::of(values);
+    (c.mean(), c.sum_squares / (c.n as f64 - 1.0))
 }
 
 /// p-value of `t` under Student's t with `df` degrees of freedom, by alternative.
@@ -127,7 +126,9 @@ pub fn ttest_1samp(
     if standard_error <= 0.0 {
         return Err(TTestError::ZeroVariance);
     }
-    let statistic = (mean - popmean) / standard_error;
+    // mean − popmean about popmean itself, so an offset shared by both costs no digits.
+    let difference = dptest_core::Centred::about(data, popmean).shifted_mean;
+    let statistic = difference / standard_error;
     let df = (n - 1) as f64;
     Ok(TTestResult {
         statistic,
