@@ -471,7 +471,10 @@ pub fn run(only: Option<&str>, n: Option<usize>, reps: usize, seed: u64) -> Resu
 mod tests {
     use super::*;
 
-    /// A small run of every interval: a row per setting, each within its Monte Carlo floor.
+    /// A small run of every interval: a row per setting, each within its Monte Carlo floor
+    /// (0.95 − 2.5 s.e. at 60 datasets). False-alarm rate: about 0.6% per setting for an
+    /// interval of exact coverage 0.95, far less at the measured 0.97–1.00; seeded, so it is
+    /// deterministic.
     #[test]
     fn every_interval_covers_at_small_n() {
         for (only, rows) in [("median", 18), ("mean", 18)] {
