@@ -6,6 +6,8 @@ Writes testdata/anova.toml. Run from the repository root:
     python3 testdata/gen_anova.py
 
 f_oneway cases: scipy.stats.f_oneway(*groups): statistic, pvalue, and dfs (g - 1, N - g).
+welch cases: scipy.stats.f_oneway(*groups, equal_var=False) for the f_oneway cases whose
+groups all have two or more values: statistic, pvalue.
 abs cases: Swanberg et al.'s SA = sum_j n_j |mean_j - grand| and SE = sum_ij |y_ij - mean_j|
 for data already on [0, 1], computed with numpy (exact arithmetic definitions, independent of
 the Rust code).
@@ -66,6 +68,12 @@ def main():
             f"df_within = {fmt(n - len(groups))}",
             "",
         ]
+    for name, groups in F_CASES.items():
+        if min(len(g) for g in groups) < 2:
+            continue
+        res = stats.f_oneway(*groups, equal_var=False)
+        out += ["[[welch]]", f'name = "{name}"', f"groups = {fmt_groups(groups)}",
+                f"statistic = {fmt(res.statistic)}", f"p_value = {fmt(res.pvalue)}", ""]
     for name, groups in ABS_CASES.items():
         arrays = [np.asarray(g, dtype=float) for g in groups]
         grand = np.concatenate(arrays).mean()

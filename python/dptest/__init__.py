@@ -9,8 +9,16 @@ Private calls need ``epsilon``; ``public=True`` (or :mod:`dptest.public`, with s
 function names) gives exactly scipy's answer. See ``help(dptest.kruskal)``.
 """
 
-from . import federated, public
-from ._api import (
+import os as _os
+
+# On a headless machine (no XDG_RUNTIME_DIR) Mesa's Vulkan device-select layer prints
+# "error: XDG_RUNTIME_DIR is invalid or not set" on every GPU probe; it only orders GPUs for a
+# display, so it is switched off there (as the CLI does) unless NODEVICE_SELECT is set.
+if "XDG_RUNTIME_DIR" not in _os.environ:
+    _os.environ.setdefault("NODEVICE_SELECT", "1")
+
+from . import federated, public  # noqa: E402
+from ._api import (  # noqa: E402
     PrivacyBudgetError,
     TestResult,
     anova,
@@ -26,8 +34,8 @@ from ._api import (
     ttest,
     wilcoxon,
 )
-from ._dptest import __version__
-from .ledger import Ledger
+from ._dptest import __version__  # noqa: E402
+from .ledger import Ledger  # noqa: E402
 
 __all__ = [
     "Ledger",

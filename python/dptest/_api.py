@@ -17,7 +17,7 @@ import json
 import sys
 import threading
 import time
-from typing import Any, Iterator, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -53,8 +53,8 @@ class ConfidenceInterval(NamedTuple):
     high: float
 
 
-class TestResult:
-    """The result of a test, unpacking like scipy's ``(statistic, pvalue)``.
+class TestResult(tuple):
+    """The result of a test: a ``(statistic, pvalue)`` tuple, as scipy's results are.
 
     Attributes
     ----------
@@ -75,39 +75,43 @@ class TestResult:
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, fields: dict) -> None:
-        self._fields = fields
+    def __new__(cls, fields: dict, values: Optional[dict] = None) -> "TestResult":
+        # NumPy-typed outputs of dptest.public (scalars or arrays of the input's float type)
+        # are read before the JSON fields.
+        values = values or {}
+        pair = (values.get("statistic", fields.get("statistic")),
+                values.get("pvalue", fields.get("p_value")))
+        self = super().__new__(cls, pair)
+        self._fields, self._values = fields, values
+        return self
+
+    def __getnewargs__(self):
+        return (self._fields, self._values)
 
     @property
     def statistic(self) -> float:
-        return self._fields["statistic"]
+        return self[0]
 
     @property
     def pvalue(self) -> float:
-        return self._fields["p_value"]
+        return self[1]
 
     @property
     def p_value(self) -> float:
-        return self._fields["p_value"]
+        return self[1]
 
     @property
     def private(self) -> bool:
         return self._fields.get("epsilon") is not None
 
     def __getattr__(self, name: str) -> Any:
+        values = self.__dict__.get("_values", {})
+        if name in values and not name.startswith("_"):
+            return values[name]
         fields = self.__dict__.get("_fields", {})
         if name in fields:
             return fields[name]
         raise AttributeError(name)
-
-    def __iter__(self) -> Iterator[float]:
-        return iter((self.statistic, self.pvalue))
-
-    def __len__(self) -> int:
-        return 2
-
-    def __getitem__(self, index: int) -> float:
-        return (self.statistic, self.pvalue)[index]
 
     def confidence_interval(self, confidence_level: Optional[float] = None) -> "ConfidenceInterval":
         """The interval of ``estimate`` (released with ``ci=LEVEL``) as ``(low, high)``, as
@@ -128,6 +132,10 @@ class TestResult:
         return json.loads(json.dumps(self._fields))
 
     def __repr__(self) -> str:
+        if "statistic" not in self._fields:  # a query's answer (critical_value), not a test
+            shown = ", ".join(f"{k}={v!r}" for k, v in self._fields.items()
+                              if not isinstance(v, (dict, list)))
+            return f"Result({shown})"
         kind = f"epsilon={self._fields.get('epsilon')}" if self.private else "public"
         return (
             f"TestResult(test={self._fields.get('test')!r}, statistic={self.statistic!r}, "
@@ -531,6 +539,7 @@ def wilcoxon(
     alternative: str = "two-sided",
     zero_method: str = "wilcox",
     correction: bool = False,
+    method: str = "auto",
     reference: str = "exact",
     data: Any = None,
     ci: Optional[float] = None,
@@ -547,15 +556,20 @@ def wilcoxon(
     x : array_like or str
         The sample or first measurements (a column name with ``data=``).
     y : array_like or str, optional
-        Second measurements; the test is on d = x − y, as scipy's.
+        Second measurements; the test is on d = x − y, as scipy's (the CLI's ``--before B
+        --after A`` tests d = A − B: pass ``x=A, y=B`` for the same test; swapping the order
+        flips a one-sided alternative).
     epsilon : float, optional
         Privacy budget. Exactly one of ``epsilon`` and ``public=True``.
     public : bool, default False
         Exactly ``scipy.stats.wilcoxon(x, y, zero_method=..., correction=...,
         alternative=...)`` with ``method="auto"`` (exact for n ≤ 50 without ties/zeros,
         exhaustive permutation for n ≤ 13 with ties/zeros, else normal).
-    zero_method : {'wilcox', 'pratt'}
+    zero_method : {'wilcox', 'pratt', 'zsplit'}
         Public test only (the private test always uses Pratt).
+    method : {'auto', 'exact', 'asymptotic', 'permutation'}
+        Public test only: scipy's ``method`` ('permutation' is the exhaustive sign-flip null,
+        which scipy's ``PermutationMethod()`` computes for n ≤ 13).
     reference : {'exact', 'exact-untied', 'normal'}
         Private reference (default: the zero-robust exact reference).
     data : pandas.DataFrame, optional
@@ -584,7 +598,7 @@ def wilcoxon(
             alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
-    args = (d, kind, alternative, zero_method, bool(correction), float(alpha))
+    args = (d, kind, alternative, zero_method, bool(correction), method, float(alpha))
     return _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args)
 
 

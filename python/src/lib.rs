@@ -17,6 +17,7 @@ use dptest_report::{
     Choices, Data, Evaluation, Fields, FrontEnd, Layout, ReleaseTest, Shape, asymptotic_reference,
     exact_reference, exact_reference_of,
 };
+use dptest_sign as sg;
 use dptest_t_test as tt;
 use dptest_tables as tables;
 use dptest_wilcoxon as wx;
@@ -198,9 +199,12 @@ fn wx_reference(name: &str) -> PyResult<wx::Reference> {
 }
 
 /// The public Wilcoxon signed-rank test of the differences `d` (x − y, or x):
-/// scipy.stats.wilcoxon with method="auto"; the private one is [`release`].
+/// scipy.stats.wilcoxon with its `zero_method`, `method` ("auto", "exact", "asymptotic" or
+/// "permutation", the exhaustive sign-flip null), `correction` and `alternative`; the private
+/// one is [`release`].
 #[pyfunction]
-#[pyo3(signature = (d, kind, alternative, zero_method, correction, alpha))]
+#[pyo3(signature = (d, kind, alternative, zero_method, correction, method, alpha))]
+#[allow(clippy::too_many_arguments)]
 fn wilcoxon(
     py: Python<'_>,
     d: PyReadonlyArray1<'_, f64>,
@@ -208,6 +212,7 @@ fn wilcoxon(
     alternative: &str,
     zero_method: &str,
     correction: bool,
+    method: &str,
     alpha: f64,
 ) -> PyResult<String> {
     let d = values(&d)?;
@@ -215,10 +220,24 @@ fn wilcoxon(
     let zero_method = match zero_method {
         "wilcox" => wx::ZeroMethod::Wilcox,
         "pratt" => wx::ZeroMethod::Pratt,
-        other => return Err(err(format!("zero_method must be 'wilcox' or 'pratt', not {other:?}"))),
+        "zsplit" => wx::ZeroMethod::Zsplit,
+        other => {
+            return Err(err(format!("zero_method must be 'wilcox', 'pratt' or 'zsplit', not {other:?}")));
+        }
+    };
+    let method = match method {
+        "auto" => wx::PublicMethod::Auto,
+        "exact" => wx::PublicMethod::Exact,
+        "asymptotic" => wx::PublicMethod::Asymptotic,
+        "permutation" => wx::PublicMethod::Permutation,
+        other => {
+            return Err(err(format!(
+                "method must be 'auto', 'exact', 'asymptotic' or 'permutation', not {other:?}"
+            )));
+        }
     };
     let alternative = self::alternative(alternative)?;
-    let options = wx::PublicOptions { alternative, zero_method, correction, ..Default::default() };
+    let options = wx::PublicOptions { alternative, zero_method, correction, method };
     let result = py.detach(|| wx::wilcoxon_pratt(&sample, &options)).map_err(err)?;
     let mut r = Report::from_result("wilcoxon", &result)?;
     r.set(
@@ -268,6 +287,55 @@ fn ttest(d: PyReadonlyArray1<'_, f64>, kind: &str, popmean: f64, alternative: &s
     r.set("kind", kind);
     r.decision(alpha);
     Ok(r.finish())
+}
+
+/// The public t-test's interval for the mean from its `mean`, `standard_error` and `df`
+/// (scipy's `TtestResult.confidence_interval`): `(low, high)`.
+#[pyfunction]
+fn ttest_confidence_interval(
+    mean: f64,
+    standard_error: f64,
+    df: f64,
+    alternative: &str,
+    level: f64,
+) -> PyResult<(f64, f64)> {
+    let alternative = self::alternative(alternative)?;
+    let ci = tt::t_confidence_interval(mean, standard_error, df, alternative, level)
+        .map_err(err)?;
+    Ok((ci.low, ci.high))
+}
+
+/// The public exact binomial test (scipy.stats.binomtest).
+#[pyfunction]
+fn binomtest(k: u64, n: u64, p: f64, alternative: &str, alpha: f64) -> PyResult<String> {
+    let result = sg::binomtest(k, n, p, self::alternative(alternative)?).map_err(err)?;
+    let mut r = Report::from_result("binomtest", &result)?;
+    r.set("reference", exact_reference_of("binomial"));
+    r.decision(alpha);
+    Ok(r.finish())
+}
+
+/// The binomial test's interval for the proportion (scipy's `proportion_ci`): `(low, high)`.
+#[pyfunction]
+fn binomtest_proportion_ci(
+    k: u64,
+    n: u64,
+    p: f64,
+    alternative: &str,
+    level: f64,
+    method: &str,
+) -> PyResult<(f64, f64)> {
+    let method = match method {
+        "exact" => sg::ProportionCiMethod::Exact,
+        "wilson" => sg::ProportionCiMethod::Wilson,
+        "wilsoncc" => sg::ProportionCiMethod::WilsonCc,
+        other => {
+            return Err(err(format!("method must be 'exact', 'wilson' or 'wilsoncc', not {other:?}")));
+        }
+    };
+    let result = sg::binomtest(k, n, p, self::alternative(alternative)?).map_err(err)?;
+    let ci = result.proportion_ci(level, method).map_err(err)?;
+    Ok((ci.low, ci.high))
 }
 
 /// The names of the private tests of `dptest-registry`.
@@ -435,11 +503,13 @@ fn anova(
     Ok(r.finish())
 }
 
-/// The public one-way ANOVA F test (scipy.stats.f_oneway).
+/// The public one-way ANOVA F test (scipy.stats.f_oneway; Welch's with `equal_var=False`).
 #[pyfunction]
-fn f_oneway(samples: Vec<PyReadonlyArray1<'_, f64>>, alpha: f64) -> PyResult<String> {
+#[pyo3(signature = (samples, equal_var, alpha))]
+fn f_oneway(samples: Vec<PyReadonlyArray1<'_, f64>>, equal_var: bool, alpha: f64) -> PyResult<String> {
     let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
-    let result = av::f_oneway(&groups).map_err(err)?;
+    let result =
+        if equal_var { av::f_oneway(&groups) } else { av::f_oneway_welch(&groups) }.map_err(err)?;
     let mut r = Report::from_result("anova", &result)?;
     r.set("reference", exact_reference_of("f"));
     r.decision(alpha);
@@ -875,6 +945,9 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wilcoxon, m)?)?;
     m.add_function(wrap_pyfunction!(wilcoxon_reference_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(ttest, m)?)?;
+    m.add_function(wrap_pyfunction!(ttest_confidence_interval, m)?)?;
+    m.add_function(wrap_pyfunction!(binomtest, m)?)?;
+    m.add_function(wrap_pyfunction!(binomtest_proportion_ci, m)?)?;
     m.add_function(wrap_pyfunction!(release, m)?)?;
     m.add_function(wrap_pyfunction!(tests, m)?)?;
     m.add_function(wrap_pyfunction!(release_cost, m)?)?;

@@ -122,3 +122,40 @@ def test_result_object():
                 "reject", "group_labels", "group_sizes"]:
         assert key in d
     assert d["reference"]["distribution"] == "chi2"
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+def test_sign_is_binomtest_of_the_positive_differences(seed, alternative):
+    x = corpus(100 + seed, 25)
+    y = corpus(200 + seed, 25)
+    d = x - y
+    want = stats.binomtest(int((d > 0).sum()), int((d != 0).sum()), 0.5, alternative)
+    got = public.sign(x, y, alternative=alternative)
+    assert (got.k, got.n) == (want.k, want.n)
+    close(got.pvalue, want.pvalue)
+    for method in ("exact", "wilson", "wilsoncc"):
+        ours, theirs = got.proportion_ci(0.9, method), want.proportion_ci(0.9, method)
+        close(ours.low, theirs.low)
+        close(ours.high, theirs.high)
+
+
+def test_axis_and_nan_policy_follow_scipy():
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=(6, 4, 3))
+    b = rng.normal(size=(6, 4, 3)) + 0.3
+    a[2, 1, 0] = np.nan
+    for axis in (0, 1, -1, None):
+        for nan_policy in ("propagate", "omit"):
+            for ours, theirs in (
+                (public.kruskal(a, b, axis=axis, nan_policy=nan_policy),
+                 stats.kruskal(a, b, axis=axis, nan_policy=nan_policy)),
+                (public.ttest_rel(a, b, axis=axis, nan_policy=nan_policy),
+                 stats.ttest_rel(a, b, axis=axis, nan_policy=nan_policy)),
+                (public.wilcoxon(a, b, axis=axis, nan_policy=nan_policy),
+                 stats.wilcoxon(a, b, axis=axis, nan_policy=nan_policy)),
+            ):
+                np.testing.assert_allclose(ours.statistic, theirs.statistic, rtol=RTOL)
+                np.testing.assert_allclose(ours.pvalue, theirs.pvalue, rtol=RTOL)
+    r = public.ttest_1samp(a.astype(np.float32), 0.0, axis=1, keepdims=True)
+    assert r.statistic.dtype == np.float32 and r.statistic.shape == (6, 1, 3)

@@ -54,7 +54,7 @@ pub use crate::{
         SE_SENSITIVITY, SwanbergOptions, SwanbergRelease, SwanbergScales, absolute_deviations,
         f_abs, release_swanberg, rescale_to_unit,
     },
-    public::{FOnewayResult, f_oneway, f_sf},
+    public::{FOnewayResult, f_oneway, f_oneway_welch, f_sf},
     reference::{
         AnovaPValue, DEFAULT_NULL_DRAWS, SwanbergNull, TAG_ANOVA_DATA, TAG_SWANBERG_NULL,
         reference_p_value,

@@ -16,7 +16,7 @@ pub struct FOnewayResult {
     pub p_value: f64,
     /// g − 1.
     pub df_between: f64,
-    /// N − g.
+    /// N − g (Welch: the adjusted, fractional denominator degrees of freedom).
     pub df_within: f64,
     /// Total observations N.
     pub n: usize,
@@ -52,6 +52,50 @@ pub fn f_oneway<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaErr
     }
     let (d1, d2) = ((g - 1) as f64, (n - g) as f64);
     let statistic = (ssb / d1) / (ssw / d2);
+    Ok(FOnewayResult {
+        statistic,
+        p_value: f_sf(statistic, d1, d2),
+        df_between: d1,
+        df_within: d2,
+        n,
+        groups: g,
+    })
+}
+
+/// Welch's one-way ANOVA, without assuming equal variances (scipy `f_oneway(*groups,
+/// equal_var=False)`; Welch 1951): with wᵢ = nᵢ/sᵢ², ȳ = Σwᵢȳᵢ/Σwᵢ and
+/// Λ = Σ (1 − wᵢ/Σw)²/(nᵢ − 1),
+/// F = [Σwᵢ(ȳᵢ − ȳ)²/(g − 1)] / [1 + 2(g − 2)Λ/(g² − 1)] on g − 1 and (g² − 1)/(3Λ) degrees of
+/// freedom.
+///
+/// # Errors
+/// As [`f_oneway`]; [`AnovaError::TooFewObservations`] when a group has fewer than two
+/// values and [`AnovaError::ZeroWithinVariance`] when a group is constant (its weight is
+/// infinite).
+pub fn f_oneway_welch<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaError> {
+    let (n, g) = check_groups(groups)?;
+    let origin = groups.iter().find_map(|v| v.as_ref().first().copied()).unwrap_or(0.0);
+    let centred: Vec<Centred> = groups.iter().map(|v| Centred::about(v.as_ref(), origin)).collect();
+    if centred.iter().any(|c| c.n < 2) {
+        return Err(AnovaError::TooFewObservations { n, groups: g });
+    }
+    if centred.iter().any(|c| c.sum_squares <= 0.0) {
+        return Err(AnovaError::ZeroWithinVariance);
+    }
+    let weights: Vec<f64> =
+        centred.iter().map(|c| c.n as f64 * (c.n as f64 - 1.0) / c.sum_squares).collect();
+    let total: f64 = weights.iter().sum();
+    let grand = centred.iter().zip(&weights).map(|(c, w)| w * c.shifted_mean).sum::<f64>() / total;
+    let between: f64 =
+        centred.iter().zip(&weights).map(|(c, w)| w * (c.shifted_mean - grand).powi(2)).sum();
+    let lambda: f64 = centred
+        .iter()
+        .zip(&weights)
+        .map(|(c, w)| (1.0 - w / total).powi(2) / (c.n as f64 - 1.0))
+        .sum();
+    let gf = g as f64;
+    let statistic = (between / (gf - 1.0)) / (1.0 + 2.0 * (gf - 2.0) * lambda / (gf * gf - 1.0));
+    let (d1, d2) = (gf - 1.0, (gf * gf - 1.0) / (3.0 * lambda));
     Ok(FOnewayResult {
         statistic,
         p_value: f_sf(statistic, d1, d2),

@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)] // tests may unwrap (TEAM.md)
 
-use dptest_anova::{absolute_deviations, f_oneway};
+use dptest_anova::{absolute_deviations, f_oneway, f_oneway_welch};
 use toml::Value;
 
 fn corpus() -> Value {
@@ -31,6 +31,20 @@ fn f_oneway_matches_scipy() {
         assert!((r.p_value - p).abs() <= 1e-9 * p, "{name}: p {} vs {p}", r.p_value);
         assert_eq!(r.df_between, case["df_between"].as_float().unwrap());
         assert_eq!(r.df_within, case["df_within"].as_float().unwrap());
+    }
+}
+
+#[test]
+fn welch_f_oneway_matches_scipy() {
+    let corpus = corpus();
+    let cases = corpus["welch"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let r = f_oneway_welch(&groups(&case["groups"])).unwrap();
+        let (f, p) = (case["statistic"].as_float().unwrap(), case["p_value"].as_float().unwrap());
+        assert!((r.statistic - f).abs() <= 1e-11 * f, "{name}: F {} vs {f}", r.statistic);
+        assert!((r.p_value - p).abs() <= 1e-9 * p, "{name}: p {} vs {p}", r.p_value);
     }
 }
 

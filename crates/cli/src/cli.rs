@@ -127,7 +127,7 @@ pub enum Command {
     Ledger(LedgerCommand),
 }
 
-/// `--input FILE [--format F] [--delimiter C] [--drop-missing]`.
+/// `--input FILE [--format F] [--delimiter C] [--decimal C] [--drop-missing]`.
 #[derive(Args, Debug, Clone)]
 pub struct InputArgs {
     /// CSV file with a header row (`-` reads standard input), or a Parquet file (`.parquet`).
@@ -139,6 +139,10 @@ pub struct InputArgs {
     /// Field separator of a CSV file (one character, e.g. ';', or 'tab').
     #[arg(long, value_name = "C", default_value = ",", value_parser = delimiter)]
     pub delimiter: u8,
+    /// Decimal mark of the numbers in a CSV file: '.' or ',' (European files, usually with
+    /// --delimiter ';').
+    #[arg(long, value_name = "C", default_value = ".", value_parser = decimal_mark)]
+    pub decimal: u8,
     /// Public tests only: leave out rows with missing (empty, NA, NaN) or unparsable cells in
     /// the used columns, and report how many; without it such rows are an error naming them.
     /// Private tests refuse it (n is public: clean the file first).
@@ -329,12 +333,15 @@ impl WilcoxonReference {
 }
 
 /// Zero differences in the public Wilcoxon test (scipy's `zero_method`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ZeroMethod {
     /// Drop zero differences (scipy's default).
+    #[default]
     Wilcox,
     /// Rank zeros with the others, then drop them (the private test's statistic).
     Pratt,
+    /// Rank zeros with the others and split their ranks between R+ and R−.
+    Zsplit,
 }
 
 /// The differences d of a one-sample or paired test: `--value COL`, or `--before COL --after
@@ -348,7 +355,9 @@ pub struct DifferenceColumns {
     /// Paired test: column of the first measurement.
     #[arg(long, value_name = "COL", requires = "after")]
     pub before: Option<String>,
-    /// Paired test: column of the second measurement (d = after − before).
+    /// Paired test: column of the second measurement (d = after − before; Python's and
+    /// scipy's wilcoxon(x, y) and ttest_rel(a, b) take d = x − y, so x = after, y = before is
+    /// the same test, and a one-sided alternative flips if the order is swapped).
     #[arg(long, value_name = "COL", requires = "before")]
     pub after: Option<String>,
 }
@@ -387,9 +396,10 @@ pub struct WilcoxonArgs {
     /// Alternative hypothesis for d (the --value column, or after − before; scipy's names).
     #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
     pub alternative: PairedAlternative,
-    /// Zero differences in the public test (the private test always uses Pratt).
-    #[arg(long, value_enum, default_value_t = ZeroMethod::Wilcox)]
-    pub zero_method: ZeroMethod,
+    /// Zero differences in the public test (default wilcox, scipy's). The private test
+    /// always ranks zeros by Pratt's method: it accepts only pratt here.
+    #[arg(long, value_enum)]
+    pub zero_method: Option<ZeroMethod>,
     /// Declared range LO,HI of the tested values (differences), for --ci: the interval for
     /// the median lies in it (values outside are clamped for the interval only).
     #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
@@ -612,6 +622,14 @@ fn delimiter(s: &str) -> Result<u8, String> {
         "tab" => Ok(b'\t'),
         _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
         _ => Err(format!("'{s}' is not a single ASCII character (use 'tab' for a tab)")),
+    }
+}
+
+fn decimal_mark(s: &str) -> Result<u8, String> {
+    match s {
+        "." => Ok(b'.'),
+        "," => Ok(b','),
+        _ => Err(format!("'{s}' is not a decimal mark: use '.' or ','")),
     }
 }
 

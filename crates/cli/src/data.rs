@@ -36,6 +36,8 @@ pub struct Table {
 struct Source {
     path: PathBuf,
     delimiter: u8,
+    /// The decimal mark of numbers in text cells: b'.' or b','.
+    decimal: u8,
     stdin: Option<Arc<[u8]>>,
     parquet: bool,
 }
@@ -72,6 +74,13 @@ pub struct InputInfo {
     pub rows: usize,
     /// Rows left out by `--drop-missing`.
     pub dropped_rows: usize,
+    /// Rows left out because their group is not among `--groups` (public tests only).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub other_group_rows: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Values split by group label (group index = position in `labels`).
@@ -126,9 +135,35 @@ impl Grouped {
     }
 }
 
+/// What `--groups` does with rows of other groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OtherGroups {
+    /// They are an error (private tests: leaving rows out would make n depend on the data).
+    Refuse,
+    /// They are left out and counted (public tests: `--groups` selects a subset).
+    LeaveOut,
+}
+
 impl Grouped {
+    /// The rows whose label is one of `declared` (the others left out and counted).
+    fn selected(mut self, declared: &[String]) -> Grouped {
+        let keep: Vec<bool> = self.labels.iter().map(|l| declared.contains(l)).collect();
+        let before = self.values.len();
+        let (groups, values): (Vec<usize>, Vec<f64>) = self
+            .groups
+            .iter()
+            .zip(&self.values)
+            .filter(|(g, _)| keep[**g])
+            .map(|(&g, &v)| (g, v))
+            .unzip();
+        self.input.other_group_rows = before - values.len();
+        self.groups = groups;
+        self.values = values;
+        self
+    }
+
     /// The same rows with the groups `declared`, in that order.
-    fn declared(self, declared: &[String], group: &str) -> Result<Grouped> {
+    fn declared(self, declared: &[String], group: &str, others: OtherGroups) -> Result<Grouped> {
         for (i, d) in declared.iter().enumerate() {
             if declared[..i].contains(d) {
                 bail!("--groups names '{d}' twice");
@@ -137,21 +172,32 @@ impl Grouped {
         if declared.len() < 2 {
             bail!("--groups must name at least two groups");
         }
-        if let Some(extra) = self.labels.iter().find(|l| !declared.contains(l)) {
+        let data = match others {
+            OtherGroups::LeaveOut => self.selected(declared),
+            OtherGroups::Refuse => self,
+        };
+        let extra = data.labels.iter().find(|l| !declared.contains(l));
+        if let (Some(extra), OtherGroups::Refuse) = (extra, others) {
             bail!(
-                "{}: group label '{extra}' in column '{group}' is not one of the declared groups ({}); \
-                 fix the file or declare it",
-                self.input.path,
+                "{}: group label '{extra}' in column '{group}' is not one of the declared groups ({}). \
+                 A private test cannot leave rows out: the number of rows analysed would then \
+                 depend on the data, which the release does not cover (docs/privacy.md). Declare \
+                 every group in the file, or write the rows of the groups to compare to a file \
+                 of their own and analyse it as its own dataset (its own --dataset and budget); \
+                 --public runs select groups with --groups",
+                data.input.path,
                 declared.join(", ")
             );
         }
-        let position: Vec<usize> = self
+        let this = data;
+        // A label left out holds no rows any more: its position is never read.
+        let position: Vec<usize> = this
             .labels
             .iter()
             .map(|l| declared.iter().position(|d| d == l).unwrap_or_default())
             .collect();
-        let groups = self.groups.iter().map(|&g| position[g]).collect();
-        Ok(Grouped { labels: declared.to_vec(), groups, values: self.values, input: self.input })
+        let groups = this.groups.iter().map(|&g| position[g]).collect();
+        Ok(Grouped { labels: declared.to_vec(), groups, values: this.values, input: this.input })
     }
 }
 
@@ -190,13 +236,14 @@ enum Cell<'a> {
 impl Table {
     /// Reads `path`, comma-separated or Parquet by extension; see [`Table::read_with`].
     pub fn read(path: &Path) -> Result<Table> {
-        Table::read_with(path, b',', Format::Auto)
+        Table::read_with(path, b',', b'.', Format::Auto)
     }
 
     /// Opens `path` (`-`: standard input, CSV): a header row of distinct names, then data
     /// rows; fields are trimmed. Only the header and the first data row are read here (of a
-    /// Parquet file, its footer).
-    pub fn read_with(path: &Path, delimiter: u8, format: Format) -> Result<Table> {
+    /// Parquet file, its footer). Numbers in text cells use `decimal` (b'.' or b',') as their
+    /// decimal mark.
+    pub fn read_with(path: &Path, delimiter: u8, decimal: u8, format: Format) -> Result<Table> {
         let stdin_path = path.as_os_str() == "-";
         let parquet = match format {
             Format::Parquet => true,
@@ -209,7 +256,7 @@ impl Table {
             bail!("Parquet input cannot come from standard input; name the file");
         }
         let stdin = if stdin_path { Some(Arc::from(read_stdin()?)) } else { None };
-        Table::open(Source { path: path.to_owned(), delimiter, stdin, parquet })
+        Table::open(Source { path: path.to_owned(), delimiter, decimal, stdin, parquet })
     }
 
     fn open(source: Source) -> Result<Table> {
@@ -256,18 +303,20 @@ impl Table {
     }
 
     /// Group labels and numeric values. With `declared` groups, the groups are exactly those,
-    /// in that order (a row with another label is an error; a declared group may be empty);
-    /// without, the labels present in natural order, at least two.
+    /// in that order (a row with another label is an error or left out, per `others`; a
+    /// declared group may be empty); without, the labels present in natural order, at least
+    /// two.
     pub fn grouped(
         &self,
         group: &str,
         value: &str,
         drop_missing: bool,
         declared: Option<&[String]>,
+        others: OtherGroups,
     ) -> Result<Grouped> {
         let data = self.labelled(group, value, drop_missing)?;
         if let Some(declared) = declared {
-            return data.declared(declared, group);
+            return data.declared(declared, group, others);
         }
         if data.labels.len() < 2 {
             bail!(
@@ -340,7 +389,7 @@ impl Table {
         }
         let indices = columns.iter().map(|(n, _)| self.column(n)).collect::<Result<Vec<_>>>()?;
         let path = self.path();
-        let mut checks = Checks::default();
+        let mut checks = Checks { decimal: self.source.decimal, ..Checks::default() };
         if self.source.parquet {
             parquet::for_each_row(path, &indices, columns, &mut checks, &mut row)?;
         } else {
@@ -355,7 +404,14 @@ impl Table {
                 checks.row(|| format!("line {line}"), &raws[..indices.len()], columns, &mut row);
             }
         }
-        let Checks { rows, complete, problems, problem_count } = checks;
+        let Checks { rows, complete, problems, problem_count, decimal_commas, .. } = checks;
+        let advice = if decimal_commas > 0 {
+            " — the numbers look like they use a decimal comma: pass --decimal ',' (and \
+             --delimiter ';' for a ';'-separated file)"
+        } else {
+            " — fix or impute them before the run (a --public run may pass --drop-missing to \
+             leave those rows out; a private run cannot, as its n must not depend on the data)"
+        };
         if problem_count > 0 && !drop_missing {
             let more = problem_count.saturating_sub(ROWS_NAMED);
             let mut msg = format!(
@@ -366,11 +422,12 @@ impl Table {
             if more > 0 {
                 let _ = write!(msg, "; and {more} more");
             }
-            msg.push_str(" — fix them or pass --drop-missing to leave those rows out");
+            msg.push_str(advice);
             bail!(msg);
         }
         if complete == 0 {
-            bail!("{}: no complete rows left after dropping missing cells", path.display());
+            let hint = if decimal_commas > 0 { advice } else { "" };
+            bail!("{}: no complete rows left after dropping missing cells{hint}", path.display());
         }
         if problem_count > 0 {
             eprintln!(
@@ -379,7 +436,12 @@ impl Table {
                 path.display()
             );
         }
-        Ok(InputInfo { path: path.display().to_string(), rows, dropped_rows: problem_count })
+        Ok(InputInfo {
+            path: path.display().to_string(),
+            rows,
+            dropped_rows: problem_count,
+            other_group_rows: 0,
+        })
     }
 }
 
@@ -419,9 +481,30 @@ struct Checks {
     complete: usize,
     problems: Vec<String>,
     problem_count: usize,
+    /// The decimal mark of text numbers (b'.' when 0, the default).
+    decimal: u8,
+    /// Unparsable text numbers that would parse with a decimal comma.
+    decimal_commas: usize,
 }
 
 impl Checks {
+    /// [`check_cell`], with a decimal comma in text numbers when declared, and counting the
+    /// unparsable text numbers that only a decimal comma would explain.
+    fn check<'a>(&mut self, raw: Raw<'a>, kind: Kind) -> std::result::Result<Cell<'a>, String> {
+        let Raw::Text(text) = raw else { return check_cell(raw, kind) };
+        if !matches!(kind, Kind::Number) || !text.contains(',') || is_missing(text) {
+            return check_cell(raw, kind);
+        }
+        let with_point = parse_number(&text.replace(',', "."));
+        if self.decimal == b',' {
+            return with_point.map(Cell::Number);
+        }
+        if with_point.is_ok() {
+            self.decimal_commas += 1;
+        }
+        check_cell(raw, kind)
+    }
+
     /// Counts `rows` rows whose every cell has passed [`check_cell`] already.
     fn clean(&mut self, rows: usize) {
         self.rows += rows;
@@ -440,7 +523,7 @@ impl Checks {
         let mut count = 0;
         let mut bad = Vec::new();
         for (&raw, &(name, kind)) in raws.iter().zip(columns) {
-            match check_cell(raw, kind) {
+            match self.check(raw, kind) {
                 Ok(c) if count < MAX_COLUMNS => {
                     cells[count] = c;
                     count += 1;
@@ -550,11 +633,15 @@ fn parse_cell(raw: &str, kind: Kind) -> std::result::Result<Cell<'_>, String> {
     }
     match kind {
         Kind::Label => Ok(Cell::Label(raw)),
-        Kind::Number => match raw.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(Cell::Number(v)),
-            Ok(_) => Err(format!("'{raw}' is not finite")),
-            Err(_) => Err(format!("'{raw}' is not a number")),
-        },
+        Kind::Number => parse_number(raw).map(Cell::Number),
+    }
+}
+
+fn parse_number(raw: &str) -> std::result::Result<f64, String> {
+    match raw.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(format!("'{raw}' is not finite")),
+        Err(_) => Err(format!("'{raw}' is not a number")),
     }
 }
 
@@ -628,7 +715,7 @@ mod tests {
     #[test]
     fn groups_are_sorted_labels_and_trimmed() {
         let t = table("g, v\n b ,1\na,2\nb,3\n");
-        let g = t.grouped("g", "v", false, None).unwrap();
+        let g = t.grouped("g", "v", false, None, OtherGroups::Refuse).unwrap();
         assert_eq!(g.labels, ["a", "b"]);
         assert_eq!(g.groups, [1, 0, 1]);
         assert_eq!(g.sizes(), [1, 2]);
@@ -641,12 +728,15 @@ mod tests {
     #[test]
     fn declared_groups_set_the_order_and_may_be_empty() {
         let t = table("g,v\n10,1\n9,2\n10,3\n");
-        assert_eq!(t.grouped("g", "v", false, None).unwrap().labels, ["9", "10"]);
+        assert_eq!(
+            t.grouped("g", "v", false, None, OtherGroups::Refuse).unwrap().labels,
+            ["9", "10"]
+        );
         let declared: Vec<String> = ["10", "9", "8"].map(String::from).to_vec();
-        let g = t.grouped("g", "v", false, Some(&declared)).unwrap();
+        let g = t.grouped("g", "v", false, Some(&declared), OtherGroups::Refuse).unwrap();
         assert_eq!(g.labels, declared);
         assert_eq!(g.sizes(), [2, 1, 0]);
-        assert!(t.grouped("g", "v", false, Some(&declared[..1])).is_err());
+        assert!(t.grouped("g", "v", false, Some(&declared[..1]), OtherGroups::Refuse).is_err());
     }
 
     #[test]
@@ -667,7 +757,7 @@ mod tests {
         let semi = dir.join("semi.csv");
         std::fs::write(&semi, "group;value\na;1\n").unwrap();
         assert!(Table::read(&semi).err().unwrap().to_string().contains("--delimiter"));
-        let t = Table::read_with(&semi, b';', Format::Auto).unwrap();
+        let t = Table::read_with(&semi, b';', b'.', Format::Auto).unwrap();
         assert_eq!(t.numbers("value", false).unwrap().values, [1.0]);
     }
 }

@@ -185,6 +185,10 @@ impl Report {
             let how = if self.private { "declared, in this order" } else { "in this order" };
             parts.push(format!("groups ({how}): {}", names.join(", ")));
         }
+        let left_out = self.fields.map().get("input").and_then(|i| i.get("other_group_rows"));
+        if let Some(rows) = left_out.and_then(Value::as_u64) {
+            parts.push(format!("{rows} row(s) of other groups left out (--groups)"));
+        }
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 

@@ -204,12 +204,21 @@ impl fmt::Display for LedgerError {
                 };
                 write!(
                     f,
-                    "refused: this query needs {symbol} = {needed} but only {symbol} = {left} of \
-                     the {of} {budget} is left for this dataset"
+                    "refused: this query needs {symbol} = {} but only {symbol} = {} of the {of} \
+                     {} is left for this dataset",
+                    shown(*needed),
+                    shown(*left),
+                    shown(*budget)
                 )
             }
         }
     }
+}
+
+/// A budget figure rounded to ten significant digits (0.19999999999999996 → 0.2: the float
+/// sums of a ledger are exact to far fewer digits than they print).
+fn shown(x: f64) -> String {
+    format!("{x:.9e}").parse::<f64>().unwrap_or(x).to_string()
 }
 
 impl std::error::Error for LedgerError {
@@ -234,5 +243,25 @@ pub enum Failure<E> {
 impl<E> From<LedgerError> for Failure<E> {
     fn from(e: LedgerError) -> Self {
         Failure::Ledger(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_prints_budget_figures_without_float_noise() {
+        let e = LedgerError::Refused {
+            limit: Limit::Epsilon,
+            needed: 0.5,
+            left: 1.0 - 0.8,
+            budget: 1.0,
+        };
+        let text = e.to_string();
+        assert!(text.contains("needs ε = 0.5 but only ε = 0.2 of the budget 1 is left"), "{text}");
+        let tiny =
+            LedgerError::Refused { limit: Limit::Delta, needed: 1e-6, left: 1e-12, budget: 1e-6 };
+        assert!(tiny.to_string().contains("δ = 0.000000000001"), "{tiny}");
     }
 }

@@ -75,6 +75,16 @@ impl ReleaseTest for PrivateMannWhitney {
                 fmt(detail.epsilon_sizes)
             ),
         );
+        if let (Some(m_tilde), Some(m_star)) = (detail.m_tilde, detail.m_star) {
+            r.line(
+                "smaller group",
+                format!(
+                    "released size m̃ = {}, lower bound m* = max(⌈m̃ − c⌉, 0) = {m_star} with \
+                     c ≈ −ln(2δ)/ε_m: the reference takes groups of m* and n − m*",
+                    fmt(m_tilde)
+                ),
+            );
+        }
         if detail.no_power {
             r.warn(if choices.switch(KNOWN_SIZES.name) {
                 "a declared group is empty (the sizes are read from the file and assumed \
@@ -82,7 +92,8 @@ impl ReleaseTest for PrivateMannWhitney {
                  (p = 1), and no reference was computed (engine: none)"
             } else {
                 "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
-                 more data or a larger ε"
+                 more data or a larger ε, --known-sizes if the group sizes are public, or \
+                 kruskal-wallis on the two groups (no size estimate)"
             });
         }
         let n = detail.n as f64;

@@ -1,7 +1,7 @@
 //! Transforms from raw 32-bit words to the distributions the null models need.
 //!
 //! These are exact recipes, mirrored line by line in
-//! `crates/refdist-gpu/shaders/philox.wgsl`: integer steps are bit-identical on CPU and GPU, float steps agree
+//! `shaders/philox.wgsl`: integer steps are bit-identical on CPU and GPU, float steps agree
 //! within a measured tolerance (WGSL does not promise correctly rounded `log`/`cos`).
 //! On the CPU, `ln`, `sin` and `cos` are the crate's own branch-free polynomials, so scalar
 //! draws and batched (vectorised) fills give bit-identical values on every platform.

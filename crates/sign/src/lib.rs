@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub use crate::{
+    binomtest::{BinomTestResult, ProportionCiMethod, ProportionInterval, binomtest},
     error::SignError,
     private::{
         MAX_N, PrivateSignOptions, SIGN_SENSITIVITY, SignDetail, SignReference, private_sign,
@@ -47,6 +48,8 @@ pub use crate::{
     study::{PrivateSign, simulated_counts},
 };
 
+mod binomial;
+mod binomtest;
 mod error;
 mod front_end;
 mod private;

@@ -1,11 +1,9 @@
 //! The public sign test, as `scipy.stats.binomtest(#positive, #positive + #negative, 0.5)`:
 //! zeros are dropped, the number of positive values is binomial(n', ½) under the null.
 
+use crate::{SignError, SignSample, binomtest};
 use dptest_core::Alternative;
 use serde::Serialize;
-use statrs::distribution::{Binomial, DiscreteCDF};
-
-use crate::{SignError, SignSample};
 
 /// The public sign test's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -41,7 +39,7 @@ pub fn sign_test(
     if trials == 0 {
         return Err(SignError::AllZero { n: sample.len() });
     }
-    let p_value = binomial_p_value(counts.positive, trials, alternative)?;
+    let p_value = binomtest(counts.positive as u64, trials as u64, 0.5, alternative)?.p_value;
     Ok(SignTestResult {
         test: "sign",
         statistic: counts.positive as f64,
@@ -52,19 +50,4 @@ pub fn sign_test(
         n_zero: counts.zero,
         alternative,
     })
-}
-
-/// The p-value of k successes in `trials` fair trials: P(X ≥ k) (`greater`), P(X ≤ k)
-/// (`less`), or, as scipy's two-sided rule for p = ½, min(1, 2·P(X ≤ min(k, trials − k))).
-fn binomial_p_value(k: usize, trials: usize, alternative: Alternative) -> Result<f64, SignError> {
-    let binomial = Binomial::new(0.5, trials as u64)
-        .map_err(|_| SignError::InvalidParameter { name: "trials", value: trials as f64 })?;
-    // P(X ≤ j), and P(X ≥ j) = P(X ≤ trials − j) by symmetry (accurate in both tails).
-    let at_most = |j: usize| binomial.cdf(j as u64);
-    let p = match alternative {
-        Alternative::Less => at_most(k),
-        Alternative::Greater => at_most(trials - k),
-        Alternative::TwoSided => 2.0 * at_most(k.min(trials - k)),
-    };
-    Ok(p.min(1.0))
 }

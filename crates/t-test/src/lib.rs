@@ -79,7 +79,10 @@ pub use crate::{
         Bounds, DEFAULT_MEAN_FRACTION, PrivateTOptions, PrivateTRelease, Rescaling, release_t,
         rescale,
     },
-    public::{Alternative, ConfidenceInterval, TTestResult, t_p_value, ttest_1samp, ttest_rel},
+    public::{
+        Alternative, ConfidenceInterval, TTestResult, t_confidence_interval, t_p_value,
+        ttest_1samp, ttest_rel,
+    },
     reference::{
         DEFAULT_GAMMA, DataLaw, GRID_FLOOR_FRACTION, GRID_RATIO, NullLaws, PAPER_SD,
         REFERENCE_NAMES, ReferenceMethod, SdInterval, TAG_SIMULATED_DATA, TPValue, TReference,

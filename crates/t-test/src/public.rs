@@ -51,28 +51,39 @@ impl TTestResult {
     /// # Errors
     /// [`TTestError::InvalidParameter`] unless 0 < `level` < 1.
     pub fn confidence_interval(&self, level: f64) -> Result<ConfidenceInterval, TTestError> {
-        if !(level > 0.0 && level < 1.0) {
-            return Err(TTestError::InvalidParameter {
-                name: "confidence level",
-                value: level,
-                requirement: "strictly between 0 and 1",
-            });
-        }
-        let t = student(self.df)?;
-        let (low, high) = match self.alternative {
-            Alternative::TwoSided => {
-                let half = t.inverse_cdf(0.5 + level / 2.0) * self.standard_error;
-                (self.mean - half, self.mean + half)
-            }
-            Alternative::Less => {
-                (f64::NEG_INFINITY, self.mean + t.inverse_cdf(level) * self.standard_error)
-            }
-            Alternative::Greater => {
-                (self.mean - t.inverse_cdf(level) * self.standard_error, f64::INFINITY)
-            }
-        };
-        Ok(ConfidenceInterval { low, high, level })
+        t_confidence_interval(self.mean, self.standard_error, self.df, self.alternative, level)
     }
+}
+
+/// The Student-t interval mean ± t_{df}·se at `level` (scipy's `TtestResult.confidence_interval`
+/// from its `mean`, `standard_error` and `df`), one-sided when the alternative is.
+///
+/// # Errors
+/// [`TTestError::InvalidParameter`] unless 0 < `level` < 1 and `df` > 0.
+pub fn t_confidence_interval(
+    mean: f64,
+    standard_error: f64,
+    df: f64,
+    alternative: Alternative,
+    level: f64,
+) -> Result<ConfidenceInterval, TTestError> {
+    if !(level > 0.0 && level < 1.0) {
+        return Err(TTestError::InvalidParameter {
+            name: "confidence level",
+            value: level,
+            requirement: "strictly between 0 and 1",
+        });
+    }
+    let t = student(df)?;
+    let (low, high) = match alternative {
+        Alternative::TwoSided => {
+            let half = t.inverse_cdf(0.5 + level / 2.0) * standard_error;
+            (mean - half, mean + half)
+        }
+        Alternative::Less => (f64::NEG_INFINITY, mean + t.inverse_cdf(level) * standard_error),
+        Alternative::Greater => (mean - t.inverse_cdf(level) * standard_error, f64::INFINITY),
+    };
+    Ok(ConfidenceInterval { low, high, level })
 }
 
 fn student(df: f64) -> Result<StudentsT, TTestError> {
@@ -172,7 +183,7 @@ pub(crate) fn differences(a: &[f64], b: &[f64]) -> Result<Vec<f64>, TTestError> 
 mod tests {
     use super::*;
 
-    // scipy 1.17.1 (ecosystem-notes §3.5): ttest_rel(post, pre).
+    // scipy 1.17.1: scipy.stats.ttest_rel(POST, PRE) and its confidence_interval(0.95).
     const PRE: [f64; 8] = [12.1, 14.3, 11.8, 15.2, 13.3, 12.9, 14.8, 13.7];
     const POST: [f64; 8] = [13.0, 14.1, 12.9, 16.0, 13.3, 13.8, 15.5, 14.9];
 

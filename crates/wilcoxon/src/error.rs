@@ -31,8 +31,6 @@ pub enum WilcoxonError {
     },
     /// Every difference is zero: the public test has no non-zero rank to test.
     AllZero,
-    /// The exact null was asked for data with zeros or tied |d| (it is exact only without).
-    ExactNeedsNoTies,
     /// n is too large for the requested exact computation.
     TooLargeForExact {
         /// Pairs given.
@@ -92,11 +90,6 @@ impl fmt::Display for WilcoxonError {
                 f,
                 "every difference is zero, so the public test is undefined; report 'no \
                  difference' or use the private test"
-            ),
-            ExactNeedsNoTies => write!(
-                f,
-                "the exact signed-rank null is exact only without zero or tied differences; \
-                 use the permutation or asymptotic method"
             ),
             TooLargeForExact { n, max } => write!(
                 f,

@@ -30,7 +30,9 @@ pub enum PublicMethod {
     /// Normal approximation (Pratt's/Cureton's zero adjustment for Pratt) with the tie
     /// correction.
     Asymptotic,
-    /// The exact signed-rank null; refused when the tested differences have zeros or ties.
+    /// The exact untied signed-rank null of the tested count. With zeros or ties it is not
+    /// exact; as scipy, R+ is then rounded up for P(X ≤ r) and down for P(X ≥ r) (a
+    /// conservative p-value, symmetric in the alternatives).
     Exact,
     /// The exact sign-flip null of the observed (mid-)ranks, zeros and ties included: scipy's
     /// `PermutationMethod()` for n ≤ [`AUTO_PERMUTATION_MAX_N`] (where scipy enumerates every
@@ -48,6 +50,9 @@ pub enum ZeroMethod {
     Pratt,
     /// Drop zeros before ranking (scipy's default `"wilcox"`).
     Wilcox,
+    /// Rank zeros with the other |d| and add half their ranks to R+ and half to R− (scipy's
+    /// `"zsplit"`); the normal approximation then counts zeros as ordinary ranks.
+    Zsplit,
 }
 
 /// Options of [`wilcoxon_pratt`]; the default is scipy's except the zero method (two-sided,
@@ -107,23 +112,24 @@ pub const PERMUTATION_MAX_N: usize = 500;
 /// `options.zero_method`.
 ///
 /// # Errors
-/// [`WilcoxonError::AllZero`] if every difference is zero; [`WilcoxonError::ExactNeedsNoTies`]
-/// for the exact method on tested differences with zeros or ties;
+/// [`WilcoxonError::AllZero`] if every difference is zero (except under zsplit, where the
+/// sums are equal and the p-value is 1);
 /// [`WilcoxonError::TooLargeForExact`] above the exact or permutation limit.
 pub fn wilcoxon_pratt(
     sample: &PairedSample,
     options: &PublicOptions,
 ) -> Result<PublicResult, WilcoxonError> {
     let n_zero = sample.differences().iter().filter(|&&d| d == 0.0).count();
-    if n_zero == sample.len() {
+    if n_zero == sample.len() && options.zero_method != ZeroMethod::Zsplit {
         return Err(WilcoxonError::AllZero);
     }
     let tested = tested_differences(sample, options.zero_method)?;
-    let stat = pratt_statistic(&tested)?;
+    let ranked = pratt_statistic(&tested)?;
+    let stat = scored(&ranked, options.zero_method);
     let method = chosen_method(options.method, sample.len(), n_zero, &stat)?;
     let (p_value, z) = match method {
         PublicMethod::Exact => (exact_p(&stat, options.alternative)?, None),
-        PublicMethod::Permutation => (permutation_p(&tested, &stat, options.alternative)?, None),
+        PublicMethod::Permutation => (permutation_p(&tested, &ranked, options.alternative)?, None),
         _ => {
             let (p, z) = asymptotic_p(&stat, options);
             (p, Some(z))
@@ -149,18 +155,36 @@ pub fn wilcoxon_pratt(
     })
 }
 
-/// The differences that are ranked: all (Pratt) or the non-zero ones (Wilcox).
+/// The differences that are ranked: all (Pratt, zsplit) or the non-zero ones (Wilcox).
 fn tested_differences(
     sample: &PairedSample,
     zero_method: ZeroMethod,
 ) -> Result<PairedSample, WilcoxonError> {
     match zero_method {
-        ZeroMethod::Pratt => Ok(sample.clone()),
+        ZeroMethod::Pratt | ZeroMethod::Zsplit => Ok(sample.clone()),
         ZeroMethod::Wilcox => {
             let nonzero: Vec<f64> =
                 sample.differences().iter().copied().filter(|&d| d != 0.0).collect();
             PairedSample::from_differences(&nonzero)
         }
+    }
+}
+
+/// The rank sums the p-value is read from: Pratt's as ranked, or, for zsplit, with half of
+/// the zeros' ranks (n₀ zeros hold ranks 1..n₀) added to each sum and the zeros counted as an
+/// ordinary tie block (so the normal approximation has no Pratt adjustment).
+fn scored(ranked: &PrattStatistic, zero_method: ZeroMethod) -> PrattStatistic {
+    if zero_method != ZeroMethod::Zsplit {
+        return ranked.clone();
+    }
+    let n0 = ranked.n_zero as f64;
+    let half_zero_ranks = n0 * (n0 + 1.0) / 4.0;
+    PrattStatistic {
+        r_plus: ranked.r_plus + half_zero_ranks,
+        r_minus: ranked.r_minus + half_zero_ranks,
+        n_zero: 0,
+        tie_term: ranked.tie_term + if n0 > 1.0 { n0.powi(3) - n0 } else { 0.0 },
+        ..ranked.clone()
     }
 }
 
@@ -172,13 +196,11 @@ fn chosen_method(
     n_zero: usize,
     tested: &PrattStatistic,
 ) -> Result<PublicMethod, WilcoxonError> {
-    let tested_untied = tested.n_zero == 0 && tested.tie_term == 0.0;
     let method = match asked {
         PublicMethod::Auto if n > AUTO_EXACT_MAX_N => PublicMethod::Asymptotic,
         PublicMethod::Auto if n_zero == 0 && tested.tie_term == 0.0 => PublicMethod::Exact,
         PublicMethod::Auto if n <= AUTO_PERMUTATION_MAX_N => PublicMethod::Permutation,
         PublicMethod::Auto => PublicMethod::Asymptotic,
-        PublicMethod::Exact if !tested_untied => return Err(WilcoxonError::ExactNeedsNoTies),
         other => other,
     };
     match method {
@@ -191,10 +213,17 @@ fn chosen_method(
     Ok(method)
 }
 
-/// scipy's exact p-value: P(R+ ≤ r) ("less"), P(R+ ≥ r) ("greater"), twice the smaller.
+/// scipy's exact p-value from the untied null of n ranks: P(X ≤ ⌈R+⌉) ("less"),
+/// P(X ≥ ⌊R+⌋) ("greater"), twice the smaller (R+ is an integer without ties or zeros).
 fn exact_p(stat: &PrattStatistic, alternative: Alternative) -> Result<f64, WilcoxonError> {
     let pmf = signed_rank_pmf(stat.n)?;
-    Ok(tail_p(&pmf, stat.r_plus.round() as usize, alternative))
+    let at_most: f64 = pmf[..=(stat.r_plus.ceil() as usize).min(pmf.len() - 1)].iter().sum();
+    let at_least: f64 = pmf[stat.r_plus.floor() as usize..].iter().sum();
+    Ok(match alternative {
+        Alternative::Less => at_most,
+        Alternative::Greater => at_least,
+        Alternative::TwoSided => (2.0 * at_most.min(at_least)).min(1.0),
+    })
 }
 
 /// The exhaustive sign-flip p-value: R+ = Σ_{d_i > 0} rank_i with fair independent signs on
@@ -334,9 +363,6 @@ mod tests {
         assert_eq!(auto(&tied_14, ZeroMethod::Pratt).method, PublicMethod::Asymptotic);
         let untied_51: Vec<f64> = (1..=51).map(f64::from).collect();
         assert_eq!(auto(&untied_51, ZeroMethod::Pratt).method, PublicMethod::Asymptotic);
-        let exact = PublicOptions { method: PublicMethod::Exact, ..PublicOptions::default() };
-        let zero = PairedSample::from_differences(&zero).unwrap();
-        assert_eq!(wilcoxon_pratt(&zero, &exact), Err(WilcoxonError::ExactNeedsNoTies));
     }
 
     #[test]

@@ -251,7 +251,13 @@ fn mann_whitney(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Resul
     r.line("critical value", format!("{}; {}", fmt(value), rule(args.test)));
     r.line(
         "reference",
-        format!("folded normal ⊕ Laplace on sizes ({m}, {}), δ = 1e-6 split 0.65/0.35", args.n - m),
+        format!(
+            "folded normal ⊕ Laplace on sizes ({m}, {}), δ = {}, ε split {}/{} (size/U)",
+            args.n - m,
+            mw::DEFAULT_DELTA,
+            fmt(mw::DEFAULT_SIZE_FRACTION),
+            fmt(1.0 - mw::DEFAULT_SIZE_FRACTION)
+        ),
     );
     r.set("critical_value", value);
     r.set("tail", tail_name(args.test));

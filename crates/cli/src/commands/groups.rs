@@ -7,11 +7,12 @@ use dptest_mann_whitney as mw;
 
 use super::{add_decision, add_engine, add_ledger, release, simulation};
 use crate::cli::{AnovaArgs, Common, GroupColumns, InputArgs, KruskalArgs, MannWhitneyArgs};
-use crate::data::{Grouped, require_two_groups};
+use crate::data::{Grouped, OtherGroups, require_two_groups};
 use crate::engine::with_spinner;
 use crate::output::{Report, asymptotic_reference, fmt};
 
-/// The data of a public grouped test: the declared groups if given, else the labels present.
+/// The data of a public grouped test: the groups named by `--groups` if given (rows of other
+/// groups left out and counted), else the labels present.
 /// (The private tests read through `super::private`, which requires declared groups.)
 fn public_grouped_input(
     privacy: &crate::cli::Privacy,
@@ -22,7 +23,13 @@ fn public_grouped_input(
     super::mode(privacy, ledger, input)?;
     let table = super::read_table(input)?;
     super::reading(|| {
-        table.grouped(&columns.group, &columns.value, input.drop_missing, columns.groups.as_deref())
+        table.grouped(
+            &columns.group,
+            &columns.value,
+            input.drop_missing,
+            columns.groups.as_deref(),
+            OtherGroups::LeaveOut,
+        )
     })
 }
 
@@ -121,7 +128,13 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
     crate::ledger::check_before_reading(&args.ledger)?;
     let table = super::read_table(&args.input)?;
     let data = super::reading(|| {
-        table.grouped(&args.columns.group, &args.columns.value, false, Some(declared))
+        table.grouped(
+            &args.columns.group,
+            &args.columns.value,
+            false,
+            Some(declared),
+            OtherGroups::Refuse,
+        )
     })?;
     let sample = av::BoundedGroups::new(&data.split(), args.bounds).map_err(|e| anyhow!("{e}"))?;
     let options = av::SwanbergOptions::new(args.epsilon).map_err(|e| anyhow!("{e}"))?;

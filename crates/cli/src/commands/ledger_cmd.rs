@@ -26,8 +26,10 @@ fn show(file: &std::path::Path) -> Result<Report> {
     let mut datasets = Vec::new();
     for (key, d) in &ledger.datasets {
         let acc = d.accountant().map_err(cli_error)?;
+        let label =
+            key.strip_prefix("name:").map_or_else(|| key.clone(), |n| format!("dataset {n}"));
         report.line(
-            key,
+            &label,
             format!(
                 "ε spent {} of {} ({} left), δ spent {} of {}, in {}",
                 fmt(acc.spent()),

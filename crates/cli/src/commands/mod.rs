@@ -147,7 +147,7 @@ pub fn declared_groups(columns: &GroupColumns) -> Result<&[String]> {
 
 /// Reads the input file of a test command (errors are [`Kind::Input`]).
 pub fn read_table(input: &InputArgs) -> Result<Table> {
-    input_error(Table::read_with(&input.input, input.delimiter, input.format))
+    input_error(Table::read_with(&input.input, input.delimiter, input.decimal, input.format))
 }
 
 /// Reads data with a spinner on stderr after a second (10⁷ rows take seconds); errors are

@@ -23,11 +23,20 @@ use crate::output::{Report, asymptotic_reference, exact_reference_of, fmt};
 /// `dptest wilcoxon`.
 pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
     if !args.privacy.public {
+        if let Some(z) = args.zero_method.filter(|&z| z != ZeroMethod::Pratt) {
+            bail!(
+                "--zero-method {}: the private test ranks zero differences by Pratt's method \
+                 (its sensitivity is proven for it); leave the option out, or use it with \
+                 --public",
+                if z == ZeroMethod::Wilcox { "wilcox" } else { "zsplit" }
+            );
+        }
         return super::private::run(args, common);
     }
     public_values(&args.privacy, &args.ledger, &args.input, &args.differences, common, |d, _| {
         let sample = wx::PairedSample::from_differences(d).map_err(|e| anyhow!("{e}"))?;
-        let mut report = public_wilcoxon(&sample, args.alternative.into(), args.zero_method)?;
+        let zero_method = args.zero_method.unwrap_or_default();
+        let mut report = public_wilcoxon(&sample, args.alternative.into(), zero_method)?;
         public_median(&mut report, &args.ci, d)?;
         Ok(report)
     })
@@ -138,6 +147,7 @@ fn public_wilcoxon(
     let (zero_method, name) = match zero_method {
         ZeroMethod::Wilcox => (wx::ZeroMethod::Wilcox, "wilcox"),
         ZeroMethod::Pratt => (wx::ZeroMethod::Pratt, "pratt"),
+        ZeroMethod::Zsplit => (wx::ZeroMethod::Zsplit, "zsplit"),
     };
     let options = wx::PublicOptions { alternative, zero_method, ..Default::default() };
     let result = wx::wilcoxon_pratt(sample, &options).map_err(|e| anyhow!("{e}"))?;

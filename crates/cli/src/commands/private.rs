@@ -96,7 +96,13 @@ fn read(test: &dyn ReleaseTest, args: &impl PrivateArgs) -> Result<Read> {
             }
             let table = super::read_table(input)?;
             let grouped = super::reading(|| {
-                table.grouped(&columns.group, &columns.value, false, Some(declared))
+                table.grouped(
+                    &columns.group,
+                    &columns.value,
+                    false,
+                    Some(declared),
+                    crate::data::OtherGroups::Refuse,
+                )
             })?;
             let data = Data::Grouped {
                 declared: grouped.labels.len(),

@@ -55,6 +55,8 @@ fn every_documented_command_runs_as_written() {
     let scratch = temp("doc-commands");
     let _ = std::fs::remove_dir_all(&scratch);
     copy_dir(&root().join("examples"), &scratch.join("examples"));
+    // README's `mkdir -p out`: its commands write their files there.
+    std::fs::create_dir_all(scratch.join("out")).expect("mkdir out");
     let mut commands = markdown_commands("README.md");
     commands.extend(markdown_commands("examples/README.md"));
     commands.extend(help_commands(&[]));

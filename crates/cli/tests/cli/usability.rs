@@ -185,3 +185,107 @@ fn the_wilcoxon_default_releases_at_any_epsilon() {
     let normal = json(&paired_args("wilcoxon", &["--epsilon", "20", "--reference", "normal"]));
     assert_eq!(normal["epsilon"], 20.0);
 }
+
+#[test]
+fn public_groups_select_a_subset_and_private_runs_refuse_it() {
+    let text = std::fs::read_to_string(root().join("examples/methylation.csv")).expect("read");
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header");
+    let kept: Vec<&str> = lines.clone().filter(|l| !l.starts_with("schizophrenia,")).collect();
+    let left_out = lines.count() - kept.len();
+    let subset = file("methylation-two-groups.csv", &format!("{header}\n{}\n", kept.join("\n")));
+    let args = |input: &str| {
+        let mut a = vec!["mann-whitney", "--input", input, "--group", "group"];
+        a.extend(["--value", "value", "--groups", "bipolar,control", "--public"]);
+        a.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let whole = args("examples/methylation.csv");
+    let selected = json(&whole.iter().map(String::as_str).collect::<Vec<_>>());
+    let own_file = json(&args(&subset).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(selected["statistic"], own_file["statistic"]);
+    assert_eq!(selected["p_value"], own_file["p_value"]);
+    assert_eq!(selected["input"]["other_group_rows"], left_out);
+    assert!(own_file["input"].get("other_group_rows").is_none());
+    let human = ok(&whole.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(human.contains(&format!("{left_out} row(s) of other groups left out")), "{human}");
+    let private = data_error(&[
+        "kruskal-wallis",
+        "--input",
+        "examples/methylation.csv",
+        "--group",
+        "group",
+        "--value",
+        "value",
+        "--groups",
+        "bipolar,control",
+        "--epsilon",
+        "1",
+    ]);
+    assert!(private.contains("A private test cannot leave rows out"), "{private}");
+    assert!(private.contains("--public runs select groups with --groups"), "{private}");
+}
+
+#[test]
+fn a_european_csv_is_read_with_decimal_commas_and_diagnosed_without_them() {
+    let text = "group;value\na;4,17\na;3,5\na;5,25\nb;6,0\nb;7,75\nb;6,5\n";
+    let path = file("european.csv", text);
+    let base = ["kruskal-wallis", "--input", &path, "--group", "group", "--value", "value"];
+    let plain = [&base[..], &["--public", "--delimiter", ";"]].concat();
+    let e = data_error(&plain);
+    assert!(e.contains("'4,17' is not a number") && e.contains("--decimal ','"), "{e}");
+    assert!(!e.contains("--drop-missing"), "a format problem is not missing data: {e}");
+    let read = json(&[&plain[..], &["--decimal", ","]].concat());
+    let dots = file("points.csv", &text.replace(',', ".").replace(';', ","));
+    let want = json(&[
+        "--json",
+        "kruskal-wallis",
+        "--input",
+        &dots,
+        "--group",
+        "group",
+        "--value",
+        "value",
+        "--public",
+    ]);
+    assert_eq!(read["statistic"], want["statistic"]);
+    assert_eq!(read["p_value"], want["p_value"]);
+    let missing = file("missing.csv", "group,value\na,1\na,\nb,2\nb,3\na,4\n");
+    let e = data_error(&[
+        "kruskal-wallis",
+        "--input",
+        &missing,
+        "--group",
+        "group",
+        "--value",
+        "value",
+        "--groups",
+        "a,b",
+        "--epsilon",
+        "1",
+    ]);
+    assert!(e.contains("a private run cannot"), "private advice that works: {e}");
+}
+
+#[test]
+fn the_private_wilcoxon_refuses_a_zero_method_it_does_not_use() {
+    let e = data_error(&paired_args("wilcoxon", &["--epsilon", "1", "--zero-method", "wilcox"]));
+    assert!(e.contains("ranks zero differences by Pratt's method"), "{e}");
+    ok(&paired_args("wilcoxon", &["--epsilon", "1", "--zero-method", "pratt"]));
+    let public = json(&paired_args("wilcoxon", &["--public", "--zero-method", "zsplit"]));
+    assert_eq!(public["zero_method"], "zsplit");
+}
+
+#[test]
+fn a_headless_gpu_probe_prints_no_mesa_error() {
+    // Where Mesa's Vulkan drivers are installed (CI's lavapipe), its device-select layer
+    // printed "error: XDG_RUNTIME_DIR is invalid or not set" on every probe without this.
+    let out = command()
+        .args(kw_args("examples/methylation.csv", &["--epsilon", "1"]))
+        .current_dir(root())
+        .env_remove("XDG_RUNTIME_DIR")
+        .env_remove("NODEVICE_SELECT")
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
+}

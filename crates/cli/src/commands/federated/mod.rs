@@ -399,10 +399,12 @@ fn summary(a: &SummaryArgs) -> Result<Report> {
     r.line(
         "summary",
         format!(
-            "{} (centre {centre}: n = {}, m = {}, U = {}, V = {})",
+            "{} (centre {centre}: n = {}, m = {}, U₁ = {} (the textbook U of group 1, 0 … nm), \
+             stored centred as S = U₁ − U₂ = Σ sign(x − y) = {}, V = Var(S) = {})",
             a.out.output.display(),
             summary.n,
             summary.m,
+            fmt((summary.u + (summary.n * summary.m) as f64) / 2.0),
             fmt(summary.u),
             fmt(summary.v)
         ),
