@@ -643,8 +643,10 @@ def ttest(
         Private test: the reference, as the CLI's ``--reference``: ``"default"``
         (noise-studentized Z, valid for every sd, over normal data and the most skewed bounded
         law of each sd), ``"normal"`` (the same over normal data only), ``"berger-boos-t"``
-        (the paper's T̃, valid, more conservative) or ``"paper"`` (T̃ at sd = 0.3: not valid for
-        small sd; for comparison only, with a warning).
+        (the paper's T̃ with a Berger–Boos supremum over the sd, normal data) or ``"paper"``
+        (T̃ at sd = 0.3: not valid for small sd; for comparison only, with a warning). None
+        is the most powerful everywhere (docs/power.md, "The t-test's references"): choose
+        before seeing any p-value; trying several and keeping the smallest is not valid.
 
     Returns
     -------
@@ -785,8 +787,11 @@ def critical_value(
         Total sample size.
     epsilon, alpha : float
     groups, statistic : Kruskal–Wallis only.
-    reference : {'exact', 'normal'}
-        Wilcoxon only.
+    reference : {'exact', 'exact-untied', 'normal'}
+        Wilcoxon only, the private test's reference names: ``'exact'`` (its default, the
+        zero-robust null; no table holds it, so it is computed now, as the CLI's
+        ``critical-value wilcoxon``), ``'exact-untied'`` and ``'normal'`` (from the shipped
+        tables where they cover the request). ``source`` says which.
     m_star : int, optional
         Mann–Whitney: the released lower bound on the smaller group (default n // 2).
     """
@@ -820,6 +825,8 @@ def plan(
     reps: int = 1000,
     max_n: int = 100_000,
     zero_fraction: float = 0.0,
+    bounds: Optional[Tuple[float, float]] = None,
+    sd: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     progress: Optional[bool] = None,
@@ -842,14 +849,23 @@ def plan(
     alpha, groups, reps, max_n, zero_fraction, draws, seed
         As the CLI's ``--alpha``, ``--groups``, ``--reps``, ``--max-n``, ``--zero-fraction``,
         ``--draws`` and ``--seed`` (same defaults).
+    bounds, sd
+        t-test: the bounds ``(lo, hi)`` the release will declare and the anticipated sd of
+        the tested values in data units, as the CLI's ``--bounds`` and ``--sd`` (without them
+        the plan assumes the paper's sd = 0.3 of the half-range, far more than honest
+        a-priori bounds usually give).
 
     Returns
     -------
     dict
         The CLI's JSON keys: ``n``, ``power``, ``target_power``, ``evaluated`` (every
-        candidate with ``n``, ``power``, ``std_error``), ``reference_draws``, ``seed``, ...
+        candidate with ``n``, ``power``, ``std_error``), ``reference_draws``, ``seed``,
+        ``public_n`` (the ordinary test's n for the same power, where a closed form exists),
+        ...
     """
     out = _call(progress, "planning", _dptest.plan, str(test), float(effect), float(epsilon),
                 float(power), float(alpha), int(groups), int(reps), int(max_n),
-                float(zero_fraction), draws, seed)
+                float(zero_fraction), draws, seed,
+                None if bounds is None else (float(bounds[0]), float(bounds[1])),
+                None if sd is None else float(sd))
     return out.to_dict()

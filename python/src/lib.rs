@@ -566,12 +566,19 @@ fn critical_value(
     reference: &str,
     m_star: Option<u32>,
 ) -> PyResult<String> {
+    if test == "wilcoxon" && reference == "exact" {
+        return robust_wilcoxon_critical_value(py, n, epsilon, alpha);
+    }
     let table_test = match test {
         "kruskal-wallis" => tables::TableTest::KruskalWallis { statistic: kw_statistic(statistic)?, groups },
         "wilcoxon" => tables::TableTest::Wilcoxon(match reference {
-            "exact" => tables::WilcoxonReference::Exact,
+            "exact-untied" => tables::WilcoxonReference::Exact,
             "normal" => tables::WilcoxonReference::Normal,
-            other => return Err(err(format!("reference must be 'exact' or 'normal', not {other:?}"))),
+            other => {
+                return Err(err(format!(
+                    "reference must be 'exact', 'exact-untied' or 'normal', not {other:?}"
+                )));
+            }
         }),
         "mann-whitney" => tables::TableTest::MannWhitney {
             m_star: m_star.unwrap_or(n / 2),
@@ -589,7 +596,27 @@ fn critical_value(
     r.set("for", test);
     r.set("critical_value", lookup.value());
     r.set("shipped", lookup.shipped);
+    r.set("source", if lookup.shipped { "shipped" } else { "computed" });
     r.set("row", &lookup.row);
+    r.set("n", n);
+    r.set("epsilon", epsilon);
+    r.set("alpha", alpha);
+    Ok(r.finish())
+}
+
+/// The two-sided critical value of the private Wilcoxon test's default (zero-robust exact)
+/// reference, computed now as the CLI's `critical-value wilcoxon` does (no table holds it).
+fn robust_wilcoxon_critical_value(py: Python<'_>, n: u32, epsilon: f64, alpha: f64) -> PyResult<String> {
+    let eps = Epsilon::new(epsilon).map_err(err)?;
+    let reference = wx::WpReference::new(n as usize, eps, wx::Reference::Exact, Evaluator::Exact)
+        .map_err(err)?;
+    let value = py.detach(|| reference.critical_value(alpha, Alternative::TwoSided)).map_err(err)?;
+    let mut r = Report::plain("critical-value");
+    r.set("for", "wilcoxon");
+    r.set("critical_value", value);
+    r.set("shipped", false);
+    r.set("source", "computed");
+    r.set("reference", reference.info());
     r.set("n", n);
     r.set("epsilon", epsilon);
     r.set("alpha", alpha);
@@ -659,7 +686,8 @@ fn ledger_status(path: std::path::PathBuf, dataset: &str) -> PyResult<Option<Str
 
 /// Sample size by simulation (dptest-plan, the CLI's `plan`); JSON with the CLI's keys.
 #[pyfunction]
-#[pyo3(signature = (test, effect, epsilon, power, alpha, groups, reps, max_n, zero_fraction, draws, seed))]
+#[pyo3(signature = (test, effect, epsilon, power, alpha, groups, reps, max_n, zero_fraction, draws, seed, bounds, sd))]
+#[allow(clippy::too_many_arguments)]
 fn plan(
     py: Python<'_>,
     test: &str,
@@ -673,6 +701,8 @@ fn plan(
     zero_fraction: f64,
     draws: Option<u64>,
     seed: Option<u64>,
+    bounds: Option<(f64, f64)>,
+    sd: Option<f64>,
 ) -> PyResult<String> {
     let settings = dptest_plan::PlanSettings {
         test: test.to_owned(),
@@ -684,8 +714,14 @@ fn plan(
         reps,
         max_n,
         zero_fraction,
+        sd_fraction: None,
         draws,
         seed,
+    };
+    let settings = match (bounds, sd) {
+        (Some((lo, hi)), Some(sd)) => settings.with_data_sd(lo, hi, sd).map_err(err)?,
+        (None, None) => settings,
+        _ => return Err(err("bounds and sd go together (the t-test's declared bounds and anticipated sd)")),
     };
     let which = settings.private_test().map_err(err)?;
     let found = py.detach(|| dptest_plan::plan(&settings, &mut |_| {})).map_err(err)?;
@@ -704,6 +740,7 @@ fn plan(
         r.set("groups", groups);
     }
     r.set("evaluated", &found.evaluated);
+    r.set("public_n", dptest_plan::public_n(test, effect, alpha, power, zero_fraction));
     r.set("privacy", "nothing released: planning uses simulated data only");
     Ok(r.json())
 }

@@ -190,6 +190,19 @@ def test_ledger_refuses_overspending_in_the_cli_format(tmp_path, grouped_csv):
     assert led.status()["spent"] == pytest.approx(0.9)
 
 
+def test_critical_value_of_the_default_wilcoxon_reference_is_the_clis():
+    # One name, one answer: 'exact' is the test's default (zero-robust) reference in the CLI
+    # and here; 'exact-untied' is the shipped table's.
+    ours = dptest.critical_value("wilcoxon", 100, 1.0)
+    out = subprocess.run([cli(), "critical-value", "wilcoxon", "--n", "100", "--epsilon", "1",
+                          "--json"], capture_output=True, text=True, check=True)
+    theirs = json.loads(out.stdout)
+    assert ours.source == theirs["source"] == "computed"
+    assert ours.critical_value == theirs["critical_value"]
+    untied = dptest.critical_value("wilcoxon", 100, 1.0, reference="exact-untied")
+    assert untied.shipped and untied.source == "shipped"
+
+
 def test_critical_value_and_tables():
     cv = dptest.critical_value("wilcoxon", 100, 1.0, 0.05, reference="normal")
     assert cv.shipped and abs(cv.critical_value - 1271.0) < 5.0  # the tables crate's doc value

@@ -451,10 +451,14 @@ pub struct TTestArgs {
     /// Alternative hypothesis for d (the --value column, or after − before; scipy's names).
     #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
     pub alternative: PairedAlternative,
-    /// Reference of the private test: default (noise-studentized Z, valid for every sd, over
-    /// normal data and the most skewed bounded law of each sd), normal (the same over normal
-    /// data only), berger-boos-t (the paper's T̃, valid, more conservative) or paper (T̃ at
-    /// sd = 0.3: NOT valid for small sd; for comparison only).
+    /// Reference of the private test: default (the noise-studentized Z, valid for every sd
+    /// over normal data and the most skewed bounded law of each sd), normal (the same Z over
+    /// normal data only: valid for normal data), berger-boos-t (the paper's T̃ with a
+    /// Berger–Boos supremum over the sd, normal data) or paper (T̃ at sd = 0.3: NOT valid for
+    /// small sd; for comparison only). None is the most powerful everywhere: it depends on the
+    /// data's sd relative to the bounds and on ε (docs/power.md, "The t-test's references").
+    /// Choose the reference before seeing any p-value: trying several and keeping the
+    /// smallest is not a valid test.
     #[arg(long, value_name = "REF", default_value = "default",
           value_parser = clap::builder::PossibleValuesParser::new(dptest_t_test::REFERENCE_NAMES))]
     pub reference: String,
@@ -594,9 +598,19 @@ pub struct PlanArgs {
     /// Largest n to consider.
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub max_n: usize,
-    /// Wilcoxon: fraction of pairs with no change (d = 0).
+    /// Wilcoxon and sign: fraction of pairs with no change (d = 0).
     #[arg(long, value_name = "F", default_value_t = 0.0)]
     pub zero_fraction: f64,
+    /// t-test: the bounds LO,HI the release will declare (with --sd; without them the plan
+    /// assumes the paper's sd = 0.3 of the half-range, far larger than honest a-priori bounds
+    /// usually give).
+    #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true,
+          requires = "sd")]
+    pub bounds: Option<Bounds>,
+    /// t-test: the anticipated sd of the tested values (of after − before when paired), in
+    /// the data's units (with --bounds); --effect stays in sd units (mean = effect × sd).
+    #[arg(long, value_name = "S", value_parser = positive, requires = "bounds")]
+    pub sd: Option<f64>,
 }
 
 /// `dptest ledger ...`.

@@ -27,11 +27,13 @@ pub struct Report {
     /// A private release: built only from the library's release and declared parameters,
     /// so [`Report::input`] records nothing about the input file.
     private: bool,
+    /// A result about no data (a plan): no "data" line, whatever its fields.
+    without_data: bool,
 }
 
 impl Report {
     fn with(title: String, fields: Fields, private: bool) -> Report {
-        Report { title, fields, lines: Vec::new(), privacy: None, private }
+        Report { title, fields, lines: Vec::new(), privacy: None, private, without_data: false }
     }
 
     /// A report for test `test` from a public library result struct (the stable keys of
@@ -65,6 +67,11 @@ impl Report {
     /// A report with no standard keys (ledger, federated tables, plans, critical values).
     pub fn plain(test: &str, title: String) -> Report {
         Report::with(title, Fields::plain(test), false)
+    }
+
+    /// Marks a result that describes no data (a plan), so the summary has no "data" line.
+    pub fn no_data_line(&mut self) {
+        self.without_data = true;
     }
 
     /// Adds an effect estimate with its interval (the `estimate` field and its line).
@@ -173,6 +180,9 @@ impl Report {
     /// "FILE, n = 40, groups (in this order): A, B" (public) or "n = 40, groups (declared,
     /// in this order): A, B" (private: the file stays out of the release).
     fn data_line(&self) -> Option<String> {
+        if self.without_data {
+            return None;
+        }
         let mut parts = Vec::new();
         if let Some(input) = self.fields.map().get("input") {
             parts.push(input.get("path").and_then(Value::as_str).unwrap_or("?").to_owned());

@@ -21,6 +21,9 @@ pub struct PowerSetting {
     pub groups: usize,
     /// Fraction of pairs with no change (paired tests).
     pub zero_fraction: f64,
+    /// t-test: the data's sd as a fraction of the declared bounds' half-range (`None`: the
+    /// paper's 0.3). Honest bounds make it small, and the private test's power with it.
+    pub sd_fraction: Option<f64>,
     /// Simulated datasets per n.
     pub reps: usize,
     /// Reference draws per n.

@@ -3,7 +3,7 @@
 //! ([`PrivateTest::power`]) builds the reference once per candidate n and scores `reps`
 //! simulated datasets with simulated release noise (simulation only, seeded: nothing here
 //! touches real data or releases anything). The `dptest plan` subcommand and Python's
-//! `dptest.plan` both call [`plan`].
+//! `dptest.plan` both call [`plan`]; [`public_n`] gives the ordinary test's n beside it.
 //!
 //! ```
 //! use dptest_plan::{PlanSettings, plan};
@@ -13,6 +13,9 @@
 //! ```
 
 use std::fmt;
+
+mod public_n;
+pub use public_n::{PublicN, public_n};
 
 use dptest_registry::{PowerSetting, PrivateTest};
 use serde::Serialize;
@@ -41,6 +44,8 @@ pub struct PlanSettings {
     pub max_n: usize,
     /// Paired tests: fraction of pairs with no change.
     pub zero_fraction: f64,
+    /// t-test: the data's sd as a fraction of the bounds' half-range (`None`: the paper's 0.3).
+    pub sd_fraction: Option<f64>,
     /// Reference draws per n (default: the test's [`PrivateTest::power_draws`]).
     pub draws: Option<u64>,
     /// Seed of the simulations (default [`PLAN_SEED`]).
@@ -60,9 +65,32 @@ impl PlanSettings {
             reps: 1000,
             max_n: 100_000,
             zero_fraction: 0.0,
+            sd_fraction: None,
             draws: None,
             seed: None,
         }
+    }
+
+    /// The t-test's data sd as a fraction of the bounds' half-range, from the declared bounds
+    /// `lo < hi` and the anticipated sd of the tested values (data units).
+    ///
+    /// # Errors
+    /// [`PlanError::Invalid`] for another test, bad bounds, or an sd above the half-range
+    /// (values inside the bounds cannot have it).
+    pub fn with_data_sd(self, lo: f64, hi: f64, sd: f64) -> Result<PlanSettings, PlanError> {
+        if self.test != "t-test" {
+            return Err(PlanError::Invalid(format!(
+                "bounds and sd describe the t-test's data; {} does not take them",
+                self.test
+            )));
+        }
+        let half = (hi - lo) / 2.0;
+        if !(half > 0.0 && half.is_finite() && sd > 0.0 && sd <= half) {
+            return Err(PlanError::Invalid(format!(
+                "the sd must be > 0 and at most half the width of the bounds ({half}), got {sd}"
+            )));
+        }
+        Ok(PlanSettings { sd_fraction: Some(sd / half), ..self })
     }
 
     /// The test, from the registry.
@@ -200,6 +228,7 @@ impl PowerSimulation {
             alpha: settings.alpha,
             groups: settings.groups,
             zero_fraction: settings.zero_fraction,
+            sd_fraction: settings.sd_fraction,
             reps: settings.reps,
             draws,
             seed: settings.seed(),

@@ -265,19 +265,31 @@ impl PrivateTest for PrivateTTest {
     }
 
     fn effect(&self, setting: &PowerSetting) -> String {
-        format!(
-            "normal data with mean {} sd; data sd = {PAPER_SD} of the half-range of the declared bounds (the paper's setting)",
-            setting.effect
-        )
+        match setting.sd_fraction {
+            None => format!(
+                "normal data with mean {} sd; data sd = {PAPER_SD} of the half-range of the declared bounds (the paper's setting; pass --bounds and --sd for yours)",
+                setting.effect
+            ),
+            Some(f) => format!(
+                "normal data with mean {} sd; data sd = {f} of the half-range of the declared bounds",
+                setting.effect
+            ),
+        }
     }
 
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
         let options = PrivateTOptions::new(setting.epsilon).map_err(Refusal::from_display)?;
         let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
         let reference = TReference::new(n, &options, &mc).map_err(Refusal::from_display)?;
-        let mean = setting.effect * PAPER_SD;
+        let sd = setting.sd_fraction.unwrap_or(PAPER_SD);
+        if !(sd > 0.0 && sd <= 1.0) {
+            return Err(Refusal(format!(
+                "the data's sd must be in (0, 1] of the bounds' half-range, got {sd}"
+            )));
+        }
+        let mean = setting.effect * sd;
         let reps = setting.reps as u64;
-        rejection_rate(&reference, mean, PAPER_SD, reps, setting.alpha, setting.seed)
+        rejection_rate(&reference, mean, sd, reps, setting.alpha, setting.seed)
             .map(|rate| rate.rate)
             .map_err(Refusal::from_display)
     }

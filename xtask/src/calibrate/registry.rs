@@ -26,6 +26,7 @@ pub fn run(n: usize, epsilon: f64, reps: usize, seed: u64) -> Result<String> {
                 alpha,
                 groups: 3,
                 zero_fraction: 0.0,
+                sd_fraction: None,
                 reps,
                 draws: test.power_draws(),
                 seed,

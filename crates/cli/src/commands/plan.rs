@@ -23,8 +23,15 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
         reps: args.reps,
         max_n: args.max_n,
         zero_fraction: args.zero_fraction,
+        sd_fraction: None,
         draws: common.draws,
         seed: common.seed,
+    };
+    let settings = match (args.bounds, args.sd) {
+        (Some(b), Some(sd)) => {
+            settings.with_data_sd(b.lo(), b.hi(), sd).map_err(|e| anyhow!("--bounds/--sd: {e}"))?
+        }
+        _ => settings,
     };
     let bar = Counter::new("planning");
     let found = dptest_plan::plan(&settings, &mut |p| {
@@ -81,6 +88,16 @@ fn report(
         );
     }
     r.line("effect", found.data.clone());
+    let public = dptest_plan::public_n(
+        test.name(),
+        args.effect,
+        common.alpha,
+        args.power,
+        args.zero_fraction,
+    );
+    if let Some(p) = &public {
+        r.line("public test", format!("n ≈ {} for the same power ({})", p.n, p.method));
+    }
     r.line(
         "method",
         format!(
@@ -103,5 +120,11 @@ fn report(
         r.set("groups", args.groups);
     }
     r.set("evaluated", &found.evaluated);
+    r.set("public_n", public);
+    if let (Some(b), Some(sd)) = (args.bounds, args.sd) {
+        r.set("bounds", [b.lo(), b.hi()]);
+        r.set("sd", sd);
+    }
+    r.no_data_line();
     Ok(r)
 }

@@ -243,3 +243,58 @@ fn high_utility_is_never_labelled_dp() {
         "{out}"
     );
 }
+
+#[test]
+fn private_objects_have_the_documented_keys() {
+    // docs/privacy.md, "Fields of every private output": the keys every private object has,
+    // then the keys of each test's own row there.
+    const COMMON: [&str; 9] =
+        ["test", "statistic", "p_value", "reject", "alpha", "n", "epsilon", "delta", "reference"];
+    let doc = std::fs::read_to_string(root().join("docs/privacy.md")).expect("read the doc");
+    let grouped = |file: &'static str, groups: &'static str, test: &'static str| {
+        vec![test, "--input", file, "--group", "group", "--value", "value", "--groups", groups]
+    };
+    let paired = |test: &'static str| paired_args(test, &[]);
+    let cases: [(Vec<&str>, &[&str]); 5] = [
+        (
+            grouped("examples/methylation.csv", METHYLATION_GROUPS, "kruskal-wallis"),
+            &["variant", "groups", "group_labels"],
+        ),
+        (
+            grouped("examples/two_groups.csv", "bipolar,control", "mann-whitney"),
+            &[
+                "alternative",
+                "known_sizes",
+                "reference_kind",
+                "epsilon_sizes",
+                "epsilon_u",
+                "m_tilde",
+                "m_star",
+                "no_power",
+            ],
+        ),
+        (paired("wilcoxon"), &["alternative", "kind", "null", "normalized", "release"]),
+        (paired("sign"), &["alternative", "kind", "sensitivity", "noise_scale"]),
+        (
+            [paired("t-test"), vec!["--bounds=-20,20"]].concat(),
+            &[
+                "alternative",
+                "kind",
+                "method",
+                "noisy_mean",
+                "noisy_variance",
+                "epsilon_mean",
+                "epsilon_variance",
+                "no_power",
+            ],
+        ),
+    ];
+    for (mut args, own) in cases {
+        args.extend(["--epsilon", "1"]);
+        let v = json(&args);
+        for key in COMMON.iter().chain(own) {
+            assert!(v.get(*key).is_some(), "{} lacks `{key}`: {v}", args[0]);
+            assert!(doc.contains(&format!("`{key}`")), "`{key}` is not in docs/privacy.md");
+        }
+    }
+}

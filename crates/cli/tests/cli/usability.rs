@@ -289,3 +289,18 @@ fn a_headless_gpu_probe_prints_no_mesa_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("XDG_RUNTIME_DIR"), "{stderr}");
 }
+
+#[test]
+fn plan_takes_honest_t_test_bounds_and_shows_the_public_n() {
+    let base = ["plan", "--test", "t-test", "--effect", "1", "--epsilon", "1", "--reps", "100"];
+    let paper = json(&base);
+    let honest = json(&[&base[..], &["--bounds=-10,10", "--sd", "1.2"]].concat());
+    assert!(honest["n"].as_u64() > paper["n"].as_u64(), "{honest} vs {paper}");
+    assert_eq!(honest["public_n"]["n"], 10, "Guenther's n at δ = 1");
+    assert_eq!(honest["sd"], 1.2);
+    let text = ok(&[&base[..], &["--bounds=-10,10", "--sd", "1.2"]].concat());
+    assert!(!text.contains("data:"), "a plan reads no data: {text}");
+    assert!(text.contains("data sd = 0.12 of the half-range"), "{text}");
+    let e = data_error(&[&base[..], &["--bounds=-1,1", "--sd", "3"]].concat());
+    assert!(e.contains("at most half the width"), "{e}");
+}
