@@ -540,6 +540,7 @@ def wilcoxon(
     zero_method: str = "wilcox",
     correction: bool = False,
     method: str = "auto",
+    popmean: float = 0.0,
     reference: str = "exact",
     data: Any = None,
     ci: Optional[float] = None,
@@ -570,6 +571,9 @@ def wilcoxon(
     method : {'auto', 'exact', 'asymptotic', 'permutation'}
         Public test only: scipy's ``method`` ('permutation' is the exhaustive sign-flip null,
         which scipy's ``PermutationMethod()`` computes for n ≤ 13).
+    popmean : float, default 0
+        One-sample test only: the hypothesised median M; the test is on x − M (R's
+        ``wilcox.test(x, mu = M)``, the CLI's ``--popmean``).
     reference : {'exact', 'exact-untied', 'normal'}
         Private reference (default: the zero-robust exact reference).
     data : pandas.DataFrame, optional
@@ -591,14 +595,18 @@ def wilcoxon(
     """
     eps = _mode(epsilon, public)
     d, kind = _differences(x, y, data)
+    if kind == "paired" and popmean != 0.0:
+        raise ValueError("popmean applies to the one-sample test; paired tests test d = 0")
     if eps is not None:
         return _release(
             "wilcoxon", [d], [], eps, paired=kind == "paired", alternative=alternative,
-            bounds=bounds, options={"reference": reference}, ci=ci, ci_epsilon=ci_epsilon,
+            bounds=bounds, popmean=float(popmean), options={"reference": reference}, ci=ci,
+            ci_epsilon=ci_epsilon,
             alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
-    args = (d, kind, alternative, zero_method, bool(correction), method, float(alpha))
+    args = (d, kind, float(popmean), alternative, zero_method, bool(correction), method,
+            float(alpha))
     return _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args)
 
 
@@ -827,6 +835,8 @@ def plan(
     zero_fraction: float = 0.0,
     bounds: Optional[Tuple[float, float]] = None,
     sd: Optional[float] = None,
+    smaller_share: Optional[float] = None,
+    known_sizes: bool = False,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     progress: Optional[bool] = None,
@@ -854,6 +864,9 @@ def plan(
         the tested values in data units, as the CLI's ``--bounds`` and ``--sd`` (without them
         the plan assumes the paper's sd = 0.3 of the half-range, far more than honest
         a-priori bounds usually give).
+    smaller_share, known_sizes
+        Mann–Whitney: the smaller group's share of n (default: equal groups) and public group
+        sizes, as the CLI's ``--smaller-share`` and ``--known-sizes``.
 
     Returns
     -------
@@ -867,5 +880,6 @@ def plan(
                 float(power), float(alpha), int(groups), int(reps), int(max_n),
                 float(zero_fraction), draws, seed,
                 None if bounds is None else (float(bounds[0]), float(bounds[1])),
-                None if sd is None else float(sd))
+                None if sd is None else float(sd),
+                None if smaller_share is None else float(smaller_share), bool(known_sizes))
     return out.to_dict()

@@ -203,19 +203,20 @@ fn wx_reference(name: &str) -> PyResult<wx::Reference> {
 /// "permutation", the exhaustive sign-flip null), `correction` and `alternative`; the private
 /// one is [`release`].
 #[pyfunction]
-#[pyo3(signature = (d, kind, alternative, zero_method, correction, method, alpha))]
+#[pyo3(signature = (d, kind, popmean, alternative, zero_method, correction, method, alpha))]
 #[allow(clippy::too_many_arguments)]
 fn wilcoxon(
     py: Python<'_>,
     d: PyReadonlyArray1<'_, f64>,
     kind: &str,
+    popmean: f64,
     alternative: &str,
     zero_method: &str,
     correction: bool,
     method: &str,
     alpha: f64,
 ) -> PyResult<String> {
-    let d = values(&d)?;
+    let d = wx::shifted(&values(&d)?, popmean);
     let sample = wx::PairedSample::from_differences(&d).map_err(err)?;
     let zero_method = match zero_method {
         "wilcox" => wx::ZeroMethod::Wilcox,
@@ -686,7 +687,7 @@ fn ledger_status(path: std::path::PathBuf, dataset: &str) -> PyResult<Option<Str
 
 /// Sample size by simulation (dptest-plan, the CLI's `plan`); JSON with the CLI's keys.
 #[pyfunction]
-#[pyo3(signature = (test, effect, epsilon, power, alpha, groups, reps, max_n, zero_fraction, draws, seed, bounds, sd))]
+#[pyo3(signature = (test, effect, epsilon, power, alpha, groups, reps, max_n, zero_fraction, draws, seed, bounds, sd, smaller_share, known_sizes))]
 #[allow(clippy::too_many_arguments)]
 fn plan(
     py: Python<'_>,
@@ -703,6 +704,8 @@ fn plan(
     seed: Option<u64>,
     bounds: Option<(f64, f64)>,
     sd: Option<f64>,
+    smaller_share: Option<f64>,
+    known_sizes: bool,
 ) -> PyResult<String> {
     let settings = dptest_plan::PlanSettings {
         test: test.to_owned(),
@@ -715,6 +718,8 @@ fn plan(
         max_n,
         zero_fraction,
         sd_fraction: None,
+        smaller_share,
+        known_sizes,
         draws,
         seed,
     };
@@ -740,7 +745,7 @@ fn plan(
         r.set("groups", groups);
     }
     r.set("evaluated", &found.evaluated);
-    r.set("public_n", dptest_plan::public_n(test, effect, alpha, power, zero_fraction));
+    r.set("public_n", dptest_plan::public_n(test, effect, alpha, power, zero_fraction, smaller_share));
     r.set("privacy", "nothing released: planning uses simulated data only");
     Ok(r.json())
 }

@@ -8,6 +8,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import dptest
 
@@ -201,6 +202,21 @@ def test_critical_value_of_the_default_wilcoxon_reference_is_the_clis():
     assert ours.critical_value == theirs["critical_value"]
     untied = dptest.critical_value("wilcoxon", 100, 1.0, reference="exact-untied")
     assert untied.shipped and untied.source == "shipped"
+
+
+def test_one_sample_wilcoxon_takes_a_hypothesised_median():
+    after = np.loadtxt(ROOT / "examples/paired.csv", delimiter=",", skiprows=1, usecols=2)
+    want = stats.wilcoxon(after - 30.0)
+    got = dptest.wilcoxon(after, public=True, popmean=30.0)
+    assert got.statistic == want.statistic and np.isclose(got.pvalue, want.pvalue, rtol=1e-9)
+    out = subprocess.run([cli(), "wilcoxon", "--input", str(ROOT / "examples/paired.csv"),
+                          "--value", "after", "--popmean", "30", "--public", "--json"],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout)["statistic"] == want.statistic
+    private = dptest.wilcoxon(after, popmean=30.0, epsilon=1.0)
+    assert 0 < private.pvalue <= 1
+    with pytest.raises(ValueError, match="one-sample"):
+        dptest.wilcoxon(after, after, popmean=1.0, public=True)
 
 
 def test_critical_value_and_tables():

@@ -396,6 +396,10 @@ pub struct WilcoxonArgs {
     /// Alternative hypothesis for d (the --value column, or after − before; scipy's names).
     #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
     pub alternative: PairedAlternative,
+    /// Hypothesised median of the one-sample test (--value): the test is on x − M (R's
+    /// `wilcox.test(x, mu = M)`).
+    #[arg(long, value_name = "M", default_value_t = 0.0, allow_hyphen_values = true)]
+    pub popmean: f64,
     /// Zero differences in the public test (default wilcox, scipy's). The private test
     /// always ranks zeros by Pratt's method: it accepts only pratt here.
     #[arg(long, value_enum)]
@@ -601,6 +605,13 @@ pub struct PlanArgs {
     /// Wilcoxon and sign: fraction of pairs with no change (d = 0).
     #[arg(long, value_name = "F", default_value_t = 0.0)]
     pub zero_fraction: f64,
+    /// Mann–Whitney: the share of n in the smaller group, in (0, 0.5] (default 0.5: equal
+    /// groups; cases and controls are rarely equal).
+    #[arg(long, value_name = "F")]
+    pub smaller_share: Option<f64>,
+    /// Mann–Whitney: plan for public group sizes (the release's --known-sizes).
+    #[arg(long)]
+    pub known_sizes: bool,
     /// t-test: the bounds LO,HI the release will declare (with --sd; without them the plan
     /// assumes the paper's sd = 0.3 of the half-range, far larger than honest a-priori bounds
     /// usually give).
@@ -716,8 +727,13 @@ impl MannWhitneyArgs {
 
 impl WilcoxonArgs {
     fn release_choices(&self, choices: Choices) -> Choices {
-        Choices { alternative: self.alternative.into(), bounds: self.bounds, ..choices }
-            .with("reference", choice_name(&self.reference))
+        Choices {
+            alternative: self.alternative.into(),
+            bounds: self.bounds,
+            popmean: self.popmean,
+            ..choices
+        }
+        .with("reference", choice_name(&self.reference))
     }
 }
 

@@ -24,6 +24,10 @@ pub struct PowerSetting {
     /// t-test: the data's sd as a fraction of the declared bounds' half-range (`None`: the
     /// paper's 0.3). Honest bounds make it small, and the private test's power with it.
     pub sd_fraction: Option<f64>,
+    /// Two-group tests: the share of n in the smaller group (`None`: equal groups).
+    pub smaller_share: Option<f64>,
+    /// Mann–Whitney: the group sizes are public (`--known-sizes`: all of ε on U).
+    pub known_sizes: bool,
     /// Simulated datasets per n.
     pub reps: usize,
     /// Reference draws per n.

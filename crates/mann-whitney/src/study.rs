@@ -404,18 +404,34 @@ impl PrivateTest for PrivateMannWhitney {
     }
 
     fn effect(&self, setting: &PowerSetting) -> String {
-        format!(
-            "two equal groups, normal data (sd 1), mean shift {}; private group sizes, δ = {:e}",
-            setting.effect,
-            crate::DEFAULT_DELTA
-        )
+        let groups = match setting.smaller_share {
+            None => "two equal groups".to_owned(),
+            Some(share) => format!("groups of {share} and {} of n", 1.0 - share),
+        };
+        let sizes = if setting.known_sizes {
+            "public group sizes (--known-sizes)".to_owned()
+        } else {
+            format!("private group sizes, δ = {:e}", crate::DEFAULT_DELTA)
+        };
+        format!("{groups}, normal data (sd 1), mean shift {}; {sizes}", setting.effect)
     }
 
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
-        let (n1, n2) = (n / 2, n - n / 2);
+        let share = setting.smaller_share.unwrap_or(0.5);
+        if !(share > 0.0 && share <= 0.5) {
+            return Err(Refusal(format!(
+                "the smaller group's share must be in (0, 0.5], got {share}"
+            )));
+        }
+        let n1 = ((n as f64 * share).round() as usize).clamp(1, n - 1);
+        let n2 = n - n1;
         let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
         let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
-        let privacy = MwPrivacy::new(epsilon);
+        let privacy = if setting.known_sizes {
+            MwPrivacy::known_sizes(epsilon, crate::Alternative::TwoSided)
+        } else {
+            MwPrivacy::new(epsilon)
+        };
         let mw = MwSetting { n1, n2, privacy, reference: MwReferenceKind::Normal };
         let study = MwStudy::new(mw, mc).map_err(Refusal::from_display)?;
         let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));

@@ -46,6 +46,10 @@ pub struct PlanSettings {
     pub zero_fraction: f64,
     /// t-test: the data's sd as a fraction of the bounds' half-range (`None`: the paper's 0.3).
     pub sd_fraction: Option<f64>,
+    /// Mann–Whitney: the share of n in the smaller group (`None`: equal groups).
+    pub smaller_share: Option<f64>,
+    /// Mann–Whitney: plan for public group sizes (`--known-sizes`).
+    pub known_sizes: bool,
     /// Reference draws per n (default: the test's [`PrivateTest::power_draws`]).
     pub draws: Option<u64>,
     /// Seed of the simulations (default [`PLAN_SEED`]).
@@ -66,6 +70,8 @@ impl PlanSettings {
             max_n: 100_000,
             zero_fraction: 0.0,
             sd_fraction: None,
+            smaller_share: None,
+            known_sizes: false,
             draws: None,
             seed: None,
         }
@@ -229,6 +235,8 @@ impl PowerSimulation {
             groups: settings.groups,
             zero_fraction: settings.zero_fraction,
             sd_fraction: settings.sd_fraction,
+            smaller_share: settings.smaller_share,
+            known_sizes: settings.known_sizes,
             reps: settings.reps,
             draws,
             seed: settings.seed(),

@@ -14,7 +14,7 @@ const VALUES: &str = "differences";
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, MAX_ROBUST_TABLE_N, PairedSample, PrivateOptions, PrivateWilcoxon,
-    ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon, release_epsilon,
+    ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon, release_epsilon, shifted,
 };
 
 impl ReleaseTest for PrivateWilcoxon {
@@ -64,7 +64,14 @@ impl ReleaseTest for PrivateWilcoxon {
         let Data::Values { values, .. } = data else {
             return Err(Refusal("the Wilcoxon test reads one sample of differences".to_owned()));
         };
-        let sample = PairedSample::from_differences(&values).map_err(Refusal::from_display)?;
+        if choices.popmean != 0.0 && shape.paired {
+            return Err(Refusal(
+                "a hypothesised median applies to the one-sample test; a paired test tests d = 0"
+                    .to_owned(),
+            ));
+        }
+        let tested = shifted(&values, choices.popmean);
+        let sample = PairedSample::from_differences(&tested).map_err(Refusal::from_display)?;
         let options = options(shape, choices)?;
         let result =
             private_wilcoxon(&sample, &options, evaluator).map_err(Refusal::from_display)?;

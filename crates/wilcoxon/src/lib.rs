@@ -65,7 +65,7 @@ pub use crate::{
         PublicResult, ZeroMethod, wilcoxon_pratt,
     },
     robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON, release_epsilon},
-    sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, signed_rank_sd},
+    sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, shifted, signed_rank_sd},
     study::{
         PrivateWilcoxon, RateSummary, STUDY_TAG, Scenario, StudyRun, simulate_release,
         study_stream, task_clifton_study, wilcoxon_study,

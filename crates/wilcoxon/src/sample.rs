@@ -99,6 +99,15 @@ pub fn pratt_statistic(sample: &PairedSample) -> Result<PrattStatistic, Wilcoxon
     })
 }
 
+/// The one-sample test of a hypothesised median `popmean`: the values x − popmean, saturating
+/// at ±f64::MAX as paired differences do (every finite input stays a valid input).
+pub fn shifted(values: &[f64], popmean: f64) -> Vec<f64> {
+    if popmean == 0.0 {
+        return values.to_vec();
+    }
+    values.iter().map(|&x| (x - popmean).clamp(-f64::MAX, f64::MAX)).collect()
+}
+
 /// σ_n = √(n(n+1)(2n+1)/6): the null standard deviation of W without zeros or ties.
 pub fn signed_rank_sd(n: usize) -> f64 {
     let n = n as f64;

@@ -27,6 +27,8 @@ pub fn run(n: usize, epsilon: f64, reps: usize, seed: u64) -> Result<String> {
                 groups: 3,
                 zero_fraction: 0.0,
                 sd_fraction: None,
+                smaller_share: None,
+                known_sizes: false,
                 reps,
                 draws: test.power_draws(),
                 seed,

@@ -22,6 +22,9 @@ use crate::output::{Report, asymptotic_reference, exact_reference_of, fmt};
 
 /// `dptest wilcoxon`.
 pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
+    if args.differences.value.is_none() && args.popmean != 0.0 {
+        bail!("--popmean applies to the one-sample test (--value); paired tests test d = 0");
+    }
     if !args.privacy.public {
         if let Some(z) = args.zero_method.filter(|&z| z != ZeroMethod::Pratt) {
             bail!(
@@ -34,7 +37,8 @@ pub fn wilcoxon(args: &WilcoxonArgs, common: &Common) -> Result<Report> {
         return super::private::run(args, common);
     }
     public_values(&args.privacy, &args.ledger, &args.input, &args.differences, common, |d, _| {
-        let sample = wx::PairedSample::from_differences(d).map_err(|e| anyhow!("{e}"))?;
+        let shifted = wx::shifted(d, args.popmean);
+        let sample = wx::PairedSample::from_differences(&shifted).map_err(|e| anyhow!("{e}"))?;
         let zero_method = args.zero_method.unwrap_or_default();
         let mut report = public_wilcoxon(&sample, args.alternative.into(), zero_method)?;
         public_median(&mut report, &args.ci, d)?;

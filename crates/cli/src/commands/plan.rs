@@ -24,9 +24,14 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
         max_n: args.max_n,
         zero_fraction: args.zero_fraction,
         sd_fraction: None,
+        smaller_share: args.smaller_share,
+        known_sizes: args.known_sizes,
         draws: common.draws,
         seed: common.seed,
     };
+    if (args.smaller_share.is_some() || args.known_sizes) && args.test != "mann-whitney" {
+        anyhow::bail!("--smaller-share and --known-sizes describe the Mann–Whitney test's design");
+    }
     let settings = match (args.bounds, args.sd) {
         (Some(b), Some(sd)) => {
             settings.with_data_sd(b.lo(), b.hi(), sd).map_err(|e| anyhow!("--bounds/--sd: {e}"))?
@@ -94,6 +99,7 @@ fn report(
         common.alpha,
         args.power,
         args.zero_fraction,
+        args.smaller_share,
     );
     if let Some(p) = &public {
         r.line("public test", format!("n ≈ {} for the same power ({})", p.n, p.method));

@@ -298,3 +298,63 @@ fn private_objects_have_the_documented_keys() {
         }
     }
 }
+
+#[test]
+fn public_objects_have_the_documented_keys() {
+    // docs/privacy.md, "Public outputs": the keys of every public object, then each test's.
+    const COMMON: [&str; 10] = [
+        "test",
+        "statistic",
+        "p_value",
+        "reject",
+        "alpha",
+        "n",
+        "epsilon",
+        "delta",
+        "reference",
+        "input",
+    ];
+    let doc = std::fs::read_to_string(root().join("docs/privacy.md")).expect("read the doc");
+    let grouped = |file: &'static str, test: &'static str| {
+        vec![test, "--input", file, "--group", "group", "--value", "value"]
+    };
+    let paired = |test: &'static str| paired_args(test, &[]);
+    let cases: [(Vec<&str>, &[&str]); 5] = [
+        (
+            grouped("examples/methylation.csv", "kruskal-wallis"),
+            &["df", "method", "groups", "group_labels", "group_sizes"],
+        ),
+        (
+            grouped("examples/two_groups.csv", "mann-whitney"),
+            &["alternative", "method", "n1", "n2", "z", "group_labels", "group_sizes"],
+        ),
+        (
+            paired("wilcoxon"),
+            &[
+                "alternative",
+                "kind",
+                "method",
+                "zero_method",
+                "n_zero",
+                "r_plus",
+                "r_minus",
+                "w",
+                "z",
+            ],
+        ),
+        (paired("sign"), &["alternative", "kind", "n_positive", "n_negative", "n_zero"]),
+        (
+            paired("t-test"),
+            &["alternative", "kind", "method", "df", "mean", "standard_error", "popmean"],
+        ),
+    ];
+    for (mut args, own) in cases {
+        args.push("--public");
+        let v = json(&args);
+        for key in COMMON.iter().chain(own) {
+            assert!(v.get(*key).is_some(), "{} lacks `{key}`: {v}", args[0]);
+            assert!(doc.contains(&format!("`{key}`")), "`{key}` is not in docs/privacy.md");
+        }
+        assert!(v["epsilon"].is_null() && v["delta"].is_null(), "{v}");
+    }
+}

@@ -304,3 +304,26 @@ fn plan_takes_honest_t_test_bounds_and_shows_the_public_n() {
     let e = data_error(&[&base[..], &["--bounds=-1,1", "--sd", "3"]].concat());
     assert!(e.contains("at most half the width"), "{e}");
 }
+
+#[test]
+fn plan_takes_the_mann_whitney_design() {
+    let base =
+        ["plan", "--test", "mann-whitney", "--effect", "0.8", "--epsilon", "1", "--reps", "100"];
+    let equal = json(&base);
+    let unequal = json(&[&base[..], &["--smaller-share", "0.1"]].concat());
+    let known = json(&[&base[..], &["--smaller-share", "0.1", "--known-sizes"]].concat());
+    let n = |v: &serde_json::Value| v["n"].as_u64().expect("n");
+    assert!(n(&unequal) > n(&equal) && n(&known) < n(&unequal), "{equal} {unequal} {known}");
+    assert!(unequal["public_n"]["n"].as_u64() > equal["public_n"]["n"].as_u64());
+    let e = data_error(&[
+        "plan",
+        "--test",
+        "wilcoxon",
+        "--effect",
+        "1",
+        "--epsilon",
+        "1",
+        "--known-sizes",
+    ]);
+    assert!(e.contains("Mann–Whitney"), "{e}");
+}
