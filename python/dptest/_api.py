@@ -866,7 +866,8 @@ def plan(
         a-priori bounds usually give).
     smaller_share, known_sizes
         Mann–Whitney: the smaller group's share of n (default: equal groups) and public group
-        sizes, as the CLI's ``--smaller-share`` and ``--known-sizes``.
+        sizes; Kruskal–Wallis: the share of each of the first g − 1 groups (the last holds
+        the rest); as the CLI's ``--smaller-share`` and ``--known-sizes``.
 
     Returns
     -------

@@ -605,7 +605,8 @@ pub struct PlanArgs {
     /// Wilcoxon and sign: fraction of pairs with no change (d = 0).
     #[arg(long, value_name = "F", default_value_t = 0.0)]
     pub zero_fraction: f64,
-    /// Mann–Whitney: the share of n in the smaller group, in (0, 0.5] (default 0.5: equal
+    /// Mann–Whitney: the share of n in the smaller group, in (0, 0.5]; Kruskal–Wallis: the
+    /// share of each of the first g − 1 groups, the last holding the rest (default: equal
     /// groups; cases and controls are rarely equal).
     #[arg(long, value_name = "F")]
     pub smaller_share: Option<f64>,

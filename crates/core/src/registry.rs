@@ -24,7 +24,8 @@ pub struct PowerSetting {
     /// t-test: the data's sd as a fraction of the declared bounds' half-range (`None`: the
     /// paper's 0.3). Honest bounds make it small, and the private test's power with it.
     pub sd_fraction: Option<f64>,
-    /// Two-group tests: the share of n in the smaller group (`None`: equal groups).
+    /// Mann–Whitney: the share of n in the smaller group; Kruskal–Wallis: the share of each
+    /// of the first g − 1 groups, the last holding the rest (`None`: equal groups).
     pub smaller_share: Option<f64>,
     /// Mann–Whitney: the group sizes are public (`--known-sizes`: all of ε on U).
     pub known_sizes: bool,

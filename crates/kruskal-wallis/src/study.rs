@@ -232,6 +232,21 @@ mod tests {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PrivateKruskalWallis;
 
+/// Sizes of g groups where each of the first g − 1 holds a share `f` of n (at least one
+/// value) and the last holds the rest: few cases in several groups, many controls.
+fn small_groups_and_a_large_one(n: usize, g: usize, f: f64) -> Result<Vec<usize>, Refusal> {
+    if !(f > 0.0 && f <= 1.0 / g as f64) {
+        return Err(Refusal(format!("the smaller groups' share must be in (0, 1/{g}], got {f}")));
+    }
+    let small = ((n as f64 * f).round() as usize).max(1);
+    let rest = n.checked_sub(small * (g - 1)).filter(|&r| r >= 1).ok_or_else(|| {
+        Refusal(format!("n = {n} is too small for {g} groups with shares of {f}"))
+    })?;
+    let mut sizes = vec![small; g - 1];
+    sizes.push(rest);
+    Ok(sizes)
+}
+
 impl PrivateTest for PrivateKruskalWallis {
     fn name(&self) -> &'static str {
         "kruskal-wallis"
@@ -258,9 +273,17 @@ impl PrivateTest for PrivateKruskalWallis {
     }
 
     fn effect(&self, setting: &PowerSetting) -> String {
+        let groups = match setting.smaller_share {
+            None => format!("{} equal groups", setting.groups),
+            Some(f) => format!(
+                "{} groups, each of the first {} holding {f} of n and the last the rest",
+                setting.groups,
+                setting.groups - 1
+            ),
+        };
         format!(
-            "{} equal groups, normal data (sd 1), means evenly spaced with max − min = {}; KW-abs",
-            setting.groups, setting.effect
+            "{groups}, normal data (sd 1), means evenly spaced with max − min = {}; KW-abs",
+            setting.effect
         )
     }
 
@@ -274,7 +297,10 @@ impl PrivateTest for PrivateKruskalWallis {
         let d = setting.effect;
         let means: Vec<f64> =
             (0..g).map(|i| d * (i as f64 / (g - 1).max(1) as f64 - 0.5)).collect();
-        let sizes = equal_sizes(n, g);
+        let sizes = match setting.smaller_share {
+            None => equal_sizes(n, g),
+            Some(f) => small_groups_and_a_large_one(n, g, f)?,
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
         let mut hits = 0;
         for _ in 0..setting.reps {

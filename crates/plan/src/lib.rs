@@ -46,7 +46,8 @@ pub struct PlanSettings {
     pub zero_fraction: f64,
     /// t-test: the data's sd as a fraction of the bounds' half-range (`None`: the paper's 0.3).
     pub sd_fraction: Option<f64>,
-    /// Mann–Whitney: the share of n in the smaller group (`None`: equal groups).
+    /// Mann–Whitney: the share of n in the smaller group; Kruskal–Wallis: the share of each
+    /// of the first g − 1 groups (`None`: equal groups).
     pub smaller_share: Option<f64>,
     /// Mann–Whitney: plan for public group sizes (`--known-sizes`).
     pub known_sizes: bool,

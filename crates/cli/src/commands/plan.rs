@@ -29,8 +29,15 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
         draws: common.draws,
         seed: common.seed,
     };
-    if (args.smaller_share.is_some() || args.known_sizes) && args.test != "mann-whitney" {
-        anyhow::bail!("--smaller-share and --known-sizes describe the Mann–Whitney test's design");
+    if args.known_sizes && args.test != "mann-whitney" {
+        anyhow::bail!("--known-sizes describes the Mann–Whitney test's design");
+    }
+    if args.smaller_share.is_some()
+        && !["mann-whitney", "kruskal-wallis"].contains(&args.test.as_str())
+    {
+        anyhow::bail!(
+            "--smaller-share describes the group sizes of Mann–Whitney or Kruskal–Wallis"
+        );
     }
     let settings = match (args.bounds, args.sd) {
         (Some(b), Some(sd)) => {
