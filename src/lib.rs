@@ -12,7 +12,12 @@
 //! - [`anova`]: the Swanberg et al. private ANOVA baseline;
 //! - [`federated`]: K-anonymous federated binning, tests and quantiles;
 //! - [`intervals`]: private confidence intervals valid for every distribution (the median);
-//! - [`registry`]: the list of private tests that tools iterate over.
+//! - [`registry`]: the list of private tests that tools iterate over;
+//! - [`tables`]: the shipped critical-value tables and their lookups;
+//! - [`ledger`]: the privacy-budget ledger file (one budget per declared dataset).
+//!
+//! Each test crate also re-exports what its signatures use (`Epsilon`, `Evaluator`,
+//! `MonteCarlo`, `Alternative`), so depending on one test crate alone is enough too.
 //!
 //! The GPU engine (`dptest-refdist-gpu`) is a separate crate: add it when you want it.
 //!
@@ -36,11 +41,17 @@
 
 #![deny(missing_docs)]
 
+// README.md's Rust example runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+mod readme_examples {}
+
 pub use dptest_anova as anova;
 pub use dptest_core as core;
 pub use dptest_federated as federated;
 pub use dptest_intervals as intervals;
 pub use dptest_kruskal_wallis as kruskal_wallis;
+pub use dptest_ledger as ledger;
 pub use dptest_mann_whitney as mann_whitney;
 pub use dptest_mechanisms as mechanisms;
 pub use dptest_ranking as ranking;
@@ -48,4 +59,5 @@ pub use dptest_refdist as refdist;
 pub use dptest_registry as registry;
 pub use dptest_sign as sign;
 pub use dptest_t_test as t_test;
+pub use dptest_tables as tables;
 pub use dptest_wilcoxon as wilcoxon;

@@ -24,9 +24,9 @@
 //!
 //! ```
 //! use dptest_anova::{
-//!     BoundedGroups, Bounds, SwanbergOptions, f_oneway, private_anova, DEFAULT_NULL_DRAWS,
+//!     BoundedGroups, Bounds, DEFAULT_NULL_DRAWS, Evaluator, MonteCarlo, SwanbergOptions, f_oneway,
+//!     private_anova,
 //! };
-//! use dptest_refdist::{Evaluator, MonteCarlo};
 //!
 //! let groups = vec![
 //!     (0..40).map(|i| 2.0 + (i % 5) as f64).collect::<Vec<f64>>(),
@@ -65,6 +65,12 @@ pub use crate::{
     },
     test::{AnovaDetail, BoundedGroups, private_anova},
 };
+
+// What this crate's signatures use from the vocabulary crates, so that this crate alone is
+// enough to run its tests (as rand_distr re-exports rand's `Distribution`).
+pub use dptest_mechanisms::Epsilon;
+pub use dptest_refdist::Alternative;
+pub use dptest_refdist::{Evaluator, MonteCarlo};
 
 mod error;
 mod private;

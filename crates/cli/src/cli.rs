@@ -163,7 +163,7 @@ pub struct GroupColumns {
     /// parameters, never read off the data. A row with another label is an input error; a
     /// declared group with no rows is valid data. Public tests default to the labels present,
     /// in natural order (9 before 10).
-    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',', value_parser = group_name)]
     pub groups: Option<Vec<String>>,
 }
 
@@ -648,6 +648,14 @@ fn delimiter(s: &str) -> Result<u8, String> {
         "tab" => Ok(b'\t'),
         _ if s.len() == 1 && s.is_ascii() => Ok(s.as_bytes()[0]),
         _ => Err(format!("'{s}' is not a single ASCII character (use 'tab' for a tab)")),
+    }
+}
+
+/// A declared group name, trimmed as the CSV reader trims its cells (`--groups "a, b"`).
+fn group_name(s: &str) -> Result<String, String> {
+    match s.trim() {
+        "" => Err("an empty group name (two commas in a row, or a trailing comma)".to_owned()),
+        name => Ok(name.to_owned()),
     }
 }
 

@@ -17,17 +17,15 @@
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].
 //! - [`PrivateKruskalWallis`]: the test as the tools list it (`dptest-registry`): its power study
-//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
-//!   `front_end.rs`), the one path by which the CLI and Python run it.
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI and Python run it.
 //!
 //! # Example
 //!
 //! ```
 //! use dptest_kruskal_wallis::{
-//!     kruskal, private_kruskal_wallis, GroupedSample, KwStatistic, PrivateKwOptions,
+//!     Epsilon, Evaluator, GroupedSample, KwStatistic, MonteCarlo, PrivateKwOptions, kruskal,
+//!     private_kruskal_wallis,
 //! };
-//! use dptest_mechanisms::Epsilon;
-//! use dptest_refdist::{Evaluator, MonteCarlo};
 //!
 //! let sample = GroupedSample::from_groups(&[
 //!     vec![6.3, 5.4, 5.7, 5.2, 5.0],
@@ -60,6 +58,12 @@ pub use crate::{
     sample::GroupedSample,
     study::{KwReference, KwSetting, PrivateKruskalWallis, equal_sizes, normal_groups},
 };
+
+// What this crate's signatures use from the vocabulary crates, so that this crate alone is
+// enough to run its tests (as rand_distr re-exports rand's `Distribution`).
+pub use dptest_mechanisms::Epsilon;
+pub use dptest_refdist::Alternative;
+pub use dptest_refdist::{Evaluator, MonteCarlo};
 
 mod error;
 mod front_end;

@@ -17,8 +17,7 @@
 //! - Study API: [`MwStudy`] (references cached per m*, simulated releases) and the paper's
 //!   data generator [`normal_two_sample`].
 //! - [`PrivateMannWhitney`]: the test as the tools list it (`dptest-registry`): its power study
-//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
-//!   `front_end.rs`), the one path by which the CLI and Python run it.
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI and Python run it.
 //!
 //! Privacy argument (neighbours, sensitivities, the (ε, δ) accounting): `docs/privacy-notes.md`.
 //!
@@ -26,11 +25,9 @@
 //!
 //! ```
 //! use dptest_mann_whitney::{
-//!     mann_whitney_u, private_mann_whitney, MannWhitneyOptions, MwPrivacy, PrivateMwOptions,
-//!     TwoSample,
+//!     Epsilon, Evaluator, MannWhitneyOptions, MwPrivacy, PrivateMwOptions, TwoSample,
+//!     mann_whitney_u, private_mann_whitney,
 //! };
-//! use dptest_mechanisms::Epsilon;
-//! use dptest_refdist::Evaluator;
 //!
 //! let sample = TwoSample::new(vec![19., 22., 16., 29., 24.], vec![20., 11., 17., 12.])?;
 //! let public = mann_whitney_u(&sample, &MannWhitneyOptions::default())?;
@@ -67,6 +64,11 @@ pub use crate::{
         MwReference, MwSetting, MwStudy, PrivateMannWhitney, SimulatedRelease, normal_two_sample,
     },
 };
+
+// What this crate's signatures use from the vocabulary crates, so that this crate alone is
+// enough to run its tests (as rand_distr re-exports rand's `Distribution`).
+pub use dptest_mechanisms::Epsilon;
+pub use dptest_refdist::{Evaluator, MonteCarlo};
 
 mod error;
 mod front_end;

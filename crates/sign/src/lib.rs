@@ -11,17 +11,15 @@
 //!   the largest tail over every number of non-zero values m ≤ n of (2·binomial(m, ½) − m) ⊕
 //!   Laplace, so the p-value is valid whatever the (private) number of zeros. n ≤ [`MAX_N`].
 //! - [`PrivateSign`]: the test as the tools list it (`dptest-registry`): its power study
-//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
-//!   `front_end.rs`), the one path by which the CLI (`dptest sign`) and Python
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI (`dptest sign`) and Python
 //!   (`dptest.private_test("sign", …)`) run it.
 //!
 //! # Example
 //!
 //! ```
-//! use dptest_core::Alternative;
-//! use dptest_mechanisms::Epsilon;
-//! use dptest_refdist::Evaluator;
-//! use dptest_sign::{PrivateSignOptions, SignSample, private_sign, sign_test};
+//! use dptest_sign::{
+//!     Alternative, Epsilon, Evaluator, PrivateSignOptions, SignSample, private_sign, sign_test,
+//! };
 //!
 //! let sample = SignSample::new(&[0.8, 1.3, -0.2, 0.0, 2.1, 0.4, 0.9, -0.1, 1.7, 0.6])?;
 //! let public = sign_test(&sample, Alternative::TwoSided)?;
@@ -47,6 +45,12 @@ pub use crate::{
     sample::{SignCounts, SignSample},
     study::{PrivateSign, simulated_counts},
 };
+
+// What this crate's signatures use from the vocabulary crates, so that this crate alone is
+// enough to run its tests (as rand_distr re-exports rand's `Distribution`).
+pub use dptest_core::Alternative;
+pub use dptest_mechanisms::Epsilon;
+pub use dptest_refdist::{Evaluator, MonteCarlo};
 
 mod binomial;
 mod binomtest;

@@ -26,8 +26,7 @@
 //!   [`normal_data`], [`simulated_p_values`], [`rejection_rate`], [`calibrate`], and
 //!   bounded non-normal null data ([`NullShape`], [`shape_p_values`]).
 //! - [`PrivateTTest`]: the test as the tools list it (`dptest-registry`): its power study
-//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
-//!   `front_end.rs`), the one path by which the CLI and Python run it.
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI and Python run it.
 //!
 //! Kernel tags (refdist `tags::FIRST_EXTERNAL` and up; the t-test owns 0x0074_0001 ..=
 //! 0x0074_00ff): [`TAG_NOISY_VARIANCE`] = 0x0074_0001, [`TAG_SIMULATED_DATA`] =
@@ -41,12 +40,16 @@
 //! values per draw below [`CLAMPED_LIMIT_MIN_N`] = 10⁴ and, from there on, the clamped-normal
 //! limit of (x̄, s²) with the exact finite-n moments ([`MomentLaw::ClampedNormalLimit`], O(1)).
 //!
+//! The reference is a Monte Carlo simulation: in a debug build of your own crate, optimise
+//! the dependencies (`[profile.dev.package."*"] opt-level = 3` in your `Cargo.toml`), or its
+//! loops run many times slower.
+//!
 //! # Example
 //!
 //! ```
-//! use dptest_refdist::{Evaluator, MonteCarlo};
 //! use dptest_t_test::{
-//!     Alternative, BoundedSample, Bounds, PrivateTOptions, private_ttest, ttest_rel,
+//!     Alternative, BoundedSample, Bounds, Evaluator, MonteCarlo, PrivateTOptions, private_ttest,
+//!     ttest_rel,
 //! };
 //!
 //! let before: Vec<f64> = (0..60).map(|i| 50.0 + (i % 7) as f64).collect();
@@ -99,6 +102,11 @@ pub use crate::{
     two_point::{TAG_TWO_POINT_STUDENTIZED, TAG_TWO_POINT_VARIANCE, TwoPointNull},
     variance_null::{NoisyVarianceNull, TAG_NOISY_VARIANCE},
 };
+
+// What this crate's signatures use from the vocabulary crates, so that this crate alone is
+// enough to run its tests (as rand_distr re-exports rand's `Distribution`).
+pub use dptest_mechanisms::Epsilon;
+pub use dptest_refdist::{Evaluator, MonteCarlo};
 
 #[cfg(test)]
 mod audit;

@@ -24,8 +24,7 @@
 //!   for real releases), [`wilcoxon_study`] / [`task_clifton_study`], and paper Tables 1–2
 //!   ([`comparison_critical_values`]).
 //! - [`PrivateWilcoxon`]: the test as the tools list it (`dptest-registry`): its power study
-//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`,
-//!   `front_end.rs`), the one path by which the CLI and Python run it.
+//!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI and Python run it.
 //!
 //! Measured sizes, timings and the reasoning behind the defaults: `docs/notes/wilcoxon.md`;
 //! privacy notes: `docs/privacy-notes.md`.
@@ -33,11 +32,10 @@
 //! # Example
 //!
 //! ```
-//! use dptest_mechanisms::Epsilon;
 //! use dptest_wilcoxon::{
-//!     PairedSample, PrivateOptions, PublicOptions, private_wilcoxon, wilcoxon_pratt,
+//!     Epsilon, Evaluator, PairedSample, PrivateOptions, PublicOptions, private_wilcoxon,
+//!     wilcoxon_pratt,
 //! };
-//! use dptest_refdist::Evaluator;
 //!
 //! let d = [0.0, 0.0, 1.5, -2.0, 3.0, -0.5, 4.0, 2.5, -1.0, 3.5, 1.5, 0.0, 2.0, -3.0, 5.0];
 //! let sample = PairedSample::from_differences(&d)?;
@@ -78,6 +76,11 @@ pub use crate::{
     },
     validity::{ConditionalSize, MAX_CONDITIONAL_N, conditional_size},
 };
+
+// What this crate's signatures use from the vocabulary crates, so that this crate alone is
+// enough to run its tests (as rand_distr re-exports rand's `Distribution`).
+pub use dptest_mechanisms::Epsilon;
+pub use dptest_refdist::{Evaluator, MonteCarlo};
 
 #[cfg(test)]
 mod audit;

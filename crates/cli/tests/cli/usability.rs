@@ -327,3 +327,12 @@ fn plan_takes_the_mann_whitney_design() {
     ]);
     assert!(e.contains("Mann–Whitney"), "{e}");
 }
+
+#[test]
+fn declared_group_names_are_trimmed() {
+    let spaced = json(&kw_args("examples/methylation.csv", &["--public"]));
+    let mut args =
+        vec!["kruskal-wallis", "--input", "examples/methylation.csv", "--group", "group"];
+    args.extend(["--value", "value", "--groups", "bipolar, control , schizophrenia", "--public"]);
+    assert_eq!(json(&args)["statistic"], spaced["statistic"]);
+}
