@@ -745,7 +745,7 @@ fn plan(
         r.set("groups", groups);
     }
     r.set("evaluated", &found.evaluated);
-    r.set("public_n", dptest_plan::public_n(test, effect, alpha, power, zero_fraction, smaller_share));
+    r.set("public_n", dptest_plan::public_n(test, effect, alpha, power, zero_fraction, groups, smaller_share));
     r.set("privacy", "nothing released: planning uses simulated data only");
     Ok(r.json())
 }

@@ -106,6 +106,7 @@ fn report(
         common.alpha,
         args.power,
         args.zero_fraction,
+        args.groups,
         args.smaller_share,
     );
     if let Some(p) = &public {

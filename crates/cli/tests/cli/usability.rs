@@ -326,6 +326,12 @@ fn plan_takes_the_mann_whitney_design() {
         "--known-sizes",
     ]);
     assert!(e.contains("Mann–Whitney"), "{e}");
+    let kw =
+        ["plan", "--test", "kruskal-wallis", "--effect", "2", "--epsilon", "1", "--reps", "100"];
+    let small = json(&[&kw[..], &["--smaller-share", "0.1"]].concat());
+    let equal = json(&kw);
+    assert!(small["n"].as_u64().is_some(), "{small}");
+    assert!(small["public_n"]["n"].as_u64() > equal["public_n"]["n"].as_u64(), "{small}");
 }
 
 #[test]
