@@ -19,6 +19,11 @@ pub struct GroupedSample {
 impl GroupedSample {
     /// One slice of values per group (group `i` is `groups[i]`); every group must be non-empty.
     ///
+    /// For a private release whose groups are declared (the number of groups public, an empty
+    /// group valid data, as the CLI and Python treat them) use [`GroupedSample::from_indices`]:
+    /// refusing an empty group, as this constructor does, would make whether a release happens
+    /// depend on the data.
+    ///
     /// # Errors
     /// [`KruskalWallisError::TooFewGroups`], [`KruskalWallisError::EmptyGroup`],
     /// [`KruskalWallisError::NonFinite`], [`KruskalWallisError::TooLarge`].

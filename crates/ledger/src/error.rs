@@ -240,6 +240,24 @@ pub enum Failure<E> {
     Release(E),
 }
 
+impl<E: fmt::Display> fmt::Display for Failure<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Ledger(e) => write!(f, "ledger: {e}"),
+            Failure::Release(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: std::error::Error + 'static> std::error::Error for Failure<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Failure::Ledger(e) => Some(e),
+            Failure::Release(e) => Some(e),
+        }
+    }
+}
+
 impl<E> From<LedgerError> for Failure<E> {
     fn from(e: LedgerError) -> Self {
         Failure::Ledger(e)
@@ -263,5 +281,14 @@ mod tests {
         let tiny =
             LedgerError::Refused { limit: Limit::Delta, needed: 1e-6, left: 1e-12, budget: 1e-6 };
         assert!(tiny.to_string().contains("δ = 0.000000000001"), "{tiny}");
+    }
+
+    #[test]
+    fn a_failure_is_an_error_that_question_mark_carries() {
+        let refused =
+            LedgerError::Refused { limit: Limit::Epsilon, needed: 1.0, left: 0.5, budget: 1.0 };
+        let boxed: Box<dyn std::error::Error> = Box::new(Failure::<LedgerError>::Ledger(refused));
+        assert!(boxed.to_string().starts_with("ledger: refused"), "{boxed}");
+        assert!(boxed.source().is_some());
     }
 }
