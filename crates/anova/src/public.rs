@@ -35,11 +35,7 @@ pub fn f_sf(f: f64, d1: f64, d2: f64) -> f64 {
 /// [`AnovaError::TooFewGroups`], [`AnovaError::EmptyGroup`], [`AnovaError::TooFewObservations`],
 /// [`AnovaError::NonFinite`], [`AnovaError::ZeroWithinVariance`].
 pub fn f_oneway<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaError> {
-    let (n, g) = check_groups(groups)?;
-    // Every sum on one shifted scale (the first value as origin), so offsets such as 10¹²
-    // cost no digits (dptest_core::Centred).
-    let origin = groups.iter().find_map(|v| v.as_ref().first().copied()).unwrap_or(0.0);
-    let centred: Vec<Centred> = groups.iter().map(|v| Centred::about(v.as_ref(), origin)).collect();
+    let (n, g, centred) = centred_groups(groups)?;
     let grand = centred.iter().map(|c| c.n as f64 * c.shifted_mean).sum::<f64>() / n as f64;
     let (mut ssb, mut ssw) = (0.0, 0.0);
     for c in &centred {
@@ -51,15 +47,29 @@ pub fn f_oneway<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaErr
         return Err(AnovaError::ZeroWithinVariance);
     }
     let (d1, d2) = ((g - 1) as f64, (n - g) as f64);
-    let statistic = (ssb / d1) / (ssw / d2);
-    Ok(FOnewayResult {
+    Ok(f_result((ssb / d1) / (ssw / d2), d1, d2, n, g))
+}
+
+/// The checked groups' N, g and sums, all on one shifted scale (the first value as origin),
+/// so offsets such as 10¹² cost no digits (dptest_core::Centred).
+fn centred_groups<G: AsRef<[f64]>>(
+    groups: &[G],
+) -> Result<(usize, usize, Vec<Centred>), AnovaError> {
+    let (n, g) = check_groups(groups)?;
+    let origin = groups.iter().find_map(|v| v.as_ref().first().copied()).unwrap_or(0.0);
+    Ok((n, g, groups.iter().map(|v| Centred::about(v.as_ref(), origin)).collect()))
+}
+
+/// The result of an F statistic on (d1, d2) degrees of freedom.
+fn f_result(statistic: f64, d1: f64, d2: f64, n: usize, groups: usize) -> FOnewayResult {
+    FOnewayResult {
         statistic,
         p_value: f_sf(statistic, d1, d2),
         df_between: d1,
         df_within: d2,
         n,
-        groups: g,
-    })
+        groups,
+    }
 }
 
 /// Welch's one-way ANOVA, without assuming equal variances (scipy `f_oneway(*groups,
@@ -73,9 +83,7 @@ pub fn f_oneway<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaErr
 /// values and [`AnovaError::ZeroWithinVariance`] when a group is constant (its weight is
 /// infinite).
 pub fn f_oneway_welch<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, AnovaError> {
-    let (n, g) = check_groups(groups)?;
-    let origin = groups.iter().find_map(|v| v.as_ref().first().copied()).unwrap_or(0.0);
-    let centred: Vec<Centred> = groups.iter().map(|v| Centred::about(v.as_ref(), origin)).collect();
+    let (n, g, centred) = centred_groups(groups)?;
     if centred.iter().any(|c| c.n < 2) {
         return Err(AnovaError::TooFewObservations { n, groups: g });
     }
@@ -96,14 +104,7 @@ pub fn f_oneway_welch<G: AsRef<[f64]>>(groups: &[G]) -> Result<FOnewayResult, An
     let gf = g as f64;
     let statistic = (between / (gf - 1.0)) / (1.0 + 2.0 * (gf - 2.0) * lambda / (gf * gf - 1.0));
     let (d1, d2) = (gf - 1.0, (gf * gf - 1.0) / (3.0 * lambda));
-    Ok(FOnewayResult {
-        statistic,
-        p_value: f_sf(statistic, d1, d2),
-        df_between: d1,
-        df_within: d2,
-        n,
-        groups: g,
-    })
+    Ok(f_result(statistic, d1, d2, n, g))
 }
 
 #[cfg(test)]
