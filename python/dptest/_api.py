@@ -197,6 +197,10 @@ def _call(progress: Optional[bool], message: str, fn, *args):
 
 def _native(fn, *args):
     out = fn(*args)
+    if isinstance(out, tuple):  # a private release: (JSON, (ε, δ) spent), for the ledger
+        result = TestResult(json.loads(out[0]))
+        result._spent = out[1]
+        return result
     return TestResult(json.loads(out)) if isinstance(out, str) else out
 
 

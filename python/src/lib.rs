@@ -8,6 +8,7 @@
 //! reference only. Library errors become `ValueError` with the library's message.
 
 use dptest_anova as av;
+use dptest_core::{PrivacyCost, Spent};
 use dptest_federated as fed;
 use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
@@ -444,7 +445,7 @@ fn release(
     draws: Option<u64>,
     seed: Option<u64>,
     alpha: f64,
-) -> PyResult<String> {
+) -> PyResult<Released> {
     let test = registered(test)?;
     let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     let samples: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
@@ -460,6 +461,7 @@ fn release(
     };
     test.check(shape, &choices, evaluator).map_err(err)?;
     let done = py.detach(|| test.release(data, &choices, evaluator)).map_err(err)?;
+    let spent = cost(&done);
     let mut r = Report { fields: done.into_parts().1 };
     if matches!(evaluator, Evaluator::MonteCarlo { .. }) {
         r.engine(&engine);
@@ -469,7 +471,7 @@ fn release(
         Layout::Values => r.set("kind", if paired { "paired" } else { "one-sample" }),
     }
     r.decision(alpha);
-    Ok(r.finish())
+    Ok((r.finish(), spent))
 }
 
 /// Swanberg et al.'s private ANOVA (a baseline; group sizes treated as public).
@@ -484,7 +486,7 @@ fn anova(
     draws: Option<u64>,
     seed: Option<u64>,
     alpha: f64,
-) -> PyResult<String> {
+) -> PyResult<Released> {
     let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
     let bounds = av::Bounds::new(bounds.0, bounds.1).map_err(|e| err(format!("bounds: {e}")))?;
     let options = av::SwanbergOptions::new(epsilon).map_err(err)?;
@@ -501,7 +503,7 @@ fn anova(
     r.engine(&engine);
     r.set("group_labels", &labels);
     r.decision(alpha);
-    Ok(r.finish())
+    Ok((r.finish(), cost(&result)))
 }
 
 /// The public one-way ANOVA F test (scipy.stats.f_oneway; Welch's with `equal_var=False`).
@@ -530,7 +532,7 @@ fn task_clifton(
     draws: Option<u64>,
     seed: Option<u64>,
     alpha: f64,
-) -> PyResult<String> {
+) -> PyResult<Released> {
     let d = values(&d)?;
     let sample = wx::PairedSample::from_differences(&d).map_err(err)?;
     let variant = match variant {
@@ -549,7 +551,7 @@ fn task_clifton(
     wx::TcReference::new(variant, sample.len(), eps, evaluator).map_err(err)?;
     let result = py.detach(|| wx::task_clifton(&sample, &options, evaluator)).map_err(err)?;
     let r = Report::from_result("task-clifton", &result)?;
-    Ok(r.finish())
+    Ok((r.finish(), cost(&result)))
 }
 
 /// A critical value of a private test's reference from the shipped tables (computed when no
@@ -652,9 +654,33 @@ fn ledger_err(e: dptest_ledger::LedgerError) -> PyErr {
     }
 }
 
+/// A private release's JSON and the `(ε, δ)` it spent in all, which `dptest._api` keeps as the
+/// result's `_spent` for the ledger.
+type Released = (String, (f64, f64));
+
+/// What a release spent, as [`Released`] carries it.
+fn cost(release: &impl Spent) -> (f64, f64) {
+    let PrivacyCost { epsilon, delta } = release.spent();
+    (epsilon, delta)
+}
+
+/// A Python release with the cost it reported (its `_spent`).
+struct Costed {
+    result: Py<PyAny>,
+    cost: PrivacyCost,
+}
+
+impl Spent for Costed {
+    fn spent(&self) -> PrivacyCost {
+        self.cost
+    }
+}
+
 /// Runs `run()` (the release) under the ledger (dptest-ledger: the CLI's file, lock and
-/// limits): refused with `PrivacyBudgetError` (nothing run) if it would overspend, recorded if
-/// it returns. Returns `(run's result, the status as JSON)`.
+/// limits): refused with `PrivacyBudgetError` (nothing run) if it would overspend; else the
+/// release is made and the `(ε, δ)` of its result's `_spent` recorded (a result without one
+/// fails, recording nothing and returning nothing). Returns `(run's result, the status as
+/// JSON)`.
 #[pyfunction]
 #[pyo3(signature = (path, dataset, budget, delta_budget, test, epsilon, delta, run))]
 fn ledger_charged(
@@ -671,8 +697,13 @@ fn ledger_charged(
     let account =
         dptest_ledger::Account { file: &path, dataset, budget, delta_budget };
     let charge = dptest_ledger::Charge { test, epsilon, delta };
-    match dptest_ledger::charged(&account, &charge, || run.call0(py)) {
-        Ok((result, status)) => Ok((result, serde_json::to_string(&status).map_err(err)?)),
+    let release = || -> PyResult<Costed> {
+        let result = run.call0(py)?;
+        let (epsilon, delta) = result.getattr(py, "_spent")?.extract::<(f64, f64)>(py)?;
+        Ok(Costed { result, cost: PrivacyCost { epsilon, delta } })
+    };
+    match dptest_ledger::charged(&account, &charge, release) {
+        Ok((done, status)) => Ok((done.result, serde_json::to_string(&status).map_err(err)?)),
         Err(dptest_ledger::Failure::Ledger(e)) => Err(ledger_err(e)),
         Err(dptest_ledger::Failure::Release(e)) => Err(e),
     }

@@ -26,8 +26,13 @@ def cli():
     pytest.skip("no dptest binary: build it with cargo build -p dptest-cli")
 
 
+# The commands that evaluate no reference refuse --backend, as every option they do not use.
+NO_BACKEND = {"federated", "plan", "ledger"}
+
+
 def run_cli(*args):
-    out = subprocess.run([cli(), *args, "--json", "--backend", "cpu"], capture_output=True, text=True)
+    backend = [] if args[0] in NO_BACKEND else ["--backend", "cpu"]
+    out = subprocess.run([cli(), *args, "--json", *backend], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
@@ -37,6 +42,10 @@ def keys(d):
     return set(d) - {"warnings"}
 
 
+# Two groups large enough for the private Mann–Whitney size estimate to leave m* ≥ 1 in
+# practically every release at ε = 1 (m = 60 against the bound's shift of about 20), so two
+# releases use the same reference engine.
+TWO_GROUPS = (np.arange(60.0), np.arange(60.0) + 4.0)
 GROUPS = {"a": [1.0, 2.0, 2.0, 3.5, 4.0, 0.0], "b": [2.5, 3.0, 6.0, 7.0, 8.0], "c": [5.0, 9.0, 9.0, 1.0]}
 
 
@@ -72,10 +81,24 @@ def test_private_output_carries_no_input_facts(grouped_csv):
 def test_empty_group_is_a_declared_group():
     r = dptest.kruskal([1.0, 2.0, 3.0], [], [4.0, 5.0], epsilon=1, draws=2000)
     assert r.groups == 3 and r.n == 5
-    r = dptest.mannwhitneyu([1.0, 2.0, 3.0], [], epsilon=1)
-    assert r.n == 3
+    r = dptest.mannwhitneyu(np.arange(40.0), [], epsilon=1)
+    assert r.n == 40
     with pytest.raises(ValueError):
         dptest.kruskal([1.0, 2.0], [], public=True)
+
+
+def test_mann_whitney_that_cannot_reject_is_refused_before_spending(tmp_path):
+    path = tmp_path / "budget.json"
+    led = dptest.Ledger(path, dataset="small", budget=2.0)
+    with pytest.raises(ValueError, match="nothing was spent") as refused:
+        dptest.mannwhitneyu(np.arange(8.0), np.arange(8.0) + 9, epsilon=1, ledger=led)
+    message = str(refused.value)
+    assert "known_sizes=True" in message and "kruskal" in message and "n = 34" in message
+    assert not path.exists() or "name:small" not in json.loads(path.read_text())["datasets"]
+    # The same rows with public sizes, or enough rows, release.
+    assert dptest.mannwhitneyu(np.arange(8.0), np.arange(8.0) + 9, epsilon=1,
+                               known_sizes=True).n == 16
+    assert dptest.mannwhitneyu(np.arange(17.0), np.arange(17.0) + 9, epsilon=1).n == 34
 
 
 def test_data_frame_private_needs_declared_groups():
@@ -135,7 +158,7 @@ def test_t_test_reference_is_chosen_by_the_cli_names(paired_csv):
 
 
 def test_mann_whitney_shape_matches_cli(tmp_path):
-    x, y = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
+    x, y = TWO_GROUPS[0].tolist(), TWO_GROUPS[1].tolist()
     p = tmp_path / "mw.csv"
     p.write_text("group,value\n" + "\n".join([f"x,{v}" for v in x] + [f"y,{v}" for v in y]) + "\n")
     want = run_cli("mann-whitney", "--input", str(p), "--group", "group", "--value", "value",
@@ -235,8 +258,8 @@ def test_every_registered_test_runs_by_name():
         "kruskal-wallis": (dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1,
                                                groups=list(GROUPS), draws=2000),
                            dptest.kruskal(*GROUPS.values(), groups=list(GROUPS), epsilon=1, draws=2000)),
-        "mann-whitney": (dptest.private_test("mann-whitney", GROUPS["a"], GROUPS["b"], epsilon=1),
-                         dptest.mannwhitneyu(GROUPS["a"], GROUPS["b"], epsilon=1)),
+        "mann-whitney": (dptest.private_test("mann-whitney", *TWO_GROUPS, epsilon=1),
+                         dptest.mannwhitneyu(*TWO_GROUPS, epsilon=1)),
         "wilcoxon": (dptest.private_test("wilcoxon", d, epsilon=1),
                      dptest.wilcoxon(d, epsilon=1)),
         "t-test": (dptest.private_test("t-test", d, epsilon=1, bounds=(-1, 1), draws=500),
@@ -280,6 +303,19 @@ def test_the_ledger_is_charged_the_epsilon_the_release_spent(tmp_path):
     assert r.epsilon == 10.0 and r.epsilon_requested == 30.0
     assert r.ledger["spent"] == 10.0
     assert any("was requested" in w for w in r.warnings)
+
+
+def test_the_ledger_records_what_the_release_spent_not_what_its_caller_declared(tmp_path):
+    """Ledger.charged records the result's own cost: an understated charge is recorded at the
+    true ε and its result withheld; a result that does not say what it spent records nothing."""
+    led = dptest.Ledger(tmp_path / "budget.json", dataset="trial", budget=5.0)
+    release = lambda: dptest.wilcoxon([0.4, -0.2, 0.9, 0.3, -0.5, 0.8], epsilon=1.0)  # noqa: E731
+    with pytest.raises(ValueError, match="spent ε = 1 but its charge announced ε = 0.1"):
+        led.charged("wilcoxon", 0.1, 0.0, release)
+    assert led.status()["spent"] == 1.0
+    with pytest.raises(AttributeError, match="_spent"):
+        led.charged("wilcoxon", 0.1, 0.0, lambda: object())
+    assert led.status()["releases"] == 1
 
 
 PAIRS = np.linspace(-1.0, 3.0, 80)

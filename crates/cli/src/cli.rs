@@ -39,38 +39,157 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
-    /// Options shared by every command.
-    #[command(flatten)]
-    pub common: Common,
 }
 
-/// Options accepted by every subcommand.
-#[derive(Args, Debug, Clone)]
+/// The significance level when `--alpha` is not given.
+pub const DEFAULT_ALPHA: f64 = 0.05;
+
+/// The shared options as the handlers read them: each command takes the ones it uses
+/// ([`TestOptions`], [`CriticalOptions`], [`PlanOptions`], [`OutputArgs`]), and the others
+/// keep their defaults here.
+#[derive(Debug, Clone, Copy)]
 pub struct Common {
+    /// `--draws`.
+    pub draws: Option<u64>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--backend`.
+    pub backend: Backend,
+    /// `--alpha`.
+    pub alpha: f64,
+    /// `--json`.
+    pub json: bool,
+    /// `--report`.
+    pub report: bool,
+}
+
+impl Common {
+    fn new(output: OutputArgs) -> Self {
+        Common {
+            draws: None,
+            seed: None,
+            backend: Backend::Auto,
+            alpha: DEFAULT_ALPHA,
+            json: output.json,
+            report: false,
+        }
+    }
+
+    fn simulated(self, simulation: SimulationArgs, level: LevelArg) -> Self {
+        Common { draws: simulation.draws, seed: simulation.seed, alpha: level.alpha, ..self }
+    }
+}
+
+/// `--json`, which every command takes.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct OutputArgs {
+    /// Print the result as JSON (stable snake_case keys) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl From<OutputArgs> for Common {
+    fn from(output: OutputArgs) -> Self {
+        Common::new(output)
+    }
+}
+
+/// `--draws Z --seed S`: the Monte Carlo simulation of a reference (public post-processing).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct SimulationArgs {
     /// Monte Carlo draws for simulated reference distributions [default: the command's own:
     /// 100000 for kruskal-wallis, mann-whitney, wilcoxon, task-clifton and critical-value;
     /// 10000 per grid sd for t-test; 300 for anova's bootstrap; 20000 per candidate n for plan].
-    #[arg(long, global = true, value_name = "Z")]
+    #[arg(long, value_name = "Z")]
     pub draws: Option<u64>,
     /// Seed of the reference simulation (public post-processing; never the release noise)
     /// [default: the test's own fixed seed, so results are reproducible].
-    #[arg(long, global = true, value_name = "S")]
+    #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+}
+
+/// `--backend`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BackendArg {
     /// Where reference distributions are computed (auto: exact where the test has one, else
     /// GPU when a hardware adapter exists, else CPU).
-    #[arg(long, global = true, value_enum, default_value_t = Backend::Auto)]
+    #[arg(long, value_enum, default_value_t = Backend::Auto)]
     pub backend: Backend,
+}
+
+/// `--alpha`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct LevelArg {
     /// Significance level (reported decision; critical values; planning).
-    #[arg(long, global = true, value_name = "A", default_value_t = 0.05, value_parser = unit_interval)]
+    #[arg(long, value_name = "A", default_value_t = DEFAULT_ALPHA, value_parser = unit_interval)]
     pub alpha: f64,
-    /// Print the result as JSON (stable snake_case keys) instead of a summary.
-    #[arg(long, global = true)]
-    pub json: bool,
+}
+
+/// The options of a test: `--draws --seed --backend --alpha --json --report`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct TestOptions {
+    #[command(flatten)]
+    simulation: SimulationArgs,
+    #[command(flatten)]
+    backend: BackendArg,
+    #[command(flatten)]
+    level: LevelArg,
+    #[command(flatten)]
+    output: OutputArgs,
     /// Private tests: add the sentence to report the result in a paper (`report` in
     /// --json): test, ε and δ, n, the noisy statistic, p with its Monte Carlo s.e. and
     /// reference, and the estimate with its interval (README, "Reporting a private result").
-    #[arg(long, global = true)]
-    pub report: bool,
+    #[arg(long)]
+    report: bool,
+}
+
+impl From<TestOptions> for Common {
+    fn from(o: TestOptions) -> Self {
+        Common {
+            backend: o.backend.backend,
+            report: o.report,
+            ..Common::new(o.output).simulated(o.simulation, o.level)
+        }
+    }
+}
+
+/// The options of `critical-value`: `--draws --seed --backend --alpha --json`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct CriticalOptions {
+    #[command(flatten)]
+    simulation: SimulationArgs,
+    #[command(flatten)]
+    backend: BackendArg,
+    #[command(flatten)]
+    level: LevelArg,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl From<CriticalOptions> for Common {
+    fn from(o: CriticalOptions) -> Self {
+        Common {
+            backend: o.backend.backend,
+            ..Common::new(o.output).simulated(o.simulation, o.level)
+        }
+    }
+}
+
+/// The options of `plan`: `--draws --seed --alpha --json` (its simulations run on the CPU).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct PlanOptions {
+    #[command(flatten)]
+    simulation: SimulationArgs,
+    #[command(flatten)]
+    level: LevelArg,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl From<PlanOptions> for Common {
+    fn from(o: PlanOptions) -> Self {
+        Common::new(o.output).simulated(o.simulation, o.level)
+    }
 }
 
 /// The subcommands.
@@ -125,6 +244,25 @@ pub enum Command {
     /// The privacy-budget ledger.
     #[command(subcommand)]
     Ledger(LedgerCommand),
+}
+
+impl Command {
+    /// The shared options this command was given (defaults for the ones it does not take).
+    pub fn common(&self) -> Common {
+        match self {
+            Command::KruskalWallis(a) => a.options.into(),
+            Command::MannWhitney(a) => a.options.into(),
+            Command::Wilcoxon(a) => a.options.into(),
+            Command::TTest(a) => a.options.into(),
+            Command::Sign(a) => a.options.into(),
+            Command::Anova(a) => a.options.into(),
+            Command::TaskClifton(a) => a.options.into(),
+            Command::CriticalValue(a) => a.options.into(),
+            Command::Plan(a) => a.options.into(),
+            Command::Federated(c) => c.output().into(),
+            Command::Ledger(LedgerCommand::Show { output, .. }) => (*output).into(),
+        }
+    }
 }
 
 /// `--input FILE [--format F] [--delimiter C] [--decimal C] [--drop-missing]`.
@@ -229,6 +367,8 @@ pub struct KruskalArgs {
     pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    #[command(flatten)]
+    pub options: TestOptions,
 }
 
 /// Alternative hypothesis (scipy's names; "less": group 1 tends to be smaller).
@@ -306,6 +446,8 @@ pub struct MannWhitneyArgs {
     pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    #[command(flatten)]
+    pub options: TestOptions,
 }
 
 /// Reference of the private Wilcoxon test.
@@ -412,6 +554,8 @@ pub struct WilcoxonArgs {
     pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    #[command(flatten)]
+    pub options: TestOptions,
 }
 
 /// `dptest sign`.
@@ -434,6 +578,8 @@ pub struct SignArgs {
     pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    #[command(flatten)]
+    pub options: TestOptions,
 }
 
 /// `dptest t-test`.
@@ -470,6 +616,8 @@ pub struct TTestArgs {
     pub ci: CiArgs,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    #[command(flatten)]
+    pub options: TestOptions,
 }
 
 /// `dptest anova`.
@@ -487,6 +635,8 @@ pub struct AnovaArgs {
     pub bounds: Bounds,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    #[command(flatten)]
+    pub options: TestOptions,
 }
 
 /// Task–Clifton variant (the paper's names).
@@ -524,6 +674,8 @@ pub struct TaskCliftonArgs {
     pub alternative: PairedAlternative,
     #[command(flatten)]
     pub ledger: LedgerArgs,
+    #[command(flatten)]
+    pub options: TestOptions,
 }
 
 /// The tests `dptest critical-value` covers.
@@ -573,6 +725,8 @@ pub struct CriticalArgs {
     /// Wilcoxon: the null (exact signed-rank pmf, or the paper's normal approximation).
     #[arg(long, value_enum, default_value_t = WilcoxonReference::Exact)]
     pub reference: WilcoxonReference,
+    #[command(flatten)]
+    pub options: CriticalOptions,
 }
 
 /// `dptest plan`.
@@ -623,6 +777,8 @@ pub struct PlanArgs {
     /// the data's units (with --bounds); --effect stays in sd units (mean = effect × sd).
     #[arg(long, value_name = "S", value_parser = positive, requires = "bounds")]
     pub sd: Option<f64>,
+    #[command(flatten)]
+    pub options: PlanOptions,
 }
 
 /// `dptest ledger ...`.
@@ -633,6 +789,8 @@ pub enum LedgerCommand {
         /// The ledger file.
         #[arg(long, value_name = "FILE")]
         ledger: PathBuf,
+        #[command(flatten)]
+        output: OutputArgs,
     },
 }
 

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
+use dptest_core::Spent;
 use dptest_ledger::{Account, EpsilonField, Failure, LedgerError, Limit};
 
 pub use dptest_ledger::{Charge, Ledger, LedgerStatus};
@@ -106,8 +107,9 @@ pub fn check_before_reading(args: &LedgerArgs) -> Result<()> {
 }
 
 /// Runs `make` under the ledger: with `--ledger`, the ledger is locked, the budget checked,
-/// the release made and recorded, and only then unlocked. A refused query runs nothing.
-pub fn charged<T>(
+/// the release made and what it [`Spent`] recorded, and only then unlocked. A refused query
+/// runs nothing.
+pub fn charged<T: Spent>(
     args: &LedgerArgs,
     charge: &Charge<'_>,
     make: impl FnOnce() -> Result<T>,
@@ -168,17 +170,18 @@ mod tests {
         let file = dir.join("ledger.json");
         let _ = std::fs::remove_file(&file);
         let charge = |epsilon| Charge { test: "t", epsilon, delta: 0.0 };
-        let none = charged(&LedgerArgs::default(), &charge(1.0), || Ok(())).unwrap();
+        let spent = |epsilon| move || Ok(dptest_core::PrivacyCost { epsilon, delta: 0.0 });
+        let none = charged(&LedgerArgs::default(), &charge(1.0), spent(1.0)).unwrap();
         assert!(none.1.is_none());
-        let e = charged(&args(&file, None), &charge(0.5), || Ok(())).unwrap_err();
+        let e = charged(&args(&file, None), &charge(0.5), spent(0.5)).unwrap_err();
         assert!(e.to_string().contains("pass --budget E"), "{e}");
-        assert!(charged(&args(&file, Some(1.0)), &charge(0.75), || Ok(())).is_ok());
-        let e = charged(&args(&file, None), &charge(0.5), || Ok(())).unwrap_err();
+        assert!(charged(&args(&file, Some(1.0)), &charge(0.75), spent(0.75)).is_ok());
+        let e = charged(&args(&file, None), &charge(0.5), spent(0.5)).unwrap_err();
         assert_eq!(crate::error::kind_of(&e), crate::error::Kind::Budget);
         assert!(e.to_string().contains("only ε = 0.25 of the budget 1 is left"), "{e}");
         let unnamed = LedgerArgs { dataset: None, ..args(&file, None) };
         let e = check_before_reading(&unnamed).unwrap_err();
         assert!(e.to_string().contains("--ledger needs --dataset NAME"), "{e}");
-        assert!(charged(&unnamed, &charge(0.1), || Ok(())).is_err());
+        assert!(charged(&unnamed, &charge(0.1), spent(0.1)).is_err());
     }
 }

@@ -6,17 +6,19 @@
 //! - [`Bounds`]: a declared data range, finite with `lo < hi`, chosen without looking at the
 //!   data;
 //! - [`check_finite`]: the first NaN or infinity of a sample;
+//! - [`paired_differences`]: `after − before`, the one order of every paired constructor;
 //! - [`Centred`]: a sample's mean and sum of squared deviations, exact on offset data;
 //! - [`Outcome`]: what every private test returns, its five common values plus the test's own
-//!   detail;
+//!   detail, and [`Spent`], the [`PrivacyCost`] a release reports for the ledger;
 //! - [`PrivateTest`]: what each private test publishes for the tools that iterate over tests
 //!   (names, reference, power study; the list is `dptest-registry`);
 //! - [`tags`]: the one registry of Philox stream tags, unique across the workspace;
 //! - [`Estimate`]: an effect estimate with its confidence interval, the same object for every
 //!   test ([`check_level`] checks a confidence level).
 //!
-//! Each fallible constructor has its own one-case error ([`UnknownAlternative`],
-//! [`InvalidBounds`], [`NonFinite`]); the crates above convert it into their error enums.
+//! Each fallible constructor has its own small error ([`UnknownAlternative`],
+//! [`InvalidBounds`], [`NonFinite`], [`InvalidPairs`]); the crates above convert it into
+//! their error enums.
 //!
 //! # Example
 //!
@@ -39,7 +41,8 @@ pub use crate::{
     centred::Centred,
     estimate::{Estimate, InvalidLevel, check_level},
     finite::{NonFinite, check_finite},
-    outcome::Outcome,
+    outcome::{Outcome, PrivacyCost, Spent},
+    paired::{InvalidPairs, paired_differences},
     registry::{POWER_DRAWS, PowerSetting, PrivateTest, Refusal},
 };
 
@@ -51,4 +54,5 @@ mod centred;
 mod estimate;
 mod finite;
 mod outcome;
+mod paired;
 mod registry;

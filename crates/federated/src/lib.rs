@@ -1,8 +1,8 @@
 //! K-anonymous federated analysis (Becher, Marcus-Kalish & Steinberg 2023, "Federated
 //! statistical analysis: non-parametric testing and quantile estimation"): summary tables
 //! built across centres that never share raw data, federated Mann–Whitney tests and federated
-//! quantiles. Who sees what, and what each party can derive, is stated in docs/federated.md
-//! ("Federated threat model").
+//! quantiles. What each party sees: a centre sees only its own rows; the coordinator and every
+//! centre see the summary table (bin limits and whole counts, each 0 or ≥ K), never a row.
 //!
 //! * **Summary table** ([`SummaryTable`]): bins (c_{j−1}, c_j] with whole counts per group,
 //!   each 0 or ≥ K, K, the extreme-limits policy and the ids of the contributing centres;

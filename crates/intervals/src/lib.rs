@@ -12,7 +12,8 @@
 //!   `dptest-mechanisms` ([`OsNoise`]) for a release, a seeded stream ([`SimulatedNoise`],
 //!   SIMULATION ONLY) for coverage studies, so both run one algorithm.
 //!
-//! Coverage measured by `cargo xtask calibrate --coverage`: docs/intervals.md.
+//! The coverage of every interval is measured by the repository's `cargo xtask calibrate
+//! --coverage` (at least the nominal level in every setting of its grid).
 //!
 //! ```
 //! use dptest_core::Bounds;

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 /// From this n on, the private KW reference is the normal limit of the rank sums: below it a
 /// 10⁵-draw permutation reference costs about 3 s or less on one core; at and above it the
-/// limit's critical values are not below the permutation null's (checked at n = 1500; the
-/// Edgeworth argument is in docs/notes/large-n.md).
+/// limit's critical values are not below the permutation null's (checked at n = 1500, and the
+/// first Edgeworth term of the rank sums' law is O(1/n)).
 pub const LIMIT_LAW_MIN_N: usize = 10_000;
 
 /// Which law the reference samples.

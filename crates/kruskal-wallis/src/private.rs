@@ -122,7 +122,8 @@ pub(crate) type NoiseFn<'a> =
 /// Ties are broken by a uniformly random order drawn from `tie_rng` through per-row keys
 /// ([`dptest_ranking::ranks_random_ties`]): a neighbouring dataset ranked with the same
 /// `tie_rng` state keeps every other row's key, so the bound holds conditionally on the keys
-/// and a seeded `tie_rng` is fine (tested in `tests/seeded_ties.rs`). The noise itself always comes from the OS CSPRNG through
+/// and a seeded `tie_rng` is fine (the crate's tests check it). The noise itself always comes
+/// from the OS CSPRNG through
 /// [`dptest_mechanisms::release_laplace`]. Neighbouring datasets: same n and the same
 /// declared groups; one row's value and/or group changed.
 ///

@@ -13,6 +13,16 @@ pub enum Limit {
     Delta,
 }
 
+impl Limit {
+    /// The budget's symbol, `ε` or `δ`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Limit::Epsilon => "ε",
+            Limit::Delta => "δ",
+        }
+    }
+}
+
 /// Which ε value was not a valid ε.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EpsilonField {
@@ -118,6 +128,24 @@ pub enum LedgerError {
         /// The total budget.
         budget: f64,
     },
+    /// The release spent more than its charge announced: its true cost was recorded and its
+    /// result withheld.
+    Overspent {
+        /// The budget the release spent more of.
+        limit: Limit,
+        /// What the charge announced.
+        announced: f64,
+        /// What the release says it spent.
+        spent: f64,
+    },
+    /// The release reported a cost that is not a valid ε or δ (negative, NaN, infinite): its
+    /// result was withheld and nothing recorded (a cost that is not a number cannot be).
+    InvalidCost {
+        /// The budget whose figure is invalid.
+        limit: Limit,
+        /// The reported figure.
+        spent: f64,
+    },
 }
 
 impl LedgerError {
@@ -197,6 +225,21 @@ impl fmt::Display for LedgerError {
                 )
             }
             LedgerError::DeltaBudgetRange(d) => write!(f, "delta_budget {d} must be in [0, 1)"),
+            LedgerError::Overspent { limit, announced, spent } => write!(
+                f,
+                "the release spent {symbol} = {} but its charge announced {symbol} = {}: the \
+                 spent {symbol} is recorded and the result withheld (a bug in the caller: the \
+                 charge must be the release's own cost)",
+                shown(*spent),
+                shown(*announced),
+                symbol = limit.symbol()
+            ),
+            LedgerError::InvalidCost { limit, spent } => write!(
+                f,
+                "the release reported {symbol} = {spent}, which is not a privacy cost: the \
+                 result is withheld",
+                symbol = limit.symbol()
+            ),
             LedgerError::Refused { limit, needed, left, budget } => {
                 let (symbol, of) = match limit {
                     Limit::Epsilon => ("ε", "budget"),

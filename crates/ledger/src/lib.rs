@@ -7,9 +7,12 @@
 //! cannot overspend, whatever path (a link, a relative path) each one reaches the file by.
 //!
 //! One implementation for every front end: the `dptest` CLI (`--ledger`) and the Python
-//! package (`dptest.Ledger`) both call [`charged`], so they share one file safely.
+//! package (`dptest.Ledger`) both call [`charged`], so they share one file safely. What is
+//! recorded is what the release reports it spent ([`Spent`], implemented by every private
+//! test's `Outcome`), never only what the caller declared.
 //!
 //! ```
+//! use dptest_core::PrivacyCost;
 //! use dptest_ledger::{Account, Charge, charged};
 //! let dir = std::env::temp_dir().join(format!("dptest-ledger-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
@@ -17,10 +20,13 @@
 //! # let _ = std::fs::remove_file(&file);
 //! let account = Account { file: &file, dataset: "trial-7", budget: Some(1.0), delta_budget: None };
 //! let charge = Charge { test: "kruskal-wallis", epsilon: 0.6, delta: 0.0 };
-//! let (answer, status) = charged(&account, &charge, || Ok::<_, ()>(42)).unwrap();
-//! assert_eq!((answer, status.releases), (42, 1));
-//! // A second ε = 0.6 would overspend: refused, and the closure is not run.
-//! assert!(charged(&account, &charge, || Ok::<_, ()>(0)).is_err());
+//! // The release: any `Spent` value (a test's `Outcome`, a front end's release) says what it
+//! // cost, and that cost is what the ledger records.
+//! let release = || Ok::<_, ()>(PrivacyCost { epsilon: 0.6, delta: 0.0 });
+//! let (_, status) = charged(&account, &charge, release).unwrap();
+//! assert_eq!((status.releases, status.spent), (1, 0.6));
+//! // A second ε = 0.6 would overspend: refused, and the release is not run.
+//! assert!(charged(&account, &charge, || -> Result<PrivacyCost, ()> { unreachable!() }).is_err());
 //! ```
 
 mod error;
@@ -31,6 +37,7 @@ use std::collections::btree_map::Entry;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use dptest_core::{PrivacyCost, Spent};
 use dptest_mechanisms::{BUDGET_RELATIVE_SLACK, BudgetAccountant, Epsilon};
 use serde::{Deserialize, Serialize};
 
@@ -205,10 +212,13 @@ pub fn check_account(account: &Account<'_>) -> Result<(), LedgerError> {
     Ledger::load(account.file).map(drop)
 }
 
-/// Runs `make` (the release) under the ledger: the ledger is locked, the budget checked, the
-/// release made and recorded, and only then unlocked. A refused query runs nothing; a failed
-/// release records nothing.
-pub fn charged<T, E>(
+/// Runs `make` (the release) under the ledger: the ledger is locked, the announced `charge`
+/// checked against the budget, the release made, and what the release itself says it
+/// [`Spent`] recorded; only then is the ledger unlocked. A refused query runs nothing; a
+/// failed release records nothing. A release that spent more than `charge` announced is
+/// recorded at its true cost and its result withheld ([`LedgerError::Overspent`]): the
+/// ledger never records less than was spent.
+pub fn charged<T: Spent, E>(
     account: &Account<'_>,
     charge: &Charge<'_>,
     make: impl FnOnce() -> Result<T, E>,
@@ -222,15 +232,41 @@ pub fn charged<T, E>(
     let dataset = entry(&mut ledger, &key, account)?;
     check(dataset, charge)?;
     let result = make().map_err(Failure::Release)?;
+    let spent = valid_cost(result.spent())?;
     dataset.releases.push(Release {
         time_unix: now(),
         test: charge.test.to_owned(),
-        epsilon: charge.epsilon,
-        delta: charge.delta,
+        epsilon: spent.epsilon,
+        delta: spent.delta,
     });
+    if let Some(overspent) = overspent(charge, spent) {
+        // Recorded, never replayed here: a ledger over its budget cannot replay.
+        ledger.save(&mut locked)?;
+        return Err(Failure::Ledger(overspent));
+    }
     let status = dataset.status(account.dataset)?;
     ledger.save(&mut locked)?;
     Ok((result, status))
+}
+
+/// The reported cost, if it is one (ε > 0 finite, δ in [0, 1)).
+fn valid_cost(spent: PrivacyCost) -> Result<PrivacyCost, LedgerError> {
+    if !(spent.epsilon.is_finite() && spent.epsilon > 0.0) {
+        return Err(LedgerError::InvalidCost { limit: Limit::Epsilon, spent: spent.epsilon });
+    }
+    if !(0.0..1.0).contains(&spent.delta) {
+        return Err(LedgerError::InvalidCost { limit: Limit::Delta, spent: spent.delta });
+    }
+    Ok(spent)
+}
+
+/// The error when the release spent more than `charge` announced (up to the accountant's
+/// float slack).
+fn overspent(charge: &Charge<'_>, spent: PrivacyCost) -> Option<LedgerError> {
+    [(Limit::Epsilon, charge.epsilon, spent.epsilon), (Limit::Delta, charge.delta, spent.delta)]
+        .into_iter()
+        .find(|&(_, announced, spent)| spent > announced * (1.0 + BUDGET_RELATIVE_SLACK))
+        .map(|(limit, announced, spent)| LedgerError::Overspent { limit, announced, spent })
 }
 
 /// The budget state of a named dataset without charging anything (`None` when the dataset is
@@ -315,8 +351,13 @@ mod tests {
         Charge { test: "t", epsilon, delta }
     }
 
+    /// A release that spends exactly what its charge announces.
     fn run(account: &Account<'_>, c: &Charge<'_>) -> Result<LedgerStatus, Failure<()>> {
-        charged(account, c, || Ok(())).map(|((), s)| s)
+        charged(account, c, || Ok(cost(c.epsilon, c.delta))).map(|(_, s)| s)
+    }
+
+    fn cost(epsilon: f64, delta: f64) -> PrivacyCost {
+        PrivacyCost { epsilon, delta }
     }
 
     fn fresh(name: &str) -> PathBuf {
@@ -362,15 +403,46 @@ mod tests {
         let named = account(&file, "trial", Some(1.0));
         let refused = charged(&named, &charge(2.0, 0.0), || {
             ran = true;
-            Ok::<_, ()>(())
+            Ok::<_, ()>(cost(2.0, 0.0))
         });
         assert!(refused.is_err());
         assert!(!ran);
-        let failed = charged(&named, &charge(0.5, 0.0), || Err::<(), _>("boom"));
+        let failed = charged(&named, &charge(0.5, 0.0), || Err::<PrivacyCost, _>("boom"));
         assert!(matches!(failed, Err(Failure::Release("boom"))));
         // Nothing recorded: not even the new dataset entry.
         assert!(status(&file, "trial").unwrap().is_none());
         assert!(status(&file, "other").unwrap().is_none());
+    }
+
+    #[test]
+    fn the_ledger_records_what_the_release_spent_not_what_was_announced() {
+        let file = fresh("spent");
+        let named = account(&file, "trial", Some(2.0));
+        // Spent less than announced: the true cost is recorded.
+        let (_, s) = charged(&named, &charge(0.5, 0.0), || Ok::<_, ()>(cost(0.3, 0.0))).unwrap();
+        assert_eq!(s.spent, 0.3);
+        // ε = 1 released under a charge of 0.1: recorded at 1, the result withheld.
+        let e = charged(&named, &charge(0.1, 0.0), || Ok::<_, ()>(cost(1.0, 0.0))).unwrap_err();
+        let Failure::Ledger(e) = e else { panic!("{e:?}") };
+        assert!(
+            matches!(
+                e,
+                LedgerError::Overspent { limit: Limit::Epsilon, announced: 0.1, spent: 1.0 }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("spent ε = 1 but its charge announced ε = 0.1"), "{e}");
+        assert_eq!(status(&file, "trial").unwrap().unwrap().spent, 1.3);
+        // So is an understated δ.
+        let e = charged(&named, &charge(0.1, 0.0), || Ok::<_, ()>(cost(0.1, 1e-6))).unwrap_err();
+        assert!(matches!(e, Failure::Ledger(LedgerError::Overspent { limit: Limit::Delta, .. })));
+        assert_eq!(status(&file, "trial").unwrap().unwrap().delta_spent, 1e-6);
+        // A cost that is not one is refused and nothing is recorded.
+        for bad in [cost(f64::NAN, 0.0), cost(0.0, 0.0), cost(0.1, -1e-9), cost(0.1, 1.0)] {
+            let e = charged(&named, &charge(0.1, 0.0), || Ok::<_, ()>(bad)).unwrap_err();
+            assert!(matches!(e, Failure::Ledger(LedgerError::InvalidCost { .. })), "{bad:?}");
+        }
+        assert_eq!(status(&file, "trial").unwrap().unwrap().releases, 3);
     }
 
     #[test]

@@ -27,10 +27,11 @@ impl ReleaseTest for PrivateMannWhitney {
         check_ci(choices, choices.switch(KNOWN_SIZES.name))
     }
 
-    fn prepare(&self, _shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
+    fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
         let options = options(choices)?;
         let known = choices.switch(KNOWN_SIZES.name);
         self.check_interval(choices)?;
+        check_reach(&options.privacy, shape.n, choices)?;
         Ok(Prepared {
             epsilon: choices.epsilon,
             delta: if known { 0.0 } else { options.privacy.delta_value() },
@@ -112,6 +113,34 @@ impl ReleaseTest for PrivateMannWhitney {
         }
         Ok(r)
     }
+}
+
+/// Below this chance of m* ≥ 1 for every dataset, a run is refused before anything is spent:
+/// its power at the conventional level 0.05 is below the level itself.
+const NO_REACH_BELOW: f64 = 0.05;
+
+/// Refuses, before spending, a run with estimated sizes that cannot reach significance for any
+/// dataset of its n (a function of n, ε and δ only: see [`MwPrivacy::chance_of_power`]).
+fn check_reach(privacy: &MwPrivacy, n: usize, choices: &Choices) -> Result<(), Refusal> {
+    let chance = privacy.chance_of_power(n).map_err(Refusal::from_display)?;
+    if chance >= NO_REACH_BELOW {
+        return Ok(());
+    }
+    let front = choices.front_end;
+    let needed = privacy.n_for_chance_of_power(NO_REACH_BELOW).map_err(Refusal::from_display)?;
+    Err(Refusal(format!(
+        "nothing was spent: at n = {n}, ε = {}, δ = {} the private estimate of the smaller \
+         group's size leaves the reference no smaller group (m* = 0, p = 1) for every dataset, \
+         except with a chance of at most {} (δ·e^(ε_m·⌊n/2⌋), ε_m = {} of ε), so the test \
+         cannot reach significance. Use kruskal-wallis on the two groups (no size estimate), \
+         {} if the group sizes are public, a larger ε, or at least n = {needed} rows at this \
+         ε and δ",
+        fmt(choices.epsilon),
+        fmt(privacy.delta_value()),
+        fmt(chance),
+        fmt(privacy.size_fraction),
+        front.switch(KNOWN_SIZES.name),
+    )))
 }
 
 /// Refuses `--ci` where the release does not identify θ = P(X > Y): private sizes (n₁n₂ is not

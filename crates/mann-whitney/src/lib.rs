@@ -13,13 +13,18 @@
 //!   closed form: `dptest_refdist::exact`) or the exact-U reference on sizes (m*, n − m*)
 //!   (exact pmf ⊕ Laplace for a·b ≤ [`EXACT_U_MAX_PAIRS`], Monte Carlo on refdist's
 //!   `RankSumNull` above). When m* = 0 the reference is degenerate: the test has no power and
-//!   reports p = 1 (`no_power = true`) rather than failing.
+//!   reports p = 1 (`no_power = true`) rather than failing. [`MwPrivacy::chance_of_power`]
+//!   bounds, from n, ε and δ alone, the chance that m* ≥ 1; the release hook (CLI, Python)
+//!   refuses a run below 0.05 before anything is spent (at ε = 1, δ = 10⁻⁶: n < 34).
 //! - Study API: [`MwStudy`] (references cached per m*, simulated releases) and the paper's
 //!   data generator [`normal_two_sample`].
 //! - [`PrivateMannWhitney`]: the test as the tools list it (`dptest-registry`): its power study
 //!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI and Python run it.
 //!
-//! Privacy argument (neighbours, sensitivities, the (ε, δ) accounting): `docs/privacy-notes.md`.
+//! Privacy: neighbouring datasets have the same n and differ in one row's value or group; m̃
+//! is released with ε_m (Laplace, sensitivity 1) and U with ε − ε_m (sensitivity n − m*),
+//! and the bound m* = max(⌈m̃ − c⌉, 0), c = −ln(2δ)/ε_m, fails with probability at most δ:
+//! the test is (ε, δ)-DP with estimated sizes, ε-DP with known sizes.
 //!
 //! # Example
 //!

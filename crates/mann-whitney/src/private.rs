@@ -115,6 +115,38 @@ impl MwPrivacy {
         let eps_m = f * eps;
         Ok((eps_m, eps - eps_m))
     }
+
+    /// The largest chance, over every dataset of `n` rows, that the size estimate leaves
+    /// m* ≥ 1, the only case in which the test can reject: at most δ·e^(ε_m·⌊n/2⌋) (1 with
+    /// known sizes). A function of public parameters only.
+    ///
+    /// m* ≥ 1 exactly when m̃ > c. With m̃ = m + L, P(L > t) ≤ ½·e^(−(t − γ_m)/b_m) for the
+    /// exact sampler (b_m ≥ 1/ε_m its effective scale, γ_m its grid) and c = −ln(2δ)·b_m + γ_m,
+    /// so P(m̃ > c) ≤ δ·e^(m/b_m) ≤ δ·e^(ε_m·m), largest at m = ⌊n/2⌋.
+    ///
+    /// # Errors
+    /// As [`MwPrivacy::split`].
+    pub fn chance_of_power(&self, n: usize) -> Result<f64, MannWhitneyError> {
+        let (eps_m, _) = self.split()?;
+        if self.sizes == GroupSizes::Known {
+            return Ok(1.0);
+        }
+        Ok((self.delta_value().ln() + eps_m * (n / 2) as f64).exp().min(1.0))
+    }
+
+    /// The smallest n at which [`MwPrivacy::chance_of_power`] reaches `chance` (0 with known
+    /// sizes).
+    ///
+    /// # Errors
+    /// As [`MwPrivacy::split`].
+    pub fn n_for_chance_of_power(&self, chance: f64) -> Result<usize, MannWhitneyError> {
+        let (eps_m, _) = self.split()?;
+        if self.sizes == GroupSizes::Known {
+            return Ok(0);
+        }
+        let half = ((chance.ln() - self.delta_value().ln()) / eps_m).ceil().max(0.0);
+        Ok(2 * half as usize)
+    }
 }
 
 /// The released size estimate of the smaller group.
@@ -333,6 +365,31 @@ mod tests {
             assert!(result.detail.no_power);
             assert_eq!(result.detail.reference.engine, "none");
         }
+    }
+
+    #[test]
+    fn chance_of_power_bounds_the_chance_that_m_star_is_positive() {
+        // δ = 0.01 makes the event common enough to count: at m = 3 of n = 6 the bound is
+        // δ·e^(0.65·3) ≈ 0.070, and the sampler's chance is just below it.
+        let privacy =
+            MwPrivacy::new(Epsilon::new(1.0).unwrap()).with_delta(Delta::new(0.01).unwrap());
+        let bound = privacy.chance_of_power(6).unwrap();
+        assert!((bound - 0.01 * (0.65f64 * 3.0).exp()).abs() < 1e-12);
+        let s = sample(3, 3);
+        let releases = 4000;
+        let positive = (0..releases)
+            .filter(|&seed| seeded(&s, &privacy, seed).size_estimate.unwrap().m_star > 0)
+            .count() as f64
+            / releases as f64;
+        let se = (bound * (1.0 - bound) / releases as f64).sqrt();
+        assert!(positive <= bound + 3.0 * se, "{positive} > {bound}");
+        assert!(positive >= bound - 4.0 * se, "{positive} far below the bound {bound}");
+        // The smallest n reaching a chance, and the known-sizes case.
+        let n = privacy.n_for_chance_of_power(0.05).unwrap();
+        assert!(privacy.chance_of_power(n).unwrap() >= 0.05);
+        assert!(privacy.chance_of_power(n - 2).unwrap() < 0.05);
+        let known = MwPrivacy::known_sizes(Epsilon::new(1.0).unwrap(), Alternative::TwoSided);
+        assert_eq!(known.chance_of_power(2).unwrap(), 1.0);
     }
 
     #[test]

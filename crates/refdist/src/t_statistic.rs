@@ -9,7 +9,8 @@ use crate::philox_x8::{VectorTask, draw_blocks, run_task};
 use crate::stream::{DrawStream, tags};
 use crate::transforms;
 
-/// Null of the private one-sample t statistic (paper §5.4 with the errata of ARCHITECTURE.md).
+/// Null of the private one-sample t statistic (Couch et al. 2019 §5.4, with the mean's noise
+/// Lap((2/n)/ε_x̄), not the pseudo-code's 1/n, and T̃ = 0 when s̃² ≤ 0).
 ///
 /// Data: x_i = clamp(sd·Z_i, −1, 1) (already on the rescaled [−1, 1] scale, mean 0 under H0).
 /// x̄̃ = x̄ + mean_scale·L1, s̃² = s² + variance_scale·L2, T̃ = x̄̃ / √(s̃²/n), or 0 when s̃² ≤ 0.

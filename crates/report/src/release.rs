@@ -13,7 +13,7 @@
 //! 4. [`ReleaseTest::release`]: the private test itself, returning a [`Release`], which is
 //!    built from the test's [`Outcome`] only, plus human lines and warnings made from it.
 
-use dptest_core::{Alternative, Bounds, Outcome, PrivateTest};
+use dptest_core::{Alternative, Bounds, Outcome, PrivacyCost, PrivateTest, Spent};
 pub use dptest_core::{Estimate, Refusal};
 use dptest_refdist::Evaluator;
 use serde::Serialize;
@@ -378,12 +378,14 @@ impl Prepared {
 
 /// A finished private release as every front end shows it: the JSON fields (from the test's
 /// [`Outcome`] only), a title, and the human lines and warnings the test adds — all made from
-/// the outcome and the declared choices. Only [`Release::new`] makes one.
+/// the outcome and the declared choices. Only [`Release::new`] makes one. It is [`Spent`]:
+/// the outcome's ε and δ plus the ε of an estimate with its own (the cost the ledger records).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Release {
     fields: Fields,
     title: String,
     lines: Vec<(String, String)>,
+    spent: PrivacyCost,
 }
 
 impl Release {
@@ -397,7 +399,7 @@ impl Release {
         outcome: &Outcome<D>,
     ) -> Result<Release, Refusal> {
         let fields = Fields::from_release(test, outcome).map_err(Refusal::from_display)?;
-        Ok(Release { fields, title, lines: Vec::new() })
+        Ok(Release { fields, title, lines: Vec::new(), spent: outcome.spent() })
     }
 
     /// The JSON object so far.
@@ -444,7 +446,9 @@ impl Release {
     }
 
     /// Adds the effect estimate and its interval: the `estimate` field and a human line.
+    /// An estimate with an ε of its own adds it to what the release spent.
     pub fn set_estimate(&mut self, estimate: &Estimate) {
+        self.spent.epsilon += estimate.epsilon;
         self.fields.set("estimate", estimate);
         self.line("estimate", estimate_text(estimate));
     }
@@ -454,6 +458,12 @@ impl Release {
         if let Some(warning) = all_noise_warning(noise_scale, statistic_range) {
             self.warn(warning);
         }
+    }
+}
+
+impl Spent for Release {
+    fn spent(&self) -> PrivacyCost {
+        self.spent
     }
 }
 

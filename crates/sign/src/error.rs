@@ -15,6 +15,13 @@ pub enum SignError {
         /// Its index.
         index: usize,
     },
+    /// The two columns of a paired sample differ in length.
+    UnequalLengths {
+        /// Length of `before`.
+        before: usize,
+        /// Length of `after`.
+        after: usize,
+    },
     /// The public test has only zeros: there is nothing to test.
     AllZero {
         /// The number of values.
@@ -47,6 +54,11 @@ impl fmt::Display for SignError {
             SignError::NonFinite { index } => {
                 write!(f, "value {index} is NaN or infinite; the sign test needs finite values")
             }
+            SignError::UnequalLengths { before, after } => write!(
+                f,
+                "paired samples must have equal lengths (before has {before}, after has \
+                 {after}); drop unmatched rows"
+            ),
             SignError::AllZero { n } => write!(
                 f,
                 "all {n} values are 0: the public sign test (as scipy's binomtest) needs a non-zero value"
@@ -69,6 +81,17 @@ impl std::error::Error for SignError {}
 impl From<MechanismError> for SignError {
     fn from(e: MechanismError) -> Self {
         SignError::Mechanism(e)
+    }
+}
+
+impl From<dptest_core::InvalidPairs> for SignError {
+    fn from(e: dptest_core::InvalidPairs) -> Self {
+        match e {
+            dptest_core::InvalidPairs::UnequalLengths { before, after } => {
+                SignError::UnequalLengths { before, after }
+            }
+            dptest_core::InvalidPairs::NonFinite { index } => SignError::NonFinite { index },
+        }
     }
 }
 

@@ -1,6 +1,8 @@
 //! The sign test, public and differentially private: does a value (a measurement, or the
 //! difference of a pair) tend to be positive or negative?
 //!
+//! - [`SignSample`]: the tested values, one column (`new`) or pairs (`from_pairs(before,
+//!   after)`, the values after − before, the order of every paired constructor in dptest).
 //! - [`sign_test`]: the public test, as `scipy.stats.binomtest(#positive, #positive +
 //!   #negative, 0.5)` (zeros dropped).
 //! - [`release_sign`]: the private statistic T = #positive − #negative (sensitivity 2,

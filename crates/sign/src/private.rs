@@ -25,8 +25,8 @@ use crate::{SignError, SignSample};
 /// positive to negative or back).
 pub const SIGN_SENSITIVITY: f64 = 2.0;
 
-/// The largest n of the exact reference (each p-value sums O(n²) lattice terms: 0.56 s at
-/// this n in a release build, docs/notes/sign.md).
+/// The largest n of the exact reference (each p-value sums O(n²) lattice terms: about half a
+/// second at this n in a release build).
 pub const MAX_N: usize = 10_000;
 
 /// The private release of T with Laplace noise (ε-DP; OS CSPRNG, exact sampler).

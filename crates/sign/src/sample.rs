@@ -35,6 +35,15 @@ impl SignSample {
         Ok(SignSample { values: values.to_vec() })
     }
 
+    /// The paired sample of `(before_i, after_i)`: the values `after − before`
+    /// ([`dptest_core::paired_differences`], the order of every `from_pairs` in dptest).
+    ///
+    /// # Errors
+    /// [`SignError::Empty`], [`SignError::UnequalLengths`], [`SignError::NonFinite`].
+    pub fn from_pairs(before: &[f64], after: &[f64]) -> Result<Self, SignError> {
+        SignSample::new(&dptest_core::paired_differences(before, after)?)
+    }
+
     /// The number of values n.
     pub fn len(&self) -> usize {
         self.values.len()

@@ -18,7 +18,7 @@ pub enum TTestError {
     },
     /// A value is NaN or infinite.
     NonFinite {
-        /// Which input: `"data"`, `"a"` or `"b"`.
+        /// Which input: `"data"`, `"a"`, `"b"` or `"pairs"` (`BoundedSample::from_pairs`).
         sample: &'static str,
         /// Index of the first bad value.
         index: usize,

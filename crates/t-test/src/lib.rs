@@ -3,8 +3,9 @@
 //! - Public: [`ttest_1samp`] and [`ttest_rel`] match `scipy.stats.ttest_1samp` /
 //!   `ttest_rel` (statistic, p-value from Student's t with n − 1 df, `alternative`,
 //!   [`TTestResult::confidence_interval`]).
-//! - Private ([`private_ttest`] on a [`BoundedSample`]; Couch et al. 2019 §5.4, with the errata
-//!   in `ARCHITECTURE.md`): data are clamped to declared [`Bounds`] and mapped to [−1, 1] with the hypothesised mean at 0
+//! - Private ([`private_ttest`] on a [`BoundedSample`]; Couch et al. 2019 §5.4, with the
+//!   mean's sensitivity 2/n where the pseudo-code has 1/n): data are clamped to declared
+//!   [`Bounds`] and mapped to [−1, 1] with the hypothesised mean at 0
 //!   ([`Rescaling`]); x̄ is released with Laplace noise of sensitivity 2/n at ε_mean and s²
 //!   with sensitivity 5/(n − 1) at ε_variance (default split ½/½), both through
 //!   `dptest-mechanisms`; T̃ = x̄̃ / √(s̃²/n), and T̃ = 0 when s̃² ≤ 0.
@@ -16,7 +17,8 @@
 //!   [−1, 1] ([`TwoPointNull`]), so that skewed bounded data hold α too. `named("normal")`
 //!   searches normal data only; `WorstCase` maximises over the whole sd grid; `Paper` is
 //!   the paper's sd = [`PAPER_SD`] reference, kept for comparison (anti-conservative for
-//!   small true sd; measurements in `docs/notes/t-test.md`). All three support `alternative`
+//!   small true sd: its type-I error exceeds α when the data's sd is below 0.3). All three
+//!   support `alternative`
 //!   two-sided / less / greater (the tail of T̃ that counts).
 //! - Rescaling: y = (clamp(x) − popmean)/c with c = max(hi − popmean, popmean − lo), so
 //!   popmean ↦ 0 and the bounds land inside [−1, 1]. For the paired test the bounds apply to
@@ -58,8 +60,8 @@
 //! let public = ttest_rel(&after, &before, Alternative::TwoSided)?;
 //! assert!(public.p_value < 1e-6);
 //!
-//! // Private: differences are declared to lie in [−10, 10]; ε = 1.
-//! let sample = BoundedSample::paired(&after, &before, Bounds::new(-10.0, 10.0)?)?;
+//! // Private: the differences after − before are declared to lie in [−10, 10]; ε = 1.
+//! let sample = BoundedSample::from_pairs(&before, &after, Bounds::new(-10.0, 10.0)?)?;
 //! let options = PrivateTOptions::new(1.0)?;
 //! let private = private_ttest(&sample, &options, Evaluator::cpu(MonteCarlo::new(2_000, 7)?))?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);

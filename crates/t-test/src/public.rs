@@ -155,7 +155,9 @@ pub fn ttest_1samp(
 }
 
 /// Paired t-test of H0: mean(a − b) = 0 (scipy `ttest_rel(a, b, alternative=…)`); the
-/// confidence interval is for the mean difference a − b.
+/// confidence interval is for the mean difference a − b. This is scipy's order, kept because
+/// the function is scipy's: `ttest_rel(&after, &before, …)` tests the same differences as the
+/// private `BoundedSample::from_pairs(&before, &after, …)`.
 ///
 /// # Errors
 /// As [`ttest_1samp`], plus [`TTestError::LengthMismatch`].

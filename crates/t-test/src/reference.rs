@@ -58,7 +58,7 @@ pub const GRID_FLOOR_FRACTION: f64 = 0.01;
 pub const VARIANCE_DRAWS: u64 = 4000;
 /// The two-point law's grid has this many points per step of the normal law's ([`refine_grid`]):
 /// its p(sd) moves faster in sd (at n = 50, ε = 10 a grid four times coarser misses up to 11%
-/// of p; `docs/notes/t-test.md`), and its draws are cheap.
+/// of p), and its draws are cheap.
 pub const TWO_POINT_GRID_STEPS: u32 = 4;
 /// Tag of the simulated datasets of the study API.
 pub const TAG_SIMULATED_DATA: u32 = tags::T_TEST_SIMULATED_DATA;

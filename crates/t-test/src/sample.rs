@@ -3,11 +3,11 @@
 
 use crate::error::{TTestError, check_n};
 use crate::private::{Bounds, Rescaling, rescale};
-use crate::public::differences;
+use dptest_core::InvalidPairs;
 
 /// Values tested against a hypothesised mean, clamped to declared bounds and rescaled to
 /// [−1, 1] with the mean at 0 ([`Rescaling`]). The paired test is the one-sample test of the
-/// differences a − b against 0.
+/// differences after − before against 0.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BoundedSample {
     rescaled: Vec<f64>,
@@ -27,12 +27,21 @@ impl BoundedSample {
         Ok(BoundedSample { rescaled: rescale(data, popmean, bounds)?, rescaling })
     }
 
-    /// H0: E(a − b) = 0; `bounds` apply to the differences and must contain 0.
+    /// H0: E(after − before) = 0 for pairs `(before_i, after_i)`; `bounds` apply to the
+    /// differences `after − before` ([`dptest_core::paired_differences`], the order of every
+    /// `from_pairs` in dptest) and must contain 0.
     ///
     /// # Errors
-    /// As [`BoundedSample::new`], plus [`TTestError::LengthMismatch`].
-    pub fn paired(a: &[f64], b: &[f64], bounds: Bounds) -> Result<Self, TTestError> {
-        BoundedSample::new(&differences(a, b)?, 0.0, bounds)
+    /// As [`BoundedSample::new`], plus [`TTestError::LengthMismatch`] (`a` is `before`, `b`
+    /// is `after`) and [`TTestError::NonFinite`] with `sample: "pairs"`.
+    pub fn from_pairs(before: &[f64], after: &[f64], bounds: Bounds) -> Result<Self, TTestError> {
+        let d = dptest_core::paired_differences(before, after).map_err(|e| match e {
+            InvalidPairs::UnequalLengths { before, after } => {
+                TTestError::LengthMismatch { a: before, b: after }
+            }
+            InvalidPairs::NonFinite { index } => TTestError::NonFinite { sample: "pairs", index },
+        })?;
+        BoundedSample::new(&d, 0.0, bounds)
     }
 
     /// The clamped values on the [−1, 1] scale.

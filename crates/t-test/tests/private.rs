@@ -25,12 +25,12 @@ fn bad_input_gives_typed_errors() {
     ));
     assert!(matches!(one(&[0.5, 0.1], 3.0), Err(TTestError::InvalidPopmean { .. })));
     assert!(matches!(
-        BoundedSample::paired(&[1.0, 2.0, 3.0], &[1.0, 2.0], b),
+        BoundedSample::from_pairs(&[1.0, 2.0, 3.0], &[1.0, 2.0], b),
         Err(TTestError::LengthMismatch { a: 3, b: 2 })
     ));
     assert!(matches!(
-        BoundedSample::paired(&[1.0, f64::NAN], &[1.0, 2.0], b),
-        Err(TTestError::NonFinite { sample: "a", index: 1 })
+        BoundedSample::from_pairs(&[1.0, f64::NAN], &[1.0, 2.0], b),
+        Err(TTestError::NonFinite { sample: "pairs", index: 1 })
     ));
     for (lo, hi) in [(1.0, 1.0), (2.0, -2.0), (f64::NAN, 1.0), (0.0, f64::INFINITY)] {
         assert!(matches!(
@@ -68,7 +68,7 @@ fn strong_effect_is_detected_with_os_noise() {
         before.iter().enumerate().map(|(i, b)| b + 1.0 + (i % 5) as f64).collect();
     let o = PrivateTOptions::new(1.0).unwrap();
     let b = Bounds::new(-5.0, 5.0).unwrap();
-    let sample = BoundedSample::paired(&after, &before, b).unwrap();
+    let sample = BoundedSample::from_pairs(&before, &after, b).unwrap();
     let r = private_ttest(&sample, &o, Evaluator::cpu(MonteCarlo::new(2000, 3).unwrap())).unwrap();
     assert!(r.p_value < 0.01, "{r:?}");
     assert!((r.detail.mean_estimate - 3.0).abs() < 0.1, "{r:?}");

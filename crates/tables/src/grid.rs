@@ -31,7 +31,7 @@ pub struct Grid {
 pub const PAPER_DRAWS: u64 = 10_000_000;
 
 impl Grid {
-    /// The shipped default grid of `family` (see docs/benchmarks.md, "Tables").
+    /// The shipped default grid of `family`: the grid of the shipped tables.
     pub fn default_for(family: Family) -> Grid {
         let base = Grid {
             family,

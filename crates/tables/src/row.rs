@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::TablesError;
 use crate::spec::{Cell, TableTest};
 
-/// The CSV columns other tools rely on (ARCHITECTURE.md, "Tables"), in order; [`TableRow`] adds
+/// The CSV columns other tools rely on, in this order (a stable interface); [`TableRow`] adds
 /// `ci_low,ci_high,exact,m_star` after them.
 pub const DESIGN_HEADER: &str =
     "test,epsilon,n,groups,alpha,sided,critical_value,normalized,draws,engine,reference";

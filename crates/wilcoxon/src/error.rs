@@ -137,6 +137,17 @@ impl From<RefdistError> for WilcoxonError {
     }
 }
 
+impl From<dptest_core::InvalidPairs> for WilcoxonError {
+    fn from(e: dptest_core::InvalidPairs) -> Self {
+        match e {
+            dptest_core::InvalidPairs::UnequalLengths { before, after } => {
+                WilcoxonError::UnequalLengths { before, after }
+            }
+            dptest_core::InvalidPairs::NonFinite { index } => WilcoxonError::NonFinite { index },
+        }
+    }
+}
+
 impl From<RankError> for WilcoxonError {
     fn from(e: RankError) -> Self {
         match e {

@@ -26,8 +26,9 @@
 //! - [`PrivateWilcoxon`]: the test as the tools list it (`dptest-registry`): its power study
 //!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI and Python run it.
 //!
-//! Measured sizes, timings and the reasoning behind the defaults: `docs/notes/wilcoxon.md`;
-//! privacy notes: `docs/privacy-notes.md`.
+//! Privacy: neighbouring samples have the same n and differ in one pair; W = R+ − R− moves
+//! by at most 2n when one pair changes, the release adds Laplace(2n/ε) noise (ε-DP), and the
+//! default reference is valid whatever the (private) number of zeros and ties.
 //!
 //! # Example
 //!

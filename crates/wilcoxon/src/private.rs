@@ -63,7 +63,8 @@ pub enum ReferenceLaw {
     /// Untied exact tail with the central guard (zero-robust for ε ≤
     /// [`crate::ROBUST_FAST_MAX_EPSILON`], n ≤ [`crate::MAX_EXACT_N`]).
     ZeroRobustGuarded,
-    /// N(0, σ_n²) ⊕ Laplace as the zero-robust reference at large n (docs/notes/large-n.md).
+    /// N(0, σ_n²·(1 + 2/n)) ⊕ Laplace as the zero-robust reference at large n (the
+    /// inflation covers the first Edgeworth term and the zero counts).
     ZeroRobustNormalLimit,
     /// The exact untied signed-rank null ⊕ Laplace.
     ExactUntied,
@@ -135,8 +136,7 @@ enum Exact {
 
 /// The normal limit's variance is σ_n²·(1 + this/n): it covers the first Edgeworth term of
 /// the signed-rank law (excess kurtosis ≈ −3.6/n, which makes the exact tail exceed the
-/// normal one by up to ≈ 0.46/n relative for z < √3) with room for zero counts
-/// (docs/notes/large-n.md).
+/// normal one by up to ≈ 0.46/n relative for z < √3) with room for zero counts.
 pub const LIMIT_VARIANCE_INFLATION: f64 = 2.0;
 
 /// The sd of the zero-robust normal limit: σ_n·√(1 + [`LIMIT_VARIANCE_INFLATION`]/n).
@@ -633,7 +633,8 @@ mod tests {
     #[test]
     fn seeded_release_gives_a_consistent_result() {
         let sample =
-            PairedSample::new(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.5, 2.0, 5.0, 3.0, 9.0]).unwrap();
+            PairedSample::from_pairs(&[1.0, 2.0, 3.0, 4.0, 5.0], &[2.5, 2.0, 5.0, 3.0, 9.0])
+                .unwrap();
         let reference = WpReference::new(5, eps(1.0), Reference::Exact, Evaluator::Exact).unwrap();
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
         let w = crate::pratt_statistic(&sample).unwrap().w;

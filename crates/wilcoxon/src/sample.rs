@@ -15,23 +15,14 @@ pub struct PairedSample {
 }
 
 impl PairedSample {
-    /// Pairs `(before_i, after_i)`; the test uses `d = after − before`.
+    /// Pairs `(before_i, after_i)`; the test uses `d = after − before`
+    /// ([`dptest_core::paired_differences`], the order of every `from_pairs` in dptest).
     ///
     /// # Errors
     /// [`WilcoxonError::Empty`], [`WilcoxonError::UnequalLengths`],
     /// [`WilcoxonError::NonFinite`].
-    pub fn new(before: &[f64], after: &[f64]) -> Result<Self, WilcoxonError> {
-        if before.len() != after.len() {
-            return Err(WilcoxonError::UnequalLengths { before: before.len(), after: after.len() });
-        }
-        for (index, (b, a)) in before.iter().zip(after).enumerate() {
-            if !b.is_finite() || !a.is_finite() {
-                return Err(WilcoxonError::NonFinite { index });
-            }
-        }
-        let differences: Vec<f64> =
-            before.iter().zip(after).map(|(b, a)| (a - b).clamp(-f64::MAX, f64::MAX)).collect();
-        Self::from_differences(&differences)
+    pub fn from_pairs(before: &[f64], after: &[f64]) -> Result<Self, WilcoxonError> {
+        Self::from_differences(&dptest_core::paired_differences(before, after)?)
     }
 
     /// A sample given directly by its differences `d_i`.
@@ -120,17 +111,17 @@ mod tests {
 
     #[test]
     fn bad_input_is_refused() {
-        assert_eq!(PairedSample::new(&[], &[]), Err(WilcoxonError::Empty));
+        assert_eq!(PairedSample::from_pairs(&[], &[]), Err(WilcoxonError::Empty));
         assert_eq!(
-            PairedSample::new(&[1.0], &[1.0, 2.0]),
+            PairedSample::from_pairs(&[1.0], &[1.0, 2.0]),
             Err(WilcoxonError::UnequalLengths { before: 1, after: 2 })
         );
         assert_eq!(
-            PairedSample::new(&[1.0, f64::NAN], &[1.0, 2.0]),
+            PairedSample::from_pairs(&[1.0, f64::NAN], &[1.0, 2.0]),
             Err(WilcoxonError::NonFinite { index: 1 })
         );
         // Overflowing differences saturate (a private test must release on every finite input).
-        let s = PairedSample::new(&[1e308, -1e308, 0.0], &[-1e308, 1e308, 1.0]).unwrap();
+        let s = PairedSample::from_pairs(&[1e308, -1e308, 0.0], &[-1e308, 1e308, 1.0]).unwrap();
         assert_eq!(s.differences(), [-f64::MAX, f64::MAX, 1.0]);
         assert_eq!(
             PairedSample::from_differences(&[1.0, f64::INFINITY]),

@@ -10,7 +10,7 @@ use crate::output::{Report, fmt, plural};
 /// Runs a ledger subcommand.
 pub fn run(command: &LedgerCommand) -> Result<Report> {
     match command {
-        LedgerCommand::Show { ledger } => show(ledger),
+        LedgerCommand::Show { ledger, .. } => show(ledger),
     }
 }
 

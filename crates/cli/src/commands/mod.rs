@@ -20,7 +20,7 @@ use crate::output::{Report, fmt, plural};
 
 /// Runs the parsed command line.
 pub fn run(cli: &Cli) -> Result<()> {
-    let common = &cli.common;
+    let common = &cli.command.common();
     let mut report = match &cli.command {
         Command::KruskalWallis(a) => groups::kruskal_wallis(a, common)?,
         Command::MannWhitney(a) => groups::mann_whitney(a, common)?,
@@ -31,7 +31,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::TaskClifton(a) => paired::task_clifton(a, common)?,
         Command::CriticalValue(a) => critical::critical_value(a, common)?,
         Command::Plan(a) => plan::plan(a, common)?,
-        Command::Federated(c) => federated::run(c, common)?,
+        Command::Federated(c) => federated::run(c)?,
         Command::Ledger(c) => ledger_cmd::run(c)?,
     };
     add_monte_carlo_precision(&mut report);
@@ -57,8 +57,8 @@ pub fn simulation_on(
 }
 
 /// Runs a private release under the ledger: the ledger is locked, the budget checked, the
-/// release made and recorded, and only then is the result returned for printing.
-pub fn release<T>(
+/// release made and what it spent recorded, and only then is the result returned for printing.
+pub fn release<T: dptest_core::Spent>(
     ledger_args: &LedgerArgs,
     test: &str,
     epsilon: f64,

@@ -133,8 +133,8 @@ pub(super) fn one_or_paired(
             let p = super::reading(|| table.paired(b, a, input.drop_missing))?;
             // Saturating differences: a pair like (−1e308, 1e308) gives f64::MAX, which a
             // private test ranks or clamps like any other value.
-            let d = wx::PairedSample::new(&p.before, &p.after).map_err(|e| anyhow!("{e}"))?;
-            Ok(TestedValues { values: d.differences().to_vec(), input: p.input, kind: "paired" })
+            let d = dptest_core::paired_differences(&p.before, &p.after)?;
+            Ok(TestedValues { values: d, input: p.input, kind: "paired" })
         }
         _ => bail!("pass --value COL, or --before COL --after COL"),
     }
@@ -260,7 +260,8 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
     crate::ledger::check_before_reading(&args.ledger)?;
     let table = super::read_table(&args.input)?;
     let data = super::reading(|| table.paired(&args.columns.before, &args.columns.after, false))?;
-    let sample = wx::PairedSample::new(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
+    let sample =
+        wx::PairedSample::from_pairs(&data.before, &data.after).map_err(|e| anyhow!("{e}"))?;
     let k = args.k;
     let variant = match args.variant {
         TcVariant::HighUtility => wx::TcVariant::HighUtility,

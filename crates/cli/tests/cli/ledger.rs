@@ -202,7 +202,7 @@ fn delta_is_limited_like_epsilon() {
     let path = temp("ledger_delta.json");
     let ledger = path.to_str().unwrap();
     let run = |budget: &[&str]| {
-        let flags = ["--epsilon", "0.1", "--delta", "1e-6", "--ledger", ledger, "--dataset", "d"];
+        let flags = ["--epsilon", "1", "--delta", "1e-6", "--ledger", ledger, "--dataset", "d"];
         let mut a = mw_args(&flags);
         a.extend_from_slice(budget);
         dptest(&a)

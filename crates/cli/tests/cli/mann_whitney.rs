@@ -51,3 +51,40 @@ fn known_sizes_with_an_empty_group_says_the_sizes_are_read_not_estimated() {
     assert!(warnings.contains("assumed public") && !warnings.contains("m*"), "{warnings}");
     assert_eq!(v["p_value"], 1.0);
 }
+
+/// Issue 28 item 4: a run whose size estimate leaves m* = 0 for every dataset of its n (a
+/// fact of n, ε and δ) is refused before anything is spent, with advice that works.
+#[test]
+fn a_run_that_cannot_reject_is_refused_before_spending() {
+    let rows = |n: usize| -> String {
+        let lines: Vec<String> =
+            (0..n).map(|i| format!("{},{i}", if i % 2 == 0 { "a" } else { "b" })).collect();
+        let path = temp(&format!("mw-reach-{n}.csv"));
+        std::fs::write(&path, format!("group,value\n{}\n", lines.join("\n"))).expect("write");
+        path.to_str().expect("utf-8").to_owned()
+    };
+    let ledger = temp("mw-reach-ledger.json");
+    let _ = std::fs::remove_file(&ledger);
+    let ledger = ledger.to_str().expect("utf-8");
+    fn run<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["mann-whitney", "--input", file, "--group", "group", "--value"];
+        args.extend(["value", "--groups", "a,b", "--epsilon", "1"]);
+        args.extend(extra);
+        args
+    }
+    let small = rows(32);
+    let budget = ["--ledger", ledger, "--budget", "5", "--dataset", "small"];
+    let message = fails(&run(&small, &budget));
+    for advice in ["nothing was spent", "kruskal-wallis", "--known-sizes", "n = 34"] {
+        assert!(message.contains(advice), "{advice}: {message}");
+    }
+    assert!(!std::path::Path::new(ledger).exists(), "the refusal wrote the ledger");
+    // The advice works: public sizes, the two-group Kruskal–Wallis test, or n = 34.
+    let known = json(&run(&small, &["--known-sizes"]));
+    assert_eq!(known["n"], 32);
+    let mut kw = vec!["kruskal-wallis", "--input", &small, "--group", "group", "--value"];
+    kw.extend(["value", "--groups", "a,b", "--epsilon", "1", "--draws", "2000"]);
+    assert_eq!(json(&kw)["n"], 32);
+    let enough = rows(34);
+    assert_eq!(json(&run(&enough, &[]))["n"], 34);
+}

@@ -237,7 +237,6 @@ fn a_european_csv_is_read_with_decimal_commas_and_diagnosed_without_them() {
     let read = json(&[&plain[..], &["--decimal", ","]].concat());
     let dots = file("points.csv", &text.replace(',', ".").replace(';', ","));
     let want = json(&[
-        "--json",
         "kruskal-wallis",
         "--input",
         &dots,
@@ -341,4 +340,38 @@ fn declared_group_names_are_trimmed() {
         vec!["kruskal-wallis", "--input", "examples/methylation.csv", "--group", "group"];
     args.extend(["--value", "value", "--groups", "bipolar, control , schizophrenia", "--public"]);
     assert_eq!(json(&args)["statistic"], spaced["statistic"]);
+}
+
+#[test]
+fn each_command_lists_only_the_options_it_uses() {
+    let options = |args: &[&str]| -> Vec<String> {
+        ok(args)
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("--"))
+            .map(|l| l.split([' ', '<']).next().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let engine = ["draws", "seed", "backend", "alpha", "report"];
+    for command in [
+        &["ledger", "show", "--help"][..],
+        &["federated", "bin", "--help"],
+        &["federated", "test", "--help"],
+        &["federated", "combine", "--help"],
+    ] {
+        let listed = options(command);
+        assert!(listed.contains(&"json".to_owned()), "{command:?}: {listed:?}");
+        for name in engine {
+            assert!(!listed.contains(&name.to_owned()), "{command:?} lists --{name}");
+        }
+    }
+    let plan = options(&["plan", "--help"]);
+    assert!(plan.contains(&"draws".to_owned()) && !plan.contains(&"backend".to_owned()));
+    let critical = options(&["critical-value", "--help"]);
+    assert!(critical.contains(&"backend".to_owned()) && !critical.contains(&"report".to_owned()));
+    for name in engine {
+        assert!(options(&["kruskal-wallis", "--help"]).contains(&name.to_owned()), "--{name}");
+    }
+    // An option a command does not use is an error there, not silently ignored.
+    let message = fails(&["ledger", "show", "--ledger", "x.json", "--draws", "5"]);
+    assert!(message.contains("unexpected argument '--draws'"), "{message}");
 }

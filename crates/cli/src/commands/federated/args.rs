@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::cli::Alternative;
+use crate::cli::{Alternative, OutputArgs};
 
 /// `dptest federated` subcommands.
 #[derive(Subcommand, Debug)]
@@ -42,6 +42,20 @@ pub enum FederatedCommand {
         after_help = "Example:\n  dptest federated quantile --table table2.json --p 0.25,0.5,0.75"
     )]
     Quantile(QuantileArgs),
+}
+
+impl FederatedCommand {
+    /// `--json`.
+    pub fn output(&self) -> OutputArgs {
+        match self {
+            FederatedCommand::Bin(a) => a.output,
+            FederatedCommand::Add(a) => a.output,
+            FederatedCommand::Test(a) => a.output,
+            FederatedCommand::Summary(a) => a.output,
+            FederatedCommand::Combine(a) => a.output,
+            FederatedCommand::Quantile(a) => a.output,
+        }
+    }
 }
 
 /// Input columns of a centre's file.
@@ -135,6 +149,8 @@ pub struct BinArgs {
     /// Small-group policy.
     #[arg(long, value_enum, default_value_t = SmallGroups::Error)]
     pub small_groups: SmallGroups,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// `federated add`.
@@ -152,6 +168,8 @@ pub struct AddArgs {
     /// Small-group policy.
     #[arg(long, value_enum, default_value_t = SmallGroups::Error)]
     pub small_groups: SmallGroups,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// `federated test`.
@@ -163,6 +181,8 @@ pub struct TableTestArgs {
     /// Alternative hypothesis ("greater": group 1 tends larger, as scipy).
     #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
     pub alternative: Alternative,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// `federated summary`.
@@ -175,6 +195,8 @@ pub struct SummaryArgs {
     /// The federation's two group labels, group 1 first (default: this file's, sorted).
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     pub groups: Option<Vec<String>>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// How to combine centre summaries.
@@ -200,6 +222,8 @@ pub struct CombineArgs {
     /// Centre summaries written by `federated summary`.
     #[arg(required = true, value_name = "SUMMARY.json")]
     pub summaries: Vec<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// Quantile estimator.
@@ -244,4 +268,6 @@ pub struct QuantileArgs {
     /// Which group, by label (table default: the first group; centres default: all rows).
     #[arg(long, value_name = "LABEL")]
     pub group: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }

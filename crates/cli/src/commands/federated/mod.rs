@@ -24,12 +24,12 @@ use args::{
 use dptest_federated as fed;
 use serde_json::json;
 
-use crate::cli::{Alternative, Common};
+use crate::cli::Alternative;
 use crate::data::{Grouped, Table};
 use crate::output::{Report, fmt};
 
 /// Runs a federated subcommand.
-pub fn run(command: &FederatedCommand, _common: &Common) -> Result<Report> {
+pub fn run(command: &FederatedCommand) -> Result<Report> {
     match command {
         FederatedCommand::Bin(a) => bin(a),
         FederatedCommand::Add(a) => add(a),
