@@ -3,7 +3,7 @@
 >>> import dptest
 >>> res = dptest.kruskal([1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0], epsilon=1)
 >>> stat, p = res                     # unpacks like scipy's result
->>> res.epsilon, res.reference        # privacy cost and the reference used  # doctest: +SKIP
+>>> res.epsilon_total, res.reference  # privacy cost and the reference used  # doctest: +SKIP
 
 Private calls need ``epsilon``; ``public=True`` (or :mod:`dptest.public`, with scipy's
 function names) gives exactly scipy's answer. See ``help(dptest.kruskal)``.
@@ -29,6 +29,7 @@ from ._api import (  # noqa: E402
     private_test,
     reference_pvalue,
     shipped_table,
+    sign,
     task_clifton,
     tests,
     ttest,
@@ -52,6 +53,7 @@ __all__ = [
     "public",
     "reference_pvalue",
     "shipped_table",
+    "sign",
     "task_clifton",
     "tests",
     "ttest",

@@ -63,7 +63,11 @@ class TestResult(tuple):
     pvalue : float
         The p-value (post-processing of the release for private tests).
     epsilon, delta : float or None
-        Privacy cost of the release (``None`` for public tests).
+        What the test itself spent (``None`` for public tests).
+    epsilon_total : float
+        Private tests: the whole ε the release spent, the test's ``epsilon`` plus the ε of an
+        interval with a release of its own (``ci_epsilon``); what a ledger is charged and what
+        to publish as the cost.
     reference : dict
         The reference distribution used: ``engine``, ``draws``, ``seed`` (and
         ``distribution`` for public tests).
@@ -330,7 +334,8 @@ def private_test(
         group). One-sample tests: one sample (the differences x − y for paired data, with
         ``paired=True``).
     epsilon : float
-        Privacy budget asked for (the result's ``epsilon`` is what was spent).
+        Privacy budget asked for (the result's ``epsilon`` is what the test spent, its
+        ``epsilon_total`` the whole cost with an interval's own ``ci_epsilon``).
     groups : sequence, optional
         Names of the groups, in order (default ``"0", "1", ...``).
     delta, alternative, bounds, popmean
@@ -375,6 +380,7 @@ def kruskal(
     group: Optional[str] = None,
     value: Optional[str] = None,
     statistic: str = "abs",
+    ci: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -398,6 +404,10 @@ def kruskal(
         Long-format data; with ``group`` (label column) and ``value`` (value column).
     statistic : {'abs', 'squared'}, default 'abs'
         Private statistic: KW-abs (sensitivity 8) or H (sensitivity 87).
+    ci : float, optional
+        Private test with ``statistic='abs'``: add ``estimate``, the rank effect KW-abs
+        measures with a two-sided interval at level ``ci`` (post-processing of the release, no
+        ε of its own), as the CLI's ``--ci``.
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).
     alpha : float, default 0.05
@@ -429,10 +439,13 @@ def kruskal(
     arrays, labels = _grouped(samples, data, group, value, groups, eps is not None)
     if eps is not None:
         return _release(
-            "kruskal-wallis", arrays, labels, eps, options={"statistic": statistic},
+            "kruskal-wallis", arrays, labels, eps, options={"statistic": statistic}, ci=ci,
             draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
+    if ci is not None:
+        raise ValueError("the public Kruskal–Wallis test has no interval (ci=) yet; the private "
+                         "one (epsilon=E, ci=LEVEL) is for the rank effect KW-abs measures")
     return _native(_dptest.kruskal, arrays, labels, float(alpha))
 
 
@@ -612,6 +625,58 @@ def wilcoxon(
     args = (d, kind, float(popmean), alternative, zero_method, bool(correction), method,
             float(alpha))
     return _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args)
+
+
+def sign(
+    x: Any,
+    y: Any = None,
+    *,
+    epsilon: float,
+    alternative: str = "two-sided",
+    popmean: float = 0.0,
+    data: Any = None,
+    ci: Optional[float] = None,
+    ci_epsilon: Optional[float] = None,
+    bounds: Optional[Tuple[float, float]] = None,
+    alpha: float = 0.05,
+    ledger: Any = None,
+    progress: Optional[bool] = None,
+) -> TestResult:
+    """The ε-differentially private sign test of d = x − y (or of x − popmean): T = #(d > 0)
+    − #(d < 0) with Laplace noise (sensitivity 2), the CLI's ``sign``. The public sign test is
+    :func:`dptest.public.sign`.
+
+    Parameters
+    ----------
+    x, y, data, popmean
+        As :func:`wilcoxon` (d = x − y, scipy's order).
+    epsilon : float
+        Privacy budget of the test.
+    alternative : {'two-sided', 'greater', 'less'}
+        'greater': d tends to be positive.
+    ci, ci_epsilon, bounds
+        As :func:`wilcoxon`: the median of d with an interval, a release of its own.
+    alpha, ledger, progress
+        As :func:`kruskal`.
+
+    Returns
+    -------
+    TestResult
+        ``epsilon`` is the test's ε, ``epsilon_total`` the whole cost with ``ci_epsilon``.
+
+    Examples
+    --------
+    >>> import dptest
+    >>> r = dptest.sign([1.2, 0.4, 2.2, -0.3, 1.0], epsilon=1.0)  # doctest: +SKIP
+    """
+    d, kind = _differences(x, y, data)
+    if kind == "paired" and popmean != 0.0:
+        raise ValueError("popmean applies to the one-sample test; paired tests test d = 0")
+    return _release(
+        "sign", [d], [], float(epsilon), paired=kind == "paired", alternative=alternative,
+        bounds=bounds, popmean=float(popmean), ci=ci, ci_epsilon=ci_epsilon, alpha=alpha,
+        ledger=ledger, progress=progress,
+    )
 
 
 def ttest(

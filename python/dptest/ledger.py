@@ -1,7 +1,8 @@
 """The privacy-budget ledger (file format ``dptest-ledger-2``), bound from the Rust crate
 ``dptest-ledger`` that the CLI's ``--ledger`` uses too: one implementation of the file, the
-lock on ``<ledger>.lock`` (held from the budget check until the release is recorded) and the
-ε and δ limits, so the CLI and Python share a ledger without overspending.
+lock on the ledger file itself (whatever path reaches it; held from the budget check until
+the release is recorded, the file rewritten in place, created readable by its owner only) and
+the ε and δ limits, so the CLI and Python share a ledger without overspending.
 """
 
 from __future__ import annotations

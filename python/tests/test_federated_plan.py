@@ -27,7 +27,7 @@ def test_python_table_equals_the_cli_table(tmp_path):
                                     journal=ja, dataset="a")
     # The limits come from the journal's secret: the same table from the CLI and Python.
     assert py_first == first
-    # Joining draws nothing: the same table from the CLI and from Python.
+    # A join places its own limits from the same journal secret: the same table again.
     ab = tmp_path / "ab.json"
     run_cli("federated", "add", "--table", str(a), "-i", str(CENTRES / "centre_b.csv"),
             "--group", "group", "--value", "value", "--centre", "site-b", "-o", str(ab),
@@ -90,9 +90,10 @@ def test_federated_errors_are_exceptions(tmp_path):
                              journal=tmp_path, dataset="a")
 
 
-def test_a_crafted_table_that_cuts_a_centres_counts_is_refused(tmp_path):
-    """Privacy review 3, item 3: two hand-made tables with limits a little apart would give the
-    centre's count between them; its journal refuses the second (and records nothing)."""
+def test_crafted_tables_a_little_apart_disclose_the_same_own_limit_counts(tmp_path):
+    """Privacy reviews 3 and 4: two hand-made tables with limits a little apart (1 value
+    between them) used to give the centre's count between them; now a joining centre's runs
+    end at its own S1 limits, so both give the same run totals and neither is refused."""
     df = pd.DataFrame({"group": ["control"] * 50,
                        "value": [(600 + 4 * i) / 10 for i in range(50)]})
     j = dict(journal=tmp_path / "journal.json", dataset="site")
@@ -103,9 +104,10 @@ def test_a_crafted_table_that_cuts_a_centres_counts_is_refused(tmp_path):
             "centres": ["invented"], "extremes": {"lower": "infinite", "upper": "infinite"},
             "lower_limit": None, "upper_limits": [limit, None], "counts": [[20.0, 20.0]]}))
 
-    dptest.federated.add(crafted(70.0), df, group="group", value="value", **j)
-    with pytest.raises(ValueError, match=r"between 1 and K − 1 = 9 values in \(70, 70.5\]"):
-        dptest.federated.add(crafted(70.5), df, group="group", value="value", **j)
+    first = dptest.federated.add(crafted(70.0), df, group="group", value="value", **j)
+    second = dptest.federated.add(crafted(70.5), df, group="group", value="value", **j)
+    counts = [json.loads(t.to_json())["counts"] for t in (first, second)]
+    assert counts == [[[50.0, 40.0]], [[50.0, 40.0]]]
     with pytest.raises(ValueError):
         dptest.federated.Table.from_json('{"format": "nope"}')
 

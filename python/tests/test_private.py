@@ -333,6 +333,8 @@ def test_every_interval_is_the_estimate_object_of_the_cli():
         t.confidence_interval(confidence_level=0.95)
     w = dptest.wilcoxon(PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=0.5, bounds=(-5, 5))
     assert w.estimate["parameter"].startswith("median") and w.estimate["epsilon"] == 0.5
+    # The whole cost is stated beside the test's own ε.
+    assert (w.epsilon, w.epsilon_total) == (1.0, 1.5) and t.epsilon_total == 1.0
     s = dptest.private_test("sign", PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=0.5, bounds=(-5, 5))
     assert s.estimate["low"] <= s.estimate["value"] <= s.estimate["high"]
     m = dptest.mannwhitneyu(PAIRS[:40] + 1, PAIRS[40:], epsilon=1.0, known_sizes=True,
@@ -341,6 +343,14 @@ def test_every_interval_is_the_estimate_object_of_the_cli():
     assert "estimate" in m.to_dict()
     k = dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1.0, ci=0.95, draws=2000)
     assert k.estimate["parameter"].startswith("rank effect") and k.estimate["epsilon"] == 0.0
+    # The named functions take ci= too (privacy review 4): kruskal, and the private sign test.
+    kn = dptest.kruskal(*GROUPS.values(), epsilon=1.0, ci=0.95, draws=2000)
+    assert set(kn.estimate) == set(k.estimate) and kn.estimate["parameter"] == k.estimate["parameter"]
+    with pytest.raises(ValueError, match="no interval"):
+        dptest.kruskal(*GROUPS.values(), public=True, ci=0.95)
+    sg = dptest.sign(PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=0.5, bounds=(-5, 5))
+    assert sg.test == "sign" and sg.kind == "one-sample" and sg.epsilon_total == 1.5
+    assert keys(sg.to_dict()) == keys(s.to_dict())
 
 
 def test_an_interval_that_cannot_be_made_is_refused_with_the_reason(tmp_path):

@@ -51,7 +51,10 @@ impl Report {
         title: String,
         release: &Outcome<D>,
     ) -> Result<Report> {
-        let fields = Fields::from_release(test, release).context("cannot serialise the result")?;
+        let mut fields =
+            Fields::from_release(test, release).context("cannot serialise the result")?;
+        // A baseline release has no interval: the test's ε is the whole cost.
+        fields.set(dptest_report::EPSILON_TOTAL, release.epsilon);
         Ok(Report::with(title, fields, true))
     }
 
@@ -153,11 +156,19 @@ impl Report {
         } else if let Some(eps) = self.get_f64("epsilon") {
             let delta = self.get_f64("delta").unwrap_or(0.0);
             let kind = if delta > 0.0 { "(ε, δ)-DP" } else { "pure ε-DP" };
+            let cost = match self.get_f64(dptest_report::EPSILON_TOTAL) {
+                Some(total) if total > eps => format!(
+                    "ε = {} in all ({} for the test, {} for the interval's own release)",
+                    fmt(total),
+                    fmt(eps),
+                    fmt(total - eps)
+                ),
+                _ => format!("ε = {}", fmt(eps)),
+            };
             rows.push((
                 "privacy".to_owned(),
                 format!(
-                    "this release cost ε = {}, δ = {} ({kind}); the p-value is post-processing",
-                    fmt(eps),
+                    "this release cost {cost}, δ = {} ({kind}); the p-value is post-processing",
                     fmt(delta)
                 ),
             ));

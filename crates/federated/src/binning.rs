@@ -277,8 +277,12 @@ pub(crate) fn mean_gap(min: f64, max: f64, n: usize) -> f64 {
     if n < 2 { 0.0 } else { (max - min) / (n - 1) as f64 }
 }
 
-/// Validates data, applies the small-group policy and returns sorted [x, y] (y empty for one
-/// group) plus the suppressions.
+/// Validates data, applies the small-group policy, clamps values to natural bounds and
+/// returns sorted [x, y] (y empty for one group) plus the suppressions.
+///
+/// A value outside natural bounds is counted at the nearer bound, never refused: a refusal
+/// would tell whoever chose the bounds (a coordinator's table) that some value lies beyond
+/// them, and bounds moved table by table would find the centre's extremes.
 pub(crate) fn prepare_groups(
     groups: &[&[f64]],
     labels: &[String],
@@ -297,7 +301,6 @@ pub(crate) fn prepare_groups(
     let mut suppressed = Vec::new();
     for (g, data) in groups.iter().enumerate() {
         check_finite(data, "group data")?;
-        check_natural(data, extremes)?;
         if !valid(data.len(), k) {
             match policy {
                 SmallGroupPolicy::Error => {
@@ -313,26 +316,21 @@ pub(crate) fn prepare_groups(
                 }
             }
         }
-        let mut v = data.to_vec();
+        let (lower, upper) = natural_range(extremes);
+        let mut v: Vec<f64> = data.iter().map(|&x| x.clamp(lower, upper)).collect();
         v.sort_by(f64::total_cmp);
         sorted[g] = v;
     }
     Ok((sorted, suppressed))
 }
 
-fn check_natural(data: &[f64], extremes: ExtremeLimits) -> Result<(), FederatedError> {
-    let lower = match extremes.lower {
+/// The natural bounds of `extremes` (±∞ where a side has none).
+fn natural_range(extremes: ExtremeLimits) -> (f64, f64) {
+    let bound = |limit: ExtremeLimit, none: f64| match limit {
         ExtremeLimit::Natural(b) => b,
-        _ => f64::NEG_INFINITY,
+        _ => none,
     };
-    let upper = match extremes.upper {
-        ExtremeLimit::Natural(b) => b,
-        _ => f64::INFINITY,
-    };
-    match data.iter().find(|&&v| v < lower || v > upper) {
-        Some(&value) => Err(FederatedError::OutsideNaturalBounds { value, lower, upper }),
-        None => Ok(()),
-    }
+    (bound(extremes.lower, f64::NEG_INFINITY), bound(extremes.upper, f64::INFINITY))
 }
 
 /// One [`RunTotal`] per group and bin: what a centre discloses.
@@ -498,11 +496,10 @@ mod tests {
         let nat = buf.with_extremes(ExtremeLimits::natural(0.0, 100.0).unwrap());
         let t = bin_centre(&[&x], &["x"], "c1", &nat, &mut rng).unwrap().table;
         assert_eq!((t.lower_limit(), t.upper_limits()[1]), (0.0, 100.0));
+        // A value below the natural lower bound is counted at it, not refused.
         let tight = buf.with_extremes(ExtremeLimits::natural(1.0, 100.0).unwrap());
-        assert!(matches!(
-            bin_centre(&[&x], &["x"], "c1", &tight, &mut rng),
-            Err(FederatedError::OutsideNaturalBounds { value: 0.0, .. })
-        ));
+        let t = bin_centre(&[&x], &["x"], "c1", &tight, &mut rng).unwrap().table;
+        assert_eq!((t.lower_limit(), t.totals()), (1.0, vec![20.0]));
     }
 
     #[test]

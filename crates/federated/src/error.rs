@@ -31,15 +31,6 @@ pub enum FederatedError {
     EmptyCentre,
     /// Group data and labels disagree (1 or 2 groups, distinct labels, same order as the table).
     GroupMismatch(String),
-    /// A value lies outside the table's natural bounds.
-    OutsideNaturalBounds {
-        /// The value.
-        value: f64,
-        /// Lower natural bound.
-        lower: f64,
-        /// Upper natural bound.
-        upper: f64,
-    },
     /// A summary table or centre summary failed validation.
     InvalidTable(String),
     /// JSON could not be parsed.
@@ -100,11 +91,6 @@ impl fmt::Display for FederatedError {
             ),
             EmptyCentre => write!(f, "the centre has no data: give at least K observations"),
             GroupMismatch(msg) => write!(f, "group mismatch: {msg}"),
-            OutsideNaturalBounds { value, lower, upper } => write!(
-                f,
-                "value {value} lies outside the natural bounds [{lower}, {upper}]: widen the \
-                 bounds or use buffered extreme limits"
-            ),
             InvalidTable(msg) => write!(f, "invalid summary table: {msg}"),
             Json(msg) => write!(f, "malformed JSON: {msg}"),
             InvalidProbability(p) => write!(f, "probability {p} is invalid: use 0 < p < 1"),

@@ -1,12 +1,12 @@
 //! Building a federation (largest centre first) and the OS-CSPRNG entry points for real data.
 
 use crate::binning::{
-    BinningOptions, CentreRelease, RunTotal, SmallGroupPolicy, Suppression, bin_centre,
+    BinningOptions, CentreRelease, RunTotal, SmallGroupPolicy, Suppression, anonymise, bin_centre,
     bin_centre_keyed,
 };
 use crate::error::FederatedError;
 use crate::journal::Journal;
-use crate::merge::add_centre;
+use crate::merge::{add_centre, join};
 use crate::table::SummaryTable;
 use rand::rngs::SysRng;
 use rand::{Rng, TryRng};
@@ -48,7 +48,7 @@ pub fn build_federation<R: Rng + ?Sized>(
     let mut released = vec![start.released];
     let mut suppressed = vec![start.suppressed];
     for &l in rest {
-        let rel = add_centre(&table, &view(l), &id(l), options.small_groups())?;
+        let rel = add_centre(&table, &view(l), &id(l), options.small_groups(), rng)?;
         table = rel.table;
         released.push(rel.released);
         suppressed.push(rel.suppressed);
@@ -120,14 +120,17 @@ pub fn bin_centre_journaled(
 ) -> Result<CentreRelease, FederatedError> {
     let key = journal.limit_key(options.k())?;
     let release = bin_centre_keyed(groups, labels, centre, options, &key)?;
-    journal.admit(&release, groups)?;
+    let limits = release.table.upper_limits();
+    journal.admit(&release, groups, &limits[..limits.len() - 1])?;
     Ok(release)
 }
 
-/// Joining a table with a centre's real data: [`add_centre`], admitted by the centre's
-/// journal and recorded before it is returned (refused, recording nothing, when the run
-/// totals would, with what the centre disclosed before, reveal 1..K−1 of its values between
-/// two limits: a crafted table, or a second version of a table it joined).
+/// Joining a table with a centre's real data: [`add_centre`] with the centre's own limits
+/// derived from its secret (the same in every join, whatever table it is handed), admitted by
+/// the centre's journal and recorded before it is returned. The journal records the centre's
+/// own limits and its counts at them; a refusal ([`FederatedError::Journal`]) records nothing
+/// and can depend on the data only when the table's K differs from a K the centre disclosed
+/// with before, or the data changed.
 pub fn add_centre_journaled(
     table: &SummaryTable,
     groups: &[&[f64]],
@@ -135,9 +138,11 @@ pub fn add_centre_journaled(
     small_groups: SmallGroupPolicy,
     journal: &mut Journal,
 ) -> Result<CentreRelease, FederatedError> {
-    let release = add_centre(table, groups, centre, small_groups)?;
-    journal.admit(&release, groups)?;
-    Ok(release)
+    let key = journal.limit_key(table.k())?;
+    let place = |a, v| anonymise(a, v, &mut key.stream(a, v));
+    let joined = join(table, groups, centre, small_groups, place)?;
+    journal.admit(&joined.release, groups, &joined.own_limits)?;
+    Ok(joined.release)
 }
 
 /// A fresh random centre id, `c-` and 16 hex digits from the OS CSPRNG: for a centre that
@@ -171,7 +176,9 @@ mod tests {
         let y: Vec<f64> = (0..30).map(|i| f64::from(i) + 0.5).collect();
         let opts = BinningOptions::new(10).unwrap();
         let first = build_federation_os(&[vec![x.clone(), y.clone()]], &["x", "y"], &opts).unwrap();
-        let added = add_centre(&first.table, &[&y, &x], "b", SmallGroupPolicy::Error).unwrap();
+        let mut rng = OsRng::new();
+        let added =
+            add_centre(&first.table, &[&y, &x], "b", SmallGroupPolicy::Error, &mut rng).unwrap();
         assert_eq!(added.table.totals(), vec![70.0, 70.0]);
         let (one, two) = (random_centre_id().unwrap(), random_centre_id().unwrap());
         assert!(one.starts_with("c-") && one.len() == 18 && one != two);

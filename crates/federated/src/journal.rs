@@ -3,7 +3,8 @@
 //! keeps").
 //!
 //! A table discloses, for each group, the centre's cumulative count at each limit that ends one
-//! of its runs (every bin is a run in `bin`), and its total. Whoever gathers several tables
+//! of its runs (in `bin` every bin is a run and the limits are the table's; in `add` the runs
+//! end at the centre's own S1 limits, paired with the table's), and its total. Whoever gathers several tables
 //! learns the counts between any two of those limits, from any table. The journal records
 //! every (limit, cumulative count) the centre has disclosed, per dataset and group, and
 //! admits a new table only if, with the limits disclosed before, every interval between two
@@ -12,9 +13,9 @@
 //! each group and so in total; a table that would break this is refused before anything is
 //! written, with the reason.
 //!
-//! The journal also holds a per-dataset secret: `bin` derives each interior limit from the
-//! secret and the two data values it separates ([`LimitKey`]), so a re-run puts the limit at
-//! the same place instead of a fresh one (fresh limits, gathered over re-runs, would close in
+//! The journal also holds a per-dataset secret: `bin` and `add` derive each of the centre's
+//! own limits from the secret and the two data values it separates ([`LimitKey`]), so a re-run
+//! puts the limit at the same place instead of a fresh one (fresh limits, gathered over re-runs, would close in
 //! on the data values themselves).
 //!
 //! The file (format [`JOURNAL_FORMAT`]) is locked and rewritten in place like the privacy
@@ -34,9 +35,8 @@ use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use crate::binning::{CentreRelease, RunTotal};
+use crate::binning::CentreRelease;
 use crate::error::FederatedError;
-use crate::table::SummaryTable;
 
 /// The `format` of journal files written by this version.
 pub const JOURNAL_FORMAT: &str = "dptest-federated-journal/1";
@@ -154,18 +154,20 @@ impl Journal {
     }
 
     /// Admits `release` (a table `bin` or `add` made from `groups`, the centre's values in the
-    /// order of the table's labels) if what it discloses, with what the dataset disclosed
-    /// before, keeps every interval between two disclosed limits at 0 or ≥ K values of each
-    /// group; records it and writes the journal. Refused (nothing recorded) otherwise, or when
-    /// the data disagree with what was recorded (the file changed: journal it under a new
-    /// dataset name).
-    pub fn admit(
+    /// order of the table's labels; `disclosed`: the limits its run totals are counted at,
+    /// those of the table for `bin`, the centre's own for `add`) if what it discloses, with
+    /// what the dataset disclosed before, keeps every interval between two disclosed limits at
+    /// 0 or ≥ K values of each group; records it and writes the journal. Refused (nothing
+    /// recorded) otherwise, or when the data disagree with what was recorded (the file
+    /// changed: journal it under a new dataset name).
+    pub(crate) fn admit(
         &mut self,
         release: &CentreRelease,
         groups: &[&[f64]],
+        disclosed: &[f64],
     ) -> Result<(), FederatedError> {
         let before = self.file.clone();
-        let admitted = self.admit_in_memory(release, groups).and_then(|()| self.save());
+        let admitted = self.admit_in_memory(release, groups, disclosed).and_then(|()| self.save());
         if admitted.is_err() {
             self.file = before;
         }
@@ -176,19 +178,20 @@ impl Journal {
         &mut self,
         release: &CentreRelease,
         groups: &[&[f64]],
+        disclosed: &[f64],
     ) -> Result<(), FederatedError> {
         let table = &release.table;
         let record = self.record(table.k())?;
         let mut updated = record.groups.clone();
+        let limits: Vec<f64> = disclosed.iter().copied().filter(|c| c.is_finite()).collect();
         for (g, label) in table.groups().iter().enumerate() {
-            let runs: Vec<&RunTotal> = release.released.iter().filter(|r| r.group == g).collect();
+            let disclosed_any = release.released.iter().any(|r| r.group == g);
             let withheld = release.suppressed.iter().any(|s| &s.group == label);
-            if runs.is_empty() || withheld {
+            if !disclosed_any || withheld {
                 continue; // nothing of this group's data was disclosed
             }
             let mut sorted = groups[g].to_vec();
             sorted.sort_by(f64::total_cmp);
-            let limits = run_limits(table, &runs);
             let old = updated.get(label).cloned();
             let merged = merge(label, old.as_ref(), &limits, &sorted, record.k)?;
             updated.insert(label.clone(), merged);
@@ -222,17 +225,6 @@ impl Journal {
             .map_err(|e| FederatedError::Journal(e.to_string()))?;
         self.locked.replace(&(text + "\n")).map_err(journal_error)
     }
-}
-
-/// The finite limits that end one group's runs (the last run ends at the table's upper
-/// extreme, which every value is at or below).
-fn run_limits(table: &SummaryTable, runs: &[&RunTotal]) -> Vec<f64> {
-    let last = table.bins() - 1;
-    runs.iter()
-        .filter(|r| r.last_bin < last)
-        .map(|r| table.upper_limits()[r.last_bin])
-        .filter(|c| c.is_finite())
-        .collect()
 }
 
 /// The group's record with `limits` added, or the reason it cannot be: a recorded count

@@ -13,10 +13,12 @@
 //!   natural bounds or privacy buffers ([`ExtremeLimits`]). A group with 1..K−1 observations is
 //!   an error or, by explicit policy, suppressed and reported ([`SmallGroupPolicy`]).
 //! * **Joining** ([`add_centre`], [`build_federation`]): the paper's S3 without SPLIT — the
-//!   new centre's counts on the table's bins, adjacent bins merged until those counts are 0
-//!   or ≥ K. Cells stay whole and 0 or ≥ K, and the difference of consecutive tables is the
-//!   centre's own K-anonymous table (the paper's S3 released fractional cells below K from
-//!   which a centre's counts could be recovered).
+//!   new centre bins its own data by S1, each of its own limits is paired with the nearest
+//!   table limit, and its counts between paired limits (each 0 or ≥ K) are added to the runs
+//!   of bins they delimit. Cells stay whole and 0 or ≥ K, and the new table is a public
+//!   function of the old one and the centre's own S1 table, whatever table it is handed (the
+//!   paper's S3 released fractional cells below K from which a centre's counts could be
+//!   recovered).
 //! * **Tests** ([`centre_summary`], [`sum_test`], [`weighted_test`] (= van Elteren),
 //!   [`fisher_test`], [`table_test`], [`combined_test`]). Direction: group 1 is the first
 //!   label, Z > 0 when group 1 tends larger, [`Alternative::Greater`] = group 1 stochastically
@@ -28,14 +30,14 @@
 //!   [`run_quantile_replicate`], [`allocation`], the parameter grids).
 //!
 //! * **A centre's journal** ([`Journal`], [`bin_centre_journaled`], [`add_centre_journaled`]):
-//!   the entry points for real data. Each interior limit is derived from the centre's secret
+//!   the entry points for real data. Each of a centre's own limits is derived from its secret
 //!   and the two data values it separates (the same in every run), and a table is admitted
 //!   only if, with everything the centre disclosed before, every interval between two of its
 //!   disclosed limits holds 0 or ≥ K of its values; refused otherwise, with the reason.
 //!
 //! Randomness of the simulations is passed in (`&mut R where R: rand::Rng + ?Sized`);
 //! [`build_federation_os`] draws every w_j from the OS CSPRNG (`rand::rngs::SysRng`) and
-//! reports an OS failure as [`FederatedError::Entropy`]. Joining a table draws nothing.
+//! reports an OS failure as [`FederatedError::Entropy`].
 //!
 //! ```
 //! use dptest_federated::{
@@ -55,7 +57,8 @@
 //! let options = BinningOptions::new(10)?.with_extremes(ExtremeLimits::BUFFERS);
 //! let labels = ["control", "treated"];
 //! let first = bin_centre(&[&a_x, &a_y], &labels, "site-a", &options, &mut rng)?;
-//! let added = add_centre(&first.table, &[&b_x, &b_y], "site-b", SmallGroupPolicy::Error)?;
+//! let added =
+//!     add_centre(&first.table, &[&b_x, &b_y], "site-b", SmallGroupPolicy::Error, &mut rng)?;
 //! assert!(added.table.counts().iter().flatten().all(|&c| c == 0.0 || c >= 10.0));
 //! let table = SummaryTable::from_json(&added.table.to_json())?; // what centres exchange
 //! assert_eq!(table.totals(), vec![90.0, 75.0]);

@@ -1,18 +1,30 @@
 //! Adding a centre to a summary table: the paper's Algorithm S3 without SPLIT, its FIX in
-//! whole numbers (docs/federated.md, "Federated threat model").
+//! whole numbers, with run boundaries taken from the centre's own S1 limits
+//! (docs/federated.md, "Federated threat model").
 //!
-//! The joining centre counts its data in the table's bins. Per group, adjacent bins are
-//! joined into runs, by S1's phases run over the bins, until the centre's count in every run
-//! is 0 or ≥ K (FIX). A run of one bin adds the centre's exact count there; a longer run's
-//! total is shared out over its bins in proportion to the table's counts in them, in whole
-//! numbers. So
+//! The joining centre first bins its own data by Algorithm S1, as if it were a first centre:
+//! cuts where every group's running count is 0 or ≥ K, each limit anonymised strictly between
+//! two of its data values (by `place`: its journal's keyed stream for real data). Each of
+//! those *own limits* is paired with the table limit nearest to it; a table limit that several
+//! own limits are nearest to keeps the one nearest to it. Per group, the table's bins are cut
+//! into runs at the paired table limits, and a run's total is the centre's count between the
+//! two paired own limits: a sum of whole S1 bins, so 0 or ≥ K. A run of one bin adds that total
+//! there; a longer run's total is shared out over its bins in proportion to the table's counts
+//! in them, in whole numbers. So
 //!
 //! * every cell stays whole and 0 or ≥ K (a share goes only to a cell that already holds ≥ K;
-//!   a run where the table holds nothing puts its whole total, ≥ K, into one bin), and
-//! * the difference between the new table and the old one is a public function of the
-//!   centre's run totals (each 0 or ≥ K) and the old table: whoever sees consecutive tables
-//!   learns the run totals and where the runs end, never the centre's count in one bin of a
-//!   run.
+//!   a run where the table holds nothing puts its whole total, ≥ K, into one bin);
+//! * the new table is a public function of the old one and the centre's own S1 table (its
+//!   limits, rounded to the table's, and its counts, each 0 or ≥ K): whatever table a centre is
+//!   handed, genuine or crafted, fine bins or coarse, the run boundaries say nothing about
+//!   where the centre's values lie inside one of its S1 bins. (The earlier rule closed a run at
+//!   the first bin where the centre's count reached K, so every run boundary told that the bins
+//!   before it held 1..K−1 of the centre's values: on a crafted table with bins 0.01 wide, that
+//!   placed values to 0.01.)
+//!
+//! The price is precision: a run total is the centre's count up to its own limit, not up to
+//! the table limit paired with it, so the values between the two are counted on the wrong
+//! side of the table limit (measured in docs/federated.md). Group totals stay exact.
 //!
 //! The paper's SPLIT refines a bin with the new centre's data and shares the bin's old count
 //! out in proportion to the centre's sub-bin counts: the cells become fractional, can fall
@@ -22,8 +34,11 @@
 //! bins instead of sharing out (also K-anonymous, and exact) was measured and rejected: with
 //! 10 centres it left a handful of bins (docs/federated.md).
 
+use rand::Rng;
+
 use crate::binning::{
-    CentreRelease, Hist, RawBin, RunTotal, SmallGroupPolicy, bin2, mean_gap, prepare_groups,
+    CentreRelease, RawBin, RunTotal, SmallGroupPolicy, anonymise, bin2, histogram, interior_limits,
+    mean_gap, prepare_groups,
 };
 use crate::error::FederatedError;
 use crate::table::{ExtremeLimit, SummaryTable, check_centre_id};
@@ -33,16 +48,43 @@ use crate::table::{ExtremeLimit, SummaryTable, check_centre_id};
 ///
 /// The bins stay those of `table` (buffered extremes move out to the centre's extreme data
 /// plus a gap, as in the paper's REVISE_EXTREMES); every cell is whole and 0 or ≥ K; every
-/// group total grows by exactly the centre's (unsuppressed) count. [`CentreRelease::released`]
-/// holds the centre's run totals (each 0 or ≥ K): all that the new table discloses about the
-/// centre beyond the old table. No randomness is involved. A centre with no data leaves the
-/// table unchanged.
-pub fn add_centre(
+/// group total grows by exactly the centre's (unsuppressed) count. The run boundaries come
+/// from the centre's own S1 limits (see the module docs), each anonymised with a fresh
+/// w ~ U(0,1) from `rng`; [`CentreRelease::released`] holds the run totals (each 0 or ≥ K):
+/// all that the new table discloses about the centre beyond the old table. A centre with no
+/// data leaves the table unchanged.
+///
+/// This is the simulations' entry point. Real data go through
+/// [`crate::add_centre_journaled`], whose own limits come from the centre's secret (the same
+/// in every join) and are recorded in its journal.
+pub fn add_centre<R: Rng + ?Sized>(
     table: &SummaryTable,
     groups: &[&[f64]],
     centre: &str,
     small_groups: SmallGroupPolicy,
+    rng: &mut R,
 ) -> Result<CentreRelease, FederatedError> {
+    let joined = join(table, groups, centre, small_groups, |a, v| anonymise(a, v, rng))?;
+    Ok(joined.release)
+}
+
+/// A join, with the centre's own limits its run totals are counted at (for its journal).
+pub(crate) struct Joined {
+    /// The new table and the run totals.
+    pub(crate) release: CentreRelease,
+    /// The centre's own limits that cut its runs, increasing.
+    pub(crate) own_limits: Vec<f64>,
+}
+
+/// [`add_centre`] with the centre's own limit between data values a < v placed by
+/// `place(a, v)`.
+pub(crate) fn join(
+    table: &SummaryTable,
+    groups: &[&[f64]],
+    centre: &str,
+    small_groups: SmallGroupPolicy,
+    place: impl FnMut(f64, f64) -> f64,
+) -> Result<Joined, FederatedError> {
     check_centre_id(centre)?;
     if table.centres().iter().any(|c| c == centre) {
         return Err(FederatedError::DuplicateCentre(centre.to_owned()));
@@ -51,12 +93,16 @@ pub fn add_centre(
     let (sorted, suppressed) =
         prepare_groups(groups, table.groups(), k, small_groups, table.extremes())?;
     if sorted.iter().all(Vec::is_empty) {
-        return Ok(CentreRelease { table: table.clone(), released: Vec::new(), suppressed });
+        let release = CentreRelease { table: table.clone(), released: Vec::new(), suppressed };
+        return Ok(Joined { release, own_limits: Vec::new() });
     }
+    let h = histogram(&sorted[0], &sorted[1]);
+    let own = interior_limits(&h, &bin2(&h, k), place);
+    let cuts = pair_with_table(&own, &table.upper_limits()[..table.bins() - 1]);
     let mut counts = Vec::with_capacity(table.groups().len());
     let mut released = Vec::new();
     for (g, old) in table.counts().iter().enumerate() {
-        let runs = runs_of(&counts_per_bin(table, &sorted[g]), k);
+        let runs = runs_at(&cuts, &sorted[g], table.bins());
         counts.push(add_runs(old, &runs));
         released.extend(runs.iter().map(|r| RunTotal {
             group: g,
@@ -80,23 +126,55 @@ pub fn add_centre(
         limits,
         counts,
     );
-    Ok(CentreRelease { table, released, suppressed })
+    let release = CentreRelease { table, released, suppressed };
+    Ok(Joined { release, own_limits: cuts.iter().map(|&(_, own)| own).collect() })
 }
 
-/// One group's count of the centre in each of the table's bins (extreme bins open-ended).
-fn counts_per_bin(table: &SummaryTable, sorted: &[f64]) -> Vec<usize> {
-    let mut per_bin = vec![0usize; table.bins()];
-    for &v in sorted {
-        per_bin[table.bin_of(v)] += 1;
+/// Pairs the centre's own limits (increasing) with the table's interior limits: each own
+/// limit goes to the table limit nearest to it (ties to the lower), and a table limit that
+/// several go to keeps the one nearest to it (ties to the lower). Returns (table limit index,
+/// own limit), both increasing. A public function of the own limits and the table.
+fn pair_with_table(own: &[f64], interior: &[f64]) -> Vec<(usize, f64)> {
+    let mut cuts: Vec<(usize, f64)> = Vec::new();
+    for &limit in own {
+        let Some(j) = nearest(interior, limit) else { continue };
+        let distance = |x: f64| (x - interior[j]).abs();
+        match cuts.last_mut() {
+            Some((last, kept)) if *last == j => {
+                if distance(limit) < distance(*kept) {
+                    *kept = limit;
+                }
+            }
+            _ => cuts.push((j, limit)),
+        }
     }
-    per_bin
+    cuts
 }
 
-/// FIX: runs of adjacent bins whose totals are each 0 or ≥ K, by S1's phases over the bins
-/// (precondition: the group's total is 0 or ≥ K, as `prepare_groups` ensures).
-fn runs_of(per_bin: &[usize], k: usize) -> Vec<RawBin> {
-    let counts = per_bin.iter().map(|&c| [c, 0]).collect();
-    bin2(&Hist { values: vec![0.0; per_bin.len()], counts }, k)
+/// The index of the limit nearest to `x` (ties to the lower); `None` without limits.
+fn nearest(limits: &[f64], x: f64) -> Option<usize> {
+    let above = limits.partition_point(|&c| c < x);
+    let below = above.checked_sub(1);
+    match (below, limits.get(above)) {
+        (Some(b), Some(&a)) => Some(if x - limits[b] <= a - x { b } else { above }),
+        (Some(b), None) => Some(b),
+        (None, Some(_)) => Some(above),
+        (None, None) => None,
+    }
+}
+
+/// One group's runs: the table's bins up to each paired table limit, with the group's count
+/// up to the paired own limit.
+fn runs_at(cuts: &[(usize, f64)], sorted: &[f64], bins: usize) -> Vec<RawBin> {
+    let mut runs = Vec::with_capacity(cuts.len() + 1);
+    let (mut first, mut below) = (0, 0);
+    for &(last, own) in cuts {
+        let up_to = sorted.partition_point(|&v| v <= own);
+        runs.push(RawBin { first, last, counts: [up_to - below, 0] });
+        (first, below) = (last + 1, up_to);
+    }
+    runs.push(RawBin { first, last: bins - 1, counts: [sorted.len() - below, 0] });
+    runs
 }
 
 /// The old row plus each run's total shared out over the run's bins.
@@ -202,23 +280,45 @@ mod tests {
     }
 
     #[test]
-    fn worked_example_shares_a_run_out_in_whole_numbers() {
-        // The centre holds 24, 4, 7, 0 and 11 values in the five bins: 4 + 7 = 11 form one
-        // run over bins 1..=2, shared 4 : 7 in proportion to the table's 15 : 30 (11 · 15/45 =
-        // 3.67 rounds up by the larger remainder); the others are added exactly.
+    fn worked_example_cuts_runs_at_the_centres_own_limits() {
+        // The centre holds 24, 4, 7, 0 and 11 values in the five bins. Its own S1 bins
+        // (K = 10) end after its 10th, 20th and 30th values: own limits in (4.13, 4.48),
+        // (7.61, 7.96) and (22, 23). The first two are nearest to the table limit 10, which
+        // keeps the nearer, (7.61, 7.96); the third is nearest to 20. So the runs are bin 0
+        // with the centre's 20 values up to its own limit (not the 24 up to 10: the price of
+        // not telling where its values lie inside an S1 bin), bin 1 with the next 10, and
+        // bins 2..=4 with the last 16, shared 8 : 3 : 5 in proportion to 30 : 12 : 16 (the
+        // larger remainder of 16 · 16/58 rounds up).
         let mut x: Vec<f64> = (0..24).map(|i| 1.0 + 8.0 * f64::from(i) / 23.0).collect();
         x.extend([11.0, 12.0, 13.0, 14.0]);
         x.extend((0..7).map(|i| 21.0 + f64::from(i)));
         x.extend((0..11).map(|i| 41.0 + f64::from(i)));
         let before = one_group_table();
-        let rel = add_centre(&before, &[&x], "second", SmallGroupPolicy::Error).unwrap();
-        let t = rel.table;
-        assert_eq!(t.upper_limits(), before.upper_limits());
-        assert_eq!(t.counts()[0], vec![51.0, 19.0, 37.0, 12.0, 27.0]);
-        let runs: Vec<(usize, usize, usize)> =
-            rel.released.iter().map(|r| (r.first_bin, r.last_bin, r.count)).collect();
-        assert_eq!(runs, vec![(0, 0, 24), (1, 2, 11), (3, 3, 0), (4, 4, 11)]);
-        assert_eq!(t.centres(), &["first".to_owned(), "second".to_owned()]);
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let rel = add_centre(&before, &[&x], "second", SmallGroupPolicy::Error, &mut rng);
+            let t = rel.as_ref().unwrap().table.clone();
+            assert_eq!(t.upper_limits(), before.upper_limits());
+            assert_eq!(t.counts()[0], vec![47.0, 25.0, 38.0, 15.0, 21.0]);
+            let runs: Vec<(usize, usize, usize)> =
+                rel.unwrap().released.iter().map(|r| (r.first_bin, r.last_bin, r.count)).collect();
+            assert_eq!(runs, vec![(0, 0, 20), (1, 1, 10), (2, 4, 16)]);
+            assert_eq!(t.centres(), &["first".to_owned(), "second".to_owned()]);
+        }
+    }
+
+    #[test]
+    fn own_limits_pair_with_the_nearest_table_limit() {
+        let table = [10.0, 20.0, 30.0];
+        assert_eq!(nearest(&table, 14.9), Some(0));
+        assert_eq!(nearest(&table, 15.0), Some(0)); // a tie goes to the lower
+        assert_eq!(nearest(&table, -1e308), Some(0));
+        assert_eq!(nearest(&table, 1e308), Some(2));
+        assert_eq!(nearest(&[], 1.0), None);
+        // 4 and 8 both go to 10, which keeps 8; 22 goes to 20; 26 goes to 30.
+        let cuts = pair_with_table(&[4.0, 8.0, 22.0, 26.0], &table);
+        assert_eq!(cuts, vec![(0, 8.0), (1, 22.0), (2, 26.0)]);
+        assert_eq!(pair_with_table(&[4.0], &[]), vec![]);
     }
 
     #[test]
@@ -238,7 +338,7 @@ mod tests {
         let t = crate::bin_centre(&[&x], &["x"], "c1", &opts, &mut rng).unwrap().table;
         assert_eq!((t.lower_limit(), t.upper_limits()[1]), (-1.0, 20.0));
         let new: Vec<f64> = (0..10).map(|i| 100.0 + 2.0 * f64::from(i)).collect(); // max 118
-        let t2 = add_centre(&t, &[&new], "c2", SmallGroupPolicy::Error).unwrap().table;
+        let t2 = add_centre(&t, &[&new], "c2", SmallGroupPolicy::Error, &mut rng).unwrap().table;
         assert_eq!(t2.lower_limit(), -1.0);
         assert_eq!(*t2.upper_limits().last().unwrap(), 120.0);
     }
@@ -248,6 +348,7 @@ mod tests {
 mod edge_cases {
     use super::*;
     use crate::table::ExtremeLimits;
+    use rand::SeedableRng;
 
     fn two_group() -> SummaryTable {
         SummaryTable::new(
@@ -262,10 +363,21 @@ mod edge_cases {
         .unwrap()
     }
 
+    /// [`add_centre`] with a fixed stream for the centre's own limits.
+    fn add(
+        table: &SummaryTable,
+        groups: &[&[f64]],
+        centre: &str,
+        small_groups: SmallGroupPolicy,
+    ) -> Result<CentreRelease, FederatedError> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        add_centre(table, groups, centre, small_groups, &mut rng)
+    }
+
     #[test]
     fn empty_centre_leaves_table_unchanged() {
         let t = two_group();
-        let rel = add_centre(&t, &[&[], &[]], "c2", SmallGroupPolicy::Error).unwrap();
+        let rel = add(&t, &[&[], &[]], "c2", SmallGroupPolicy::Error).unwrap();
         assert_eq!(rel.table, t);
         assert!(rel.released.is_empty());
     }
@@ -275,16 +387,16 @@ mod edge_cases {
         let t = two_group();
         let ten: Vec<f64> = (0..10).map(f64::from).collect();
         assert_eq!(
-            add_centre(&t, &[&ten, &[]], "c1", SmallGroupPolicy::Error),
+            add(&t, &[&ten, &[]], "c1", SmallGroupPolicy::Error),
             Err(FederatedError::DuplicateCentre("c1".into()))
         );
-        let t2 = add_centre(&t, &[&ten, &[]], "c2", SmallGroupPolicy::Error).unwrap().table;
+        let t2 = add(&t, &[&ten, &[]], "c2", SmallGroupPolicy::Error).unwrap().table;
         assert!(matches!(
-            add_centre(&t2, &[&ten, &[]], "c2", SmallGroupPolicy::Error),
+            add(&t2, &[&ten, &[]], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::DuplicateCentre(_))
         ));
         assert!(matches!(
-            add_centre(&t, &[&ten, &[]], "no spaces", SmallGroupPolicy::Error),
+            add(&t, &[&ten, &[]], "no spaces", SmallGroupPolicy::Error),
             Err(FederatedError::InvalidParameter { name: "centre id", .. })
         ));
     }
@@ -295,25 +407,36 @@ mod edge_cases {
         let ten: Vec<f64> = (0..10).map(f64::from).collect();
         let few = [1.0, 2.0];
         assert!(matches!(
-            add_centre(&t, &[&ten, &few], "c2", SmallGroupPolicy::Error),
+            add(&t, &[&ten, &few], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::InsufficientData { count: 2, .. })
         ));
-        let rel = add_centre(&t, &[&ten, &few], "c2", SmallGroupPolicy::Suppress).unwrap();
+        let rel = add(&t, &[&ten, &few], "c2", SmallGroupPolicy::Suppress).unwrap();
         assert_eq!(rel.suppressed.len(), 1);
         assert_eq!(rel.table.totals(), vec![22.0, 25.0]);
-        let outside: Vec<f64> = (0..10).map(|i| f64::from(i) + 95.0).collect();
         assert!(matches!(
-            add_centre(&t, &[&outside, &[]], "c2", SmallGroupPolicy::Error),
-            Err(FederatedError::OutsideNaturalBounds { .. })
-        ));
-        assert!(matches!(
-            add_centre(&t, &[&ten], "c2", SmallGroupPolicy::Error),
+            add(&t, &[&ten], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::GroupMismatch(_))
         ));
         let nan = [f64::NAN; 10];
         assert!(matches!(
-            add_centre(&t, &[&nan, &[]], "c2", SmallGroupPolicy::Error),
+            add(&t, &[&nan, &[]], "c2", SmallGroupPolicy::Error),
             Err(FederatedError::NonFinite { .. })
         ));
+    }
+
+    /// A refusal that depended on the centre's extremes would be an oracle on them (27 crafted
+    /// natural bounds found a minimum to 1e-6 by bisection): values outside the table's
+    /// natural bounds are counted at the nearer bound, whatever the bounds.
+    #[test]
+    fn values_outside_the_natural_bounds_are_clamped_not_refused() {
+        let t = two_group();
+        let outside: Vec<f64> = (0..10).map(|i| f64::from(i) + 95.0).collect();
+        let clamped: Vec<f64> = outside.iter().map(|v| v.min(100.0)).collect();
+        let got = add(&t, &[&outside, &[]], "c2", SmallGroupPolicy::Error).unwrap();
+        assert_eq!(got, add(&t, &[&clamped, &[]], "c2", SmallGroupPolicy::Error).unwrap());
+        assert_eq!(got.table.totals(), vec![22.0, 25.0]);
+        let below = [-5.0; 10];
+        let got = add(&t, &[&below, &[]], "c2", SmallGroupPolicy::Error).unwrap();
+        assert_eq!(got, add(&t, &[&[0.0; 10], &[]], "c2", SmallGroupPolicy::Error).unwrap());
     }
 }

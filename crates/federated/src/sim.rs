@@ -449,7 +449,10 @@ mod stability {
     /// to `dptest_refdist::special`, ~1e-15: the p-values moved by 4e-11 to 2e-10 relative.
     /// Re-taken again for the table values when joining stopped splitting bins and began
     /// sharing run totals out in whole numbers: table test p 0.003826 -> 0.004008, YJ table
-    /// 3.54733 -> 3.54713, bins unchanged; the data-based values did not move.)
+    /// 3.54733 -> 3.54713, bins unchanged; the data-based values did not move. Re-taken again
+    /// when a joining centre's runs began to end at its own S1 limits: table test p 0.004008
+    /// -> 0.003978, YJ table 3.54713 -> 3.54913 (truth 3.57054), bins and data-based values
+    /// unchanged.)
     #[test]
     fn seeded_replicates_are_stable() {
         let d = TestingDesign::new(5, 0.1, 0.05, 0.05).unwrap();
@@ -457,7 +460,7 @@ mod stability {
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * b.abs();
         assert!(close(r.combined, 0.0035697064151463615));
         assert!(close(r.weighted, 0.0035955735853321737));
-        assert!(close(r.table, 0.004007751485675331));
+        assert!(close(r.table, 0.003978175481633348));
         assert!(close(r.sum, 0.011630788602009284));
         assert!(close(r.fisher, 0.007618136980897176));
         assert_eq!(r.bins, 42);
@@ -465,7 +468,7 @@ mod stability {
         let r = run_quantile_replicate(&q, &[0.5], &mut ChaCha8Rng::seed_from_u64(99)).unwrap();
         assert!(close(r.truth[0], 3.570542854578269));
         assert!(close(r.loss[0], 3.562664932608768));
-        assert!(close(r.yj_table[0], 3.5471288957273295));
+        assert!(close(r.yj_table[0], 3.549126745780913));
         assert!(close(r.yj_data[0], 3.539659262029514));
         assert_eq!(r.bins, 69);
     }

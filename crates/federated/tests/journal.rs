@@ -1,11 +1,14 @@
-//! A centre's disclosures across every table it bins or joins (privacy review 3, item 3): a
-//! coordinator who hands a centre two versions of a table, or tables it wrote itself, must not
-//! learn 1..K−1 of the centre's values between two limits; re-runs of `bin` must not close in
-//! on data values. The adversary here gathers every table a centre's journal admitted and
-//! computes, from the centre's raw data, the counts between every pair of disclosed limits.
+//! A centre's disclosures across every table it bins or joins (privacy reviews 3 and 4): a
+//! coordinator who hands a centre two versions of a table, or tables it wrote itself (with
+//! fine bins, or limits a little apart), must not learn 1..K−1 of the centre's values between
+//! two limits, nor where its values lie inside one of its own S1 bins; re-runs of `bin` must
+//! not close in on data values. The adversary here gathers every table a centre's journal
+//! admitted; the test checks, from the centre's raw data and its journal, that every run total
+//! it saw is the centre's count up to limits the journal recorded, and that every interval
+//! between two recorded limits holds 0 or ≥ K of its values.
 #![allow(clippy::unwrap_used, reason = "test helpers")]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use dptest_federated::{
     BinningOptions, CentreRelease, ExtremeLimits, FederatedError, Journal, SmallGroupPolicy,
@@ -43,27 +46,37 @@ fn crafted(limits: &[f64]) -> SummaryTable {
     .unwrap()
 }
 
-/// The limits each admitted release disclosed, per group: where one of the centre's runs ends.
+/// Every release an adversary gathered from one centre dataset.
 #[derive(Default)]
 struct Adversary {
-    limits: Vec<Vec<f64>>,
+    releases: Vec<CentreRelease>,
 }
 
 impl Adversary {
     fn saw(&mut self, release: &CentreRelease) {
-        let t = &release.table;
-        self.limits.resize(t.groups().len(), Vec::new());
-        for r in &release.released {
-            if r.last_bin + 1 < t.bins() {
-                self.limits[r.group].push(t.upper_limits()[r.last_bin]);
-            }
-        }
+        self.releases.push(release.clone());
     }
 
-    /// Every interval between two disclosed limits (±∞ included) holds 0 or ≥ k values.
-    fn assert_nothing_below(&self, k: usize, groups: &[&[f64]]) {
-        for (g, limits) in self.limits.iter().enumerate() {
-            let mut ends: Vec<f64> = limits.clone();
+    /// Checks what the adversary holds against the centre's data and journal: per group, each
+    /// run's cumulative total is the centre's count at or below a limit its journal recorded
+    /// (or 0, or its total), and every interval between two recorded limits (±∞ included)
+    /// holds 0 or ≥ k values.
+    fn assert_nothing_below(&self, k: usize, groups: &[&[f64]], journal: &Path, dataset: &str) {
+        let Some(first) = self.releases.first() else { return };
+        let labels = first.table.groups().to_vec();
+        for (g, label) in labels.iter().enumerate() {
+            let limits = recorded_limits(journal, dataset, label);
+            let below = |c: f64| groups[g].iter().filter(|&&v| v <= c).count();
+            let mut known: Vec<usize> = limits.iter().map(|&c| below(c)).collect();
+            known.extend([0, groups[g].len()]);
+            for release in &self.releases {
+                let mut cumulative = 0;
+                for run in release.released.iter().filter(|r| r.group == g) {
+                    cumulative += run.count;
+                    assert!(known.contains(&cumulative), "group {g}: run total up to {cumulative}");
+                }
+            }
+            let mut ends = limits;
             ends.extend([f64::NEG_INFINITY, f64::INFINITY]);
             ends.sort_by(f64::total_cmp);
             ends.dedup();
@@ -75,6 +88,16 @@ impl Adversary {
             }
         }
     }
+}
+
+/// The limits the journal recorded for one group of a dataset (none if it recorded nothing).
+fn recorded_limits(journal: &Path, dataset: &str, label: &str) -> Vec<f64> {
+    let Ok(text) = std::fs::read_to_string(journal) else { return Vec::new() };
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let at = &file["datasets"][dataset]["groups"][label]["at"];
+    at.as_array()
+        .map(|at| at.iter().map(|c| c["limit"].as_f64().unwrap()).collect())
+        .unwrap_or_default()
 }
 
 fn values(rng: &mut ChaCha8Rng, n: usize, shift: f64) -> Vec<f64> {
@@ -89,7 +112,7 @@ fn sized(rng: &mut ChaCha8Rng, sizes: std::ops::Range<usize>, shift: f64) -> Vec
 }
 
 #[test]
-fn a_second_version_of_a_table_is_refused() {
+fn a_second_version_of_a_table_discloses_nothing_new() {
     // Centre 1 (values 0, 1, …, 59) in two versions of its table with fresh limits, as bin
     // made them before the journal: each limit lies somewhere in (9, 10), (19, 20), ….
     let first: Vec<f64> = (0..60).map(f64::from).collect();
@@ -99,69 +122,93 @@ fn a_second_version_of_a_table_is_refused() {
         .map(|_| bin_centre(&[&first], &["control"], "one", &options, &mut rng).unwrap().table)
         .collect();
     assert_ne!(versions[0].upper_limits(), versions[1].upper_limits());
-    // Centre 2: 0.05, 0.15, …, 59.95, 100 values per bin, so every bin is a run of its own
-    // and the two versions' limits in a gap cut its values apart.
+    // Centre 2: 0.05, 0.15, …, 59.95 (own limits every 10 values, in (0.95, 1.05), …). Its
+    // runs end at its own limits, whichever version's limits they pair with, so the second
+    // version discloses counts at limits of the same set: both are admitted, and no interval
+    // between two of those limits holds 1..K−1 values (earlier, the versions' limits a little
+    // apart cut its values: 13 in one bin 0 and 12 in the other).
     let x: Vec<f64> = (0..600).map(|i| (f64::from(i) + 0.5) / 10.0).collect();
     let path = journal_path("two-versions");
     let mut journal = Journal::open(&path, "centre-2").unwrap();
     let mut adversary = Adversary::default();
-    adversary.saw(
-        &add_centre_journaled(&versions[0], &[&x], "two", SmallGroupPolicy::Error, &mut journal)
-            .unwrap(),
-    );
-    let e = add_centre_journaled(&versions[1], &[&x], "two", SmallGroupPolicy::Error, &mut journal)
-        .unwrap_err();
-    assert!(e.to_string().contains("between 1 and K − 1"), "{e}");
-    adversary.assert_nothing_below(K, &[&x]);
+    for version in &versions {
+        let joined =
+            add_centre_journaled(version, &[&x], "two", SmallGroupPolicy::Error, &mut journal);
+        adversary.saw(&joined.unwrap());
+    }
+    adversary.assert_nothing_below(K, &[&x], &path, "centre-2");
+}
+
+/// Privacy review 4, item 1: a coordinator's table with limits 0.01 apart over [30, 130]
+/// (10 001 bins, an invented first centre). Under the earlier run rule (a run closed at the
+/// first bin where the centre's count reached K) the first bin of every longer run held
+/// 1..K−1 of the centre's values, so one join placed values in bins 0.01 wide (the smallest
+/// control value, 50.4, in (50.39, 50.40]). Now the table is a function of the centre's own
+/// S1 table: moving a value anywhere inside one of the centre's own bins changes nothing the
+/// coordinator sees.
+#[test]
+fn one_crafted_table_with_fine_bins_places_no_value() {
+    let limits: Vec<f64> = (0..10_000).map(|i| 30.0 + f64::from(i) / 100.0).collect();
+    let fine = two_group_crafted(&limits, K);
+    // 40 control values 50.4, 51.0, …, 73.8 below 30 treated values 80.0, 80.7, …: the
+    // centre's own S1 bins (K = 10) are its control values 1–10, 11–20, …, then its treated
+    // values 1–10, …; its first own limit lies between 55.8 and 56.4.
+    let control: Vec<f64> = (0..40).map(|i| 50.4 + 0.6 * f64::from(i)).collect();
+    let treated: Vec<f64> = (0..30).map(|i| 80.0 + 0.7 * f64::from(i)).collect();
+    // The smallest control value moved from 50.4 to 55.5, inside that first own bin.
+    let mut moved = control.clone();
+    moved[0] = 55.5;
+    let path = journal_path("fine-bins");
+    let mut adversary = Adversary::default();
+    for x in [&control, &moved] {
+        // One journal and dataset: the same secret, so the same own limits; the journal
+        // admits the second join because its counts at those limits are the same.
+        let mut journal = Journal::open(&path, "centre").unwrap();
+        let groups: [&[f64]; 2] = [x, &treated];
+        let joined =
+            add_centre_journaled(&fine, &groups, "me", SmallGroupPolicy::Error, &mut journal);
+        let release = joined.unwrap();
+        assert!(release.released.iter().all(|r| r.count == 0 || r.count >= K));
+        adversary.saw(&release);
+        adversary.assert_nothing_below(K, &groups, &path, "centre");
+    }
+    assert_eq!(adversary.releases[0], adversary.releases[1]);
+    // Each run total is a whole own bin: the control runs hold 10, 20, … values, never the
+    // 1..9 the earlier rule put in the first bin of a run.
+    let control_runs: Vec<usize> = adversary.releases[0]
+        .released
+        .iter()
+        .filter(|r| r.group == 0 && r.count > 0)
+        .map(|r| r.count)
+        .collect();
+    assert!(control_runs.iter().all(|c| c % K == 0), "{control_runs:?}");
 }
 
 #[test]
 fn crafted_single_bin_tables_cannot_cut_the_counts() {
-    // 50 control values 60.0, 60.4, …, 79.6: 26 at or below 70, 1 in (70, 70.5].
+    // 50 control values 60.0, 60.4, …, 79.6: 26 at or below 70, 1 in (70, 70.5]. The
+    // centre's own limits lie after its 10th, 20th, 30th and 40th values: in (63.6, 64),
+    // (67.6, 68), (71.6, 72) and (75.6, 76).
     let x: Vec<f64> = (0..50).map(|i| f64::from(600 + 4 * i) / 10.0).collect();
     let path = journal_path("crafted");
-    let mut journal = Journal::open(&path, "centre-2").unwrap();
-    let first = add_centre_journaled(
-        &crafted(&[70.0]),
-        &[&x],
-        "two",
-        SmallGroupPolicy::Error,
-        &mut journal,
-    )
-    .unwrap();
     let mut adversary = Adversary::default();
-    adversary.saw(&first);
-    // A second hand-made table with its limit a little above: the difference would be 1.
-    let e = add_centre_journaled(
-        &crafted(&[70.5]),
-        &[&x],
-        "two",
-        SmallGroupPolicy::Error,
-        &mut journal,
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("(70, 70.5]"), "{e}");
-    // Limits that cut 0 or ≥ K values are fine.
-    for limit in [70.2, 64.75, 75.0] {
+    let mut join = |limit: f64| {
+        // Each run re-opens the journal, as a new process would.
+        let mut journal = Journal::open(&path, "centre-2").unwrap();
         let t = crafted(&[limit]);
-        adversary.saw(
-            &add_centre_journaled(&t, &[&x], "two", SmallGroupPolicy::Error, &mut journal).unwrap(),
-        );
-    }
-    adversary.assert_nothing_below(K, &[&x]);
-    // The journal is on disk: a new process (a new open) refuses the same table.
-    drop(journal);
-    let mut reopened = Journal::open(&path, "centre-2").unwrap();
-    assert!(
-        add_centre_journaled(
-            &crafted(&[70.5]),
-            &[&x],
-            "two",
-            SmallGroupPolicy::Error,
-            &mut reopened
-        )
-        .is_err()
-    );
+        let release = add_centre_journaled(&t, &[&x], "two", SmallGroupPolicy::Error, &mut journal);
+        let release = release.unwrap();
+        adversary.saw(&release);
+        release.released.iter().map(|r| r.count).collect::<Vec<_>>()
+    };
+    // Limits 70 and 70.5 (a little apart, 1 value between them) both pair with the own limit
+    // in (71.6, 72): the same 30 + 20, so their difference says nothing.
+    assert_eq!(join(70.0), vec![30, 20]);
+    assert_eq!(join(70.5), vec![30, 20]);
+    // Other limits pair with other own limits; every total is whole own bins.
+    assert_eq!(join(64.75), vec![10, 40]);
+    assert_eq!(join(75.0), vec![40, 10]);
+    adversary.assert_nothing_below(K, &[&x], &path, "centre-2");
 }
 
 #[test]
@@ -273,7 +320,7 @@ fn any_sequence_of_joins_and_re_runs_keeps_the_invariant() {
                 Err(FederatedError::Journal(_) | FederatedError::InsufficientData { .. }) => {}
                 Err(e) => panic!("case {case}: {e}"),
             }
-            adversary.assert_nothing_below(centre_k.unwrap_or(K), &groups);
+            adversary.assert_nothing_below(centre_k.unwrap_or(K), &groups, &path, "centre");
         }
         assert!(centre_k.is_some() || x.len() < 20 || y.len() < 20, "case {case}: none admitted");
     }

@@ -95,7 +95,7 @@ proptest! {
         let mut all: Vec<&[f64]> = vec![&first.0, &first.1];
         for (l, (x, y)) in others.iter().enumerate() {
             let id = format!("c{}", l + 1);
-            let rel = add_centre(&table, &[x, y], &id, SmallGroupPolicy::Error).unwrap();
+            let rel = add_centre(&table, &[x, y], &id, SmallGroupPolicy::Error, &mut rng).unwrap();
             prop_assert!(rel.released.iter().all(|r| r.count == 0 || r.count >= k));
             for g in 0..2 {
                 let sum: usize = rel.released.iter().filter(|r| r.group == g).map(|r| r.count).sum();

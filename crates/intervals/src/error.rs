@@ -10,8 +10,15 @@ pub enum IntervalError {
     Empty,
     /// The confidence level is not in (0, 1).
     Level(f64),
-    /// ε is not a valid ε.
+    /// ε is not a valid ε, or too small for a finite noise scale.
     Epsilon(String),
+    /// The declared range is too wide for a finite grid (its width overflows).
+    Range {
+        /// The declared lower end.
+        lo: f64,
+        /// The declared upper end.
+        hi: f64,
+    },
     /// A value is NaN or infinite (index in the sample).
     NonFinite(usize),
     /// The release noise could not be drawn.
@@ -25,6 +32,11 @@ impl fmt::Display for IntervalError {
             IntervalError::Level(l) => dptest_core::InvalidLevel(*l).fmt(f),
             IntervalError::Epsilon(m) => write!(f, "the interval's ε: {m}"),
             IntervalError::NonFinite(i) => write!(f, "value {i} is not finite"),
+            IntervalError::Range { lo, hi } => write!(
+                f,
+                "the declared range [{lo}, {hi}] is too wide: its width overflows a float, so \
+                 the interval's grid has no finite step; declare a narrower range"
+            ),
             IntervalError::Mechanism(m) => write!(f, "the interval's release failed: {m}"),
         }
     }

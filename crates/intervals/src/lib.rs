@@ -38,8 +38,8 @@ mod walk;
 
 pub use error::IntervalError;
 pub use median::{
-    CANDIDATES, MedianInterval, SELECT_FRACTION, SIDE_POINTS, median_interval_with,
-    public_median_interval,
+    CANDIDATES, MedianInterval, SELECT_FRACTION, SIDE_POINTS, check_median_interval,
+    median_interval_with, public_median_interval,
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
 pub use walk::{count_threshold, laplace_sum_cdf, walk_min_bound};

@@ -64,6 +64,7 @@ pub fn median_interval_with(
     noise: &mut impl IntervalNoise,
 ) -> Result<MedianInterval, IntervalError> {
     let alpha = check_level(level).map_err(|e| IntervalError::Level(e.0))?;
+    check_median_interval(range, epsilon.value())?;
     if values.is_empty() {
         return Err(IntervalError::Empty);
     }
@@ -118,6 +119,27 @@ fn cell_counts(sorted: &[f64], points: &[f64]) -> Vec<i64> {
     }
     cells.push((sorted.len() - previous) as i64);
     cells
+}
+
+/// Checks, from public parameters alone and before any data are read, that the interval can
+/// be made for the declared `range` at `epsilon`: ε valid and large enough for finite noise
+/// scales in both steps, and a range whose width is a finite float (the grid's step).
+///
+/// # Errors
+/// [`IntervalError::Epsilon`] or [`IntervalError::Range`].
+pub fn check_median_interval(range: Bounds, epsilon: f64) -> Result<(), IntervalError> {
+    let epsilon = Epsilon::new(epsilon).map_err(|e| IntervalError::Epsilon(e.to_string()))?;
+    let (select, histogram) = split(epsilon)?;
+    if [select, histogram].iter().any(|e| !(2.0 / e.value()).is_finite()) {
+        return Err(IntervalError::Epsilon(format!(
+            "ε = {:?} is too small: the noise scale would be infinite",
+            epsilon.value()
+        )));
+    }
+    if !(range.hi() - range.lo()).is_finite() {
+        return Err(IntervalError::Range { lo: range.lo(), hi: range.hi() });
+    }
+    Ok(())
 }
 
 /// ε for choosing where to look (each of two noisy maxes) and for the histogram.

@@ -25,19 +25,18 @@ pub struct LockedFile {
 }
 
 impl LockedFile {
-    /// Opens `path` for reading and writing (created empty if absent) and waits for its
-    /// exclusive lock. Refused when `path` is not a regular file (a directory, a FIFO, a
-    /// device): see [`check_path`].
+    /// Opens `path` for reading and writing (created empty if absent, readable and writable by
+    /// its owner only: a ledger or a centre's journal is the data holder's, and a journal holds
+    /// a secret and exact counts) and waits for its exclusive lock. Refused when `path` is not
+    /// a regular file (a directory, a FIFO, a device): see [`check_path`].
     pub fn open(path: &Path) -> Result<LockedFile, LedgerError> {
         check_path(path)?;
         let io = |action| move |source| LedgerError::Io { action, path: path.to_owned(), source };
-        let file = File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(io(IoAction::OpenLock))?;
+        let mut options = File::options();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(path).map_err(io(IoAction::OpenLock))?;
         file.lock().map_err(io(IoAction::Lock))?;
         // The name may have been pointed elsewhere while the lock was awaited: the file locked
         // must still be a regular file.
@@ -138,6 +137,16 @@ mod tests {
             assert_eq!(LockedFile::open(p).unwrap().read().unwrap(), "three", "{p:?}");
         }
         assert!(std::fs::symlink_metadata(&sym).unwrap().file_type().is_symlink());
+    }
+
+    #[test]
+    fn a_new_file_is_its_owners_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = dir("mode");
+        let file = d.join("new.json");
+        LockedFile::open(&file).unwrap().replace("x").unwrap();
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     }
 
     #[test]

@@ -20,6 +20,21 @@ use dptest_refdist::exact::normal_laplace_quantile;
 pub const AUC_METHOD: &str = "inversion of the noisy U₁ with the Birnbaum–Klose variance bound \
      θ(1 − θ)/min(n₁, n₂), normal ⊕ Laplace quantile; post-processing of the release";
 
+/// The interval when a declared group is empty (public with known sizes): θ is not identified,
+/// so the interval is all of [0, 1], centred at ½; released like any other, after the test's
+/// own release (a refusal there would come after the noise was drawn).
+pub(crate) fn whole_range_auc(level: f64) -> Estimate {
+    Estimate {
+        parameter: "probability of superiority P(X > Y) + ½·P(X = Y)".to_owned(),
+        value: 0.5,
+        low: 0.0,
+        high: 1.0,
+        level,
+        epsilon: 0.0,
+        method: "a declared group is empty: θ is not identified, the whole range [0, 1]".to_owned(),
+    }
+}
+
 /// The interval for θ at `level` from the released Ũ₁, the public sizes and the noise scale
 /// of U (`None` for an empty group or a level outside (0, 1)).
 pub fn auc_interval(

@@ -2,7 +2,7 @@
 //! --bounds LO,HI`): one place for its public checks, its charge and its estimate object.
 
 use dptest_core::Estimate;
-use dptest_intervals::private_median_interval;
+use dptest_intervals::{check_median_interval, private_median_interval};
 use dptest_mechanisms::Epsilon;
 
 use crate::release::{Choices, Refusal};
@@ -27,10 +27,16 @@ pub fn median_ci_epsilon(choices: &Choices, what: &str) -> Result<f64, Refusal> 
             front.bounds_syntax()
         )));
     }
-    ci.own_epsilon(
+    let epsilon = ci.own_epsilon(
         front,
         &format!("the interval for the median of the {what} is a release of its own"),
-    )
+    )?;
+    if let Some(range) = choices.bounds {
+        check_median_interval(range, epsilon).map_err(|e| {
+            Refusal(format!("{} and {}: {e}", front.name("ci-epsilon"), front.name("bounds")))
+        })?;
+    }
+    Ok(epsilon)
 }
 
 /// The private median interval of `values` as the estimate object, or `None` without `--ci`.

@@ -28,8 +28,8 @@
 
 pub use crate::interval::{MEDIAN_METHOD, median_ci_epsilon, median_estimate};
 pub use crate::release::{
-    Choices, CiRequest, Data, Estimate, Evaluation, FrontEnd, Layout, Prepared, Refusal, Release,
-    ReleaseTest, Shape, TestOption, estimate_text,
+    Choices, CiRequest, Data, EPSILON_TOTAL, Estimate, Evaluation, FrontEnd, Layout, Prepared,
+    Refusal, Release, ReleaseTest, Shape, TestOption, estimate_text,
 };
 use dptest_core::Outcome;
 use std::fmt::Write as _;
@@ -185,10 +185,19 @@ impl Fields {
             ),
             _ => format!("p = {} ({} reference)", num("p_value"), engine),
         };
+        let cost = match (self.get_f64("epsilon"), self.get_f64(EPSILON_TOTAL)) {
+            (Some(test), Some(total)) if total > test => {
+                format!(
+                    "ε = {} in all ({} for the test, the rest for the interval)",
+                    fmt(total),
+                    fmt(test)
+                )
+            }
+            _ => format!("ε = {}", num("epsilon")),
+        };
         let mut text = format!(
-            "{title}, n = {}, ε = {}, δ = {}: noisy statistic {}, {p}.",
+            "{title}, n = {}, {cost}, δ = {}: noisy statistic {}, {p}.",
             num("n"),
-            num("epsilon"),
             num("delta"),
             num("statistic")
         );

@@ -376,10 +376,15 @@ impl Prepared {
     }
 }
 
+/// The field with the whole ε a release spent: the test's `epsilon` plus the ε of an interval
+/// with a release of its own (`estimate.epsilon`); what the ledger is charged.
+pub const EPSILON_TOTAL: &str = "epsilon_total";
+
 /// A finished private release as every front end shows it: the JSON fields (from the test's
 /// [`Outcome`] only), a title, and the human lines and warnings the test adds — all made from
 /// the outcome and the declared choices. Only [`Release::new`] makes one. It is [`Spent`]:
-/// the outcome's ε and δ plus the ε of an estimate with its own (the cost the ledger records).
+/// the outcome's ε and δ plus the ε of an estimate with its own (the cost the ledger records),
+/// and its fields state that whole cost as [`EPSILON_TOTAL`] beside the test's own `epsilon`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Release {
     fields: Fields,
@@ -398,8 +403,10 @@ impl Release {
         title: String,
         outcome: &Outcome<D>,
     ) -> Result<Release, Refusal> {
-        let fields = Fields::from_release(test, outcome).map_err(Refusal::from_display)?;
-        Ok(Release { fields, title, lines: Vec::new(), spent: outcome.spent() })
+        let mut fields = Fields::from_release(test, outcome).map_err(Refusal::from_display)?;
+        let spent = outcome.spent();
+        fields.set(EPSILON_TOTAL, spent.epsilon);
+        Ok(Release { fields, title, lines: Vec::new(), spent })
     }
 
     /// The JSON object so far.
@@ -449,6 +456,7 @@ impl Release {
     /// An estimate with an ε of its own adds it to what the release spent.
     pub fn set_estimate(&mut self, estimate: &Estimate) {
         self.spent.epsilon += estimate.epsilon;
+        self.fields.set(EPSILON_TOTAL, self.spent.epsilon);
         self.fields.set("estimate", estimate);
         self.line("estimate", estimate_text(estimate));
     }

@@ -84,8 +84,8 @@ impl ReleaseTest for PrivateWilcoxon {
             r.set("epsilon_requested", requested);
             r.warn(format!(
                 "ε = {} was requested; the exact zero-robust reference is validated up to \
-                 ε = {} at n ≤ {} pairs, so this release used ε = {} (more privacy, a valid \
-                 p-value) and was charged that",
+                 ε = {} at n ≤ {} pairs, so the test used ε = {} (more privacy, a valid \
+                 p-value) and was charged that (with an interval's own ε: epsilon_total)",
                 fmt(requested),
                 fmt(ROBUST_MAX_EPSILON),
                 MAX_ROBUST_TABLE_N,

@@ -174,5 +174,6 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
     add_ledger(&mut r, status);
     r.input(&data.input, Some(&data.labels));
     add_decision(&mut r, common.alpha);
+    super::add_report(&mut r, common);
     Ok(r)
 }

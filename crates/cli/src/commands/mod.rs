@@ -11,7 +11,7 @@ pub mod private;
 
 use anyhow::{Result, bail};
 
-use crate::cli::{Cli, Command, GroupColumns, InputArgs, Privacy};
+use crate::cli::{Cli, Command, Common, GroupColumns, InputArgs, Privacy};
 use crate::data::Table;
 use crate::engine::Simulation;
 use crate::error::{Kind, tag};
@@ -101,6 +101,15 @@ pub fn add_monte_carlo_precision(report: &mut Report) {
 pub fn add_engine(report: &mut Report, sim: &Simulation) {
     if report.fields.engine(&sim.reason, &sim.engine().device()) {
         report.line("engine", &sim.reason);
+    }
+}
+
+/// Adds the sentence to report a private result in a paper when `--report` asks for it.
+pub fn add_report(report: &mut Report, common: &Common) {
+    if common.report {
+        let sentence = report.fields.report_sentence(&report.title);
+        report.line("report", &sentence);
+        report.set("report", sentence);
     }
 }
 

@@ -327,5 +327,6 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
             fmt(result.detail.alpha)
         ),
     );
+    super::add_report(&mut r, common);
     Ok(r)
 }

@@ -63,11 +63,7 @@ pub fn run(args: &impl PrivateArgs, common: &Common) -> Result<Report> {
         }
     }
     add_decision(&mut report, common.alpha);
-    if common.report {
-        let sentence = report.fields.report_sentence(&report.title);
-        report.line("report", &sentence);
-        report.set("report", sentence);
-    }
+    super::add_report(&mut report, common);
     Ok(report)
 }
 

@@ -75,6 +75,26 @@ fn the_median_interval_is_charged_with_the_test() {
     assert_eq!(shown["datasets"][0]["spent"], 1.5);
 }
 
+/// Privacy review 4, item 3: every output that states a cost states the whole of it.
+#[test]
+fn every_stated_cost_includes_the_intervals_own_epsilon() {
+    let flags = ["--epsilon", "1", "--ci", "0.95", "--ci-epsilon", "0.5", "--bounds=-20,20"];
+    for test in ["sign", "wilcoxon"] {
+        let v = paired(test, &[&flags[..], &["--report"]].concat());
+        assert_eq!((v["epsilon"].as_f64(), v["epsilon_total"].as_f64()), (Some(1.0), Some(1.5)));
+        let report = v["report"].as_str().unwrap();
+        assert!(report.contains("ε = 1.5 in all (1 for the test"), "{report}");
+        let mut args = vec![test, "--input", "examples/paired.csv", "--before", "before"];
+        args.extend(["--after", "after"]);
+        args.extend(flags);
+        let human = String::from_utf8(dptest(&args).stdout).unwrap();
+        assert!(human.contains("this release cost ε = 1.5 in all (1 for the test, 0.5"), "{human}");
+    }
+    // Without an interval of its own, the total is the test's ε.
+    let v = paired("t-test", &["--epsilon", "1", "--bounds=-20,20", "--ci", "0.9"]);
+    assert_eq!(v["epsilon_total"], 1.0);
+}
+
 #[test]
 fn intervals_that_cannot_be_made_are_refused_before_the_data_are_read() {
     let missing = "no/such/file.csv";
@@ -85,6 +105,16 @@ fn intervals_that_cannot_be_made_are_refused_before_the_data_are_read() {
         (
             "kruskal-wallis --group g --value v --groups a,b,c --epsilon 1 --ci 0.95 --statistic squared",
             "--statistic abs",
+        ),
+        // Privacy review 4: an ε too small for a finite noise scale, and a range whose width
+        // overflows, are refused up front, naming the options.
+        (
+            "sign --value v --epsilon 1 --ci 0.95 --ci-epsilon 1e-320 --bounds=-1,1",
+            "--ci-epsilon and --bounds: the interval's ε: ε = 1e-320 is too small",
+        ),
+        (
+            "wilcoxon --value v --epsilon 1 --ci 0.95 --ci-epsilon 1 --bounds=-1e308,1e308",
+            "is too wide",
         ),
     ];
     for (line, why) in cases {
@@ -122,6 +152,22 @@ fn the_auc_interval_needs_public_sizes_and_a_direction() {
     for part in ["ε = 1", "n = 85", "p = ", "95% CI"] {
         assert!(report.contains(part), "{part}: {report}");
     }
+}
+
+/// Privacy review 4: with public sizes and an empty declared group, the interval is released
+/// as the whole range (θ is not identified) instead of a refusal after the noise was drawn.
+#[test]
+fn an_empty_group_with_public_sizes_gets_the_whole_range() {
+    let file = temp("mw_empty_group.csv");
+    let rows: String = (0..40).map(|i| format!("a,{i}\n")).collect();
+    std::fs::write(&file, format!("group,value\n{rows}")).unwrap();
+    let mut a = vec!["mann-whitney", "--input", file.to_str().unwrap(), "--group", "group"];
+    a.extend(["--value", "value", "--groups", "a,b", "--epsilon", "1"]);
+    a.extend(["--known-sizes", "--alternative", "less", "--ci", "0.95", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+    let e = estimate(&v);
+    assert_eq!((e["low"].as_f64(), e["high"].as_f64()), (Some(0.0), Some(1.0)), "{v}");
+    assert_eq!(v["p_value"], 1.0);
 }
 
 /// `--public --ci`: the public twins, against scipy (testdata/cli.toml).

@@ -248,8 +248,18 @@ fn high_utility_is_never_labelled_dp() {
 fn private_objects_have_the_documented_keys() {
     // docs/privacy.md, "Fields of every private output": the keys every private object has,
     // then the keys of each test's own row there.
-    const COMMON: [&str; 9] =
-        ["test", "statistic", "p_value", "reject", "alpha", "n", "epsilon", "delta", "reference"];
+    const COMMON: [&str; 10] = [
+        "test",
+        "statistic",
+        "p_value",
+        "reject",
+        "alpha",
+        "n",
+        "epsilon",
+        "epsilon_total",
+        "delta",
+        "reference",
+    ];
     let doc = std::fs::read_to_string(root().join("docs/privacy.md")).expect("read the doc");
     let grouped = |file: &'static str, groups: &'static str, test: &'static str| {
         vec![test, "--input", file, "--group", "group", "--value", "value", "--groups", groups]

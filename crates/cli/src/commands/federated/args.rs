@@ -16,8 +16,9 @@ pub enum FederatedCommand {
                             --journal c-journal.json --dataset centre-c"
     )]
     Bin(BinArgs),
-    /// Add a centre's data to an existing summary table (S3 without splitting: the centre's
-    /// run totals, each 0 or ≥ K, shared out over the table's bins in whole numbers).
+    /// Add a centre's data to an existing summary table (S3 without splitting: the centre bins
+    /// its own data by S1, and its counts between its own limits, each 0 or ≥ K, are shared
+    /// out over the table's bins between the nearest table limits, in whole numbers).
     #[command(after_help = "Example:\n  dptest federated add --table table.json --input \
                             examples/centres/centre_a.csv --group group --value value --output table2.json \
                             --journal a-journal.json --dataset centre-a")]

@@ -300,14 +300,15 @@ fn add(a: &AddArgs) -> Result<Report> {
             .map_err(|e| centre_err(&data.input.path, &e))?;
     note_observations(&data);
     let released = format!(
-        "this centre's ({centre}) {}, each 0 or ≥ K, shared out over their bins in whole \
-         numbers; every cell 0 or ≥ K (K-anonymous, not differentially private)",
+        "this centre's ({centre}) {}, each its count between two of its own S1 limits (0 or \
+         ≥ K), shared out over the bins between the nearest table limits in whole numbers; \
+         every cell 0 or ≥ K (K-anonymous, not differentially private)",
         count_of(release.released.len(), "run total", "run totals")
     );
     let mut r = table_report(
         "federated-add",
         format!(
-            "Added {} to {} (S3 without splitting: run totals shared out, bins kept)",
+            "Added {} to {} (S3 without splitting: runs at the centre's own limits, bins kept)",
             data.input.path,
             a.table.display()
         ),
