@@ -299,6 +299,7 @@ fn private_objects_have_the_documented_keys() {
             ],
         ),
     ];
+    let documented = documented_paths(&doc);
     for (mut args, own) in cases {
         args.extend(["--epsilon", "1"]);
         let v = json(&args);
@@ -306,7 +307,56 @@ fn private_objects_have_the_documented_keys() {
             assert!(v.get(*key).is_some(), "{} lacks `{key}`: {v}", args[0]);
             assert!(doc.contains(&format!("`{key}`")), "`{key}` is not in docs/privacy.md");
         }
+        // The other direction (privacy review 4): every key the output has, nested ones
+        // included, is documented.
+        for path in key_paths(&v) {
+            assert!(
+                is_documented(&documented, &path),
+                "{}: `{path}` is not in docs/privacy.md",
+                args[0]
+            );
+        }
     }
+}
+
+/// Every key of an object and of the objects in it, as `a` and `a.b`.
+fn key_paths(v: &serde_json::Value) -> Vec<String> {
+    let Some(map) = v.as_object() else { return Vec::new() };
+    let mut paths = Vec::new();
+    for (key, inner) in map {
+        paths.push(key.clone());
+        paths.extend(key_paths(inner).into_iter().map(|sub| format!("{key}.{sub}")));
+    }
+    paths
+}
+
+/// The paths docs/privacy.md names in backticks: `a`, `a.b`, and `a.{b,c}` (both `a.b` and
+/// `a.c`); a `*_release` prefix stands for every key ending in `_release`.
+fn documented_paths(doc: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for span in doc.split('`').skip(1).step_by(2) {
+        match span.split_once(".{") {
+            Some((prefix, rest)) => {
+                paths.push(prefix.to_owned());
+                let inner = rest.trim_end_matches('}');
+                paths.extend(inner.split(',').map(|sub| format!("{prefix}.{}", sub.trim())));
+            }
+            None => paths.push(span.to_owned()),
+        }
+    }
+    paths
+}
+
+fn is_documented(documented: &[String], path: &str) -> bool {
+    let wildcard = |p: &str| {
+        let (head, tail) = p.split_once('.').map_or((p, None), |(h, t)| (h, Some(t)));
+        head.ends_with("_release")
+            && documented.iter().any(|d| match tail {
+                None => d == "*_release",
+                Some(t) => d == &format!("*_release.{t}"),
+            })
+    };
+    documented.iter().any(|d| d == path) || wildcard(path)
 }
 
 #[test]
