@@ -346,14 +346,14 @@ fn re_runs_of_bin_repeat_the_limits() {
     bin(&t[2], &journal("fed_j", "c-copy"));
     assert_ne!(upper_limits(&t[0]), upper_limits(&t[2]));
     // The refusal of a second version that cuts a centre's counts is deterministic only on
-    // seeded limits: crates/federated/tests/journal.rs; here, crafted tables (next test).
+    // seeded limits: crates/federated/tests/integration/journal.rs; here, crafted tables (next test).
 }
 
 /// Tables a coordinator wrote by hand with limits a little apart: every join is admitted (a
 /// refusal that depended on the data would itself tell something), every run total is 0 or
 /// ≥ K, and the totals change only where a limit passes from one of the centre's own limits
 /// to the next, not with each of its values it crosses (the property itself, with the attack
-/// of 0.01-wide bins: crates/federated/tests/journal.rs).
+/// of 0.01-wide bins: crates/federated/tests/integration/journal.rs).
 #[test]
 fn crafted_tables_cannot_cut_a_centres_counts() {
     let j = journal("fed_crafted", "a");

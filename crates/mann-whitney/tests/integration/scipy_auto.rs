@@ -5,7 +5,7 @@
 
 use dptest_mann_whitney::{Alternative, MannWhitneyOptions, Method, TwoSample, mann_whitney_u};
 
-const CORPUS: &str = include_str!("../../../testdata/mann_whitney_auto.toml");
+const CORPUS: &str = include_str!("../../../../testdata/mann_whitney_auto.toml");
 
 #[derive(serde::Deserialize)]
 struct Corpus {

@@ -1,7 +1,7 @@
 //! Shared helpers of the GPU tests: one lazily created engine for the whole test binary, and
 //! the model settings every test uses.
 
-#![allow(dead_code, reason = "each test binary uses a different subset")]
+#![allow(dead_code, reason = "each test module uses a different subset")]
 
 use std::sync::OnceLock;
 

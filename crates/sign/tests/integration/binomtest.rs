@@ -5,7 +5,7 @@
 use dptest_core::Alternative;
 use dptest_sign::{ProportionCiMethod, binomtest};
 
-const GOLDEN: &str = include_str!("../../../testdata/binomtest.toml");
+const GOLDEN: &str = include_str!("../../../../testdata/binomtest.toml");
 
 #[derive(serde::Deserialize)]
 struct Golden {

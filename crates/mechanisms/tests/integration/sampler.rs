@@ -133,7 +133,7 @@ fn non_positive_scale_is_refused() {
     }
 }
 
-/// Speed probe (not a check): `cargo test -p dptest-mechanisms --test sampler -- --ignored
+/// Speed probe (not a check): `cargo test -p dptest-mechanisms --test integration -- --ignored
 /// --nocapture speed`. Prints µs per draw for seeded draws at the lattice scales of real
 /// plans, and for complete OS-RNG releases.
 #[test]

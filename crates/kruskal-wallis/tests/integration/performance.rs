@@ -1,7 +1,7 @@
 //! Timing checks (ignored by default; run in release mode):
 //!
 //! ```text
-//! cargo test --release -p dptest-kruskal-wallis --test performance -- --ignored --nocapture --test-threads=1
+//! cargo test --release -p dptest-kruskal-wallis --test integration -- performance --ignored --nocapture --test-threads=1
 //! ```
 //!
 //! Targets: statistics O(n log n), n = 10⁶ well under a second; one private p-value at

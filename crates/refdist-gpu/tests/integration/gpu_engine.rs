@@ -2,7 +2,7 @@
 //! dispatch-shape independence, backend selection and size limits. Skipped without an adapter
 //! unless `DPTEST_REQUIRE_GPU=1`.
 
-mod common;
+use crate::common;
 
 use dptest_refdist::{
     CpuEngine, CriticalValue, DrawStream, Engine, MonteCarlo, NormalLaplace, NullModel,

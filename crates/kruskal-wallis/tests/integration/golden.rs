@@ -21,8 +21,8 @@ struct Case {
 
 #[test]
 fn kruskal_matches_scipy() {
-    let golden: Golden =
-        toml::from_str(include_str!("../../../testdata/kruskal_wallis.toml")).expect("valid TOML");
+    let golden: Golden = toml::from_str(include_str!("../../../../testdata/kruskal_wallis.toml"))
+        .expect("valid TOML");
     assert!(golden.case.len() >= 10);
     for case in golden.case {
         let sample = GroupedSample::from_groups(&case.groups).expect(&case.name);

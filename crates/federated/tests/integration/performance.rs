@@ -1,7 +1,7 @@
 //! Timing checks: a 10-centre, 15,000-row federation builds its table in milliseconds, and
 //! binning plus adding centres scales as O(n log n) (not O(n²)).
 //! Bounds are loose (shared 2-core CI machines); measured numbers are printed with
-//! `cargo test -p dptest-federated --release --test performance -- --nocapture`.
+//! `cargo test -p dptest-federated --release --test integration -- performance --nocapture`.
 #![allow(clippy::unwrap_used, reason = "test helpers")]
 
 use dptest_federated::{BinningOptions, build_federation};

@@ -7,7 +7,7 @@ use dptest_wilcoxon::{
     Alternative, PairedSample, PublicMethod, PublicOptions, ZeroMethod, wilcoxon_pratt,
 };
 
-const CORPUS: &str = include_str!("../../../testdata/wilcoxon_auto.toml");
+const CORPUS: &str = include_str!("../../../../testdata/wilcoxon_auto.toml");
 
 #[derive(serde::Deserialize)]
 struct Corpus {

@@ -30,7 +30,7 @@ struct Expected {
 #[test]
 fn mann_whitney_u_matches_scipy_for_every_option() {
     let golden: Golden =
-        toml::from_str(include_str!("../../../testdata/mann_whitney.toml")).expect("valid TOML");
+        toml::from_str(include_str!("../../../../testdata/mann_whitney.toml")).expect("valid TOML");
     let mut checked = 0;
     for case in golden.case {
         let sample = TwoSample::new(case.x.clone(), case.y.clone()).expect(&case.name);

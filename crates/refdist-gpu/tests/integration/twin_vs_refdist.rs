@@ -1,7 +1,7 @@
 //! The CPU twins equal dptest_refdist's models (no GPU needed): integer parts exactly, the
 //! float statistic within f32 rounding (`Tolerance::TWIN_VS_REFDIST`).
 
-mod common;
+use crate::common;
 
 use dptest_refdist::{DrawStream, NullModel, NullSpec, RankSumNull, SignedRankLaplace};
 use dptest_refdist_gpu::{Kernel, KernelSpec, Tolerance, cpu_twin};

@@ -2,7 +2,7 @@
 //! parts exactly, float statistics within the backend's ε. Skipped without an adapter unless
 //! `DPTEST_REQUIRE_GPU=1`.
 
-mod common;
+use crate::common;
 
 use dptest_refdist::{NullModel, RankStatistic, RankSumNull, SignedRankLaplace, philox4x32_10};
 use dptest_refdist_gpu::{Kernel, KernelSpec, cpu_twin};

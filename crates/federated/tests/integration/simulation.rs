@@ -2,7 +2,7 @@
 //! near nominal, the ordering of the methods).
 //!
 //! The quick test runs by default; the long ones are `#[ignore]`d (about a minute each in
-//! release): `cargo test -p dptest-federated --release --test simulation -- --ignored --nocapture`.
+//! release): `cargo test -p dptest-federated --release --test integration -- simulation --ignored --nocapture`.
 #![allow(clippy::unwrap_used, reason = "test helpers")]
 
 use dptest_federated::{

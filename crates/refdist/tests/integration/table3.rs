@@ -10,7 +10,7 @@ const ALPHAS: [f64; 4] = [0.05, 0.025, 0.01, 0.005];
 /// Paper Table 3 as printed (n, then α = .05, .025, .01, .005), from the shared golden file
 /// `testdata/paper_table3.csv` (its header cites the paper).
 fn table_3() -> Vec<(u32, Vec<f64>)> {
-    let text = include_str!("../../../testdata/paper_table3.csv");
+    let text = include_str!("../../../../testdata/paper_table3.csv");
     let rows = text.lines().filter(|line| line.starts_with(|c: char| c.is_ascii_digit()));
     let parse = |line: &str| -> Vec<f64> {
         line.split(',').map(|c| c.parse().expect("a number")).collect()

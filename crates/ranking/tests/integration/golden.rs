@@ -32,7 +32,7 @@ struct SignedCase {
 }
 
 fn golden() -> Golden {
-    toml::from_str(include_str!("../../../testdata/ranking.toml")).expect("valid golden TOML")
+    toml::from_str(include_str!("../../../../testdata/ranking.toml")).expect("valid golden TOML")
 }
 
 #[test]

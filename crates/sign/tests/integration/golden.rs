@@ -5,7 +5,7 @@
 use dptest_core::Alternative;
 use dptest_sign::{SignReference, SignSample, sign_test};
 
-const GOLDEN: &str = include_str!("../../../testdata/sign.toml");
+const GOLDEN: &str = include_str!("../../../../testdata/sign.toml");
 
 #[derive(serde::Deserialize)]
 struct Golden {
