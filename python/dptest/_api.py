@@ -530,6 +530,15 @@ def mannwhitneyu(
     return _native(_dptest.mannwhitneyu, *args)
 
 
+def _tested(x, y, data, popmean: float, null: str) -> Tuple[np.ndarray, str]:
+    """The tested values of a one-sample or paired test (:func:`_differences`); a popmean is
+    for the one-sample test only (``null``: what a paired test tests)."""
+    d, kind = _differences(x, y, data)
+    if kind == "paired" and popmean != 0.0:
+        raise ValueError(f"popmean applies to the one-sample test; paired tests test {null}")
+    return d, kind
+
+
 def _differences(x, y, data) -> Tuple[np.ndarray, str]:
     if data is not None:
         x = data[x]
@@ -611,9 +620,7 @@ def wilcoxon(
     ValueError, PrivacyBudgetError
     """
     eps = _mode(epsilon, public)
-    d, kind = _differences(x, y, data)
-    if kind == "paired" and popmean != 0.0:
-        raise ValueError("popmean applies to the one-sample test; paired tests test d = 0")
+    d, kind = _tested(x, y, data, popmean, "d = 0")
     if eps is not None:
         return _release(
             "wilcoxon", [d], [], eps, paired=kind == "paired", alternative=alternative,
@@ -669,9 +676,7 @@ def sign(
     >>> import dptest
     >>> r = dptest.sign([1.2, 0.4, 2.2, -0.3, 1.0], epsilon=1.0)  # doctest: +SKIP
     """
-    d, kind = _differences(x, y, data)
-    if kind == "paired" and popmean != 0.0:
-        raise ValueError("popmean applies to the one-sample test; paired tests test d = 0")
+    d, kind = _tested(x, y, data, popmean, "d = 0")
     return _release(
         "sign", [d], [], float(epsilon), paired=kind == "paired", alternative=alternative,
         bounds=bounds, popmean=float(popmean), ci=ci, ci_epsilon=ci_epsilon, alpha=alpha,
@@ -734,9 +739,7 @@ def ttest(
     ValueError, PrivacyBudgetError
     """
     eps = _mode(epsilon, public)
-    d, kind = _differences(x, y, data)
-    if kind == "paired" and popmean != 0.0:
-        raise ValueError("popmean applies to the one-sample test; paired tests test E[d] = 0")
+    d, kind = _tested(x, y, data, popmean, "E[d] = 0")
     if eps is not None:
         return _release(
             "t-test", [d], [], eps, paired=kind == "paired", alternative=alternative,

@@ -4,8 +4,8 @@
 //!
 //! A table discloses, for each group, the centre's cumulative count at each limit that ends one
 //! of its runs (in `bin` every bin is a run and the limits are the table's; in `add` the runs
-//! end at the centre's own S1 limits, paired with the table's), and its total. Whoever gathers several tables
-//! learns the counts between any two of those limits, from any table. The journal records
+//! end at the centre's own S1 limits, paired with the table's), and its total. Whoever gathers
+//! several tables learns the counts between any two of those limits, from any table. The journal records
 //! every (limit, cumulative count) the centre has disclosed, per dataset and group, and
 //! admits a new table only if, with the limits disclosed before, every interval between two
 //! consecutive disclosed limits holds 0 or ≥ K of the group's values. Then every interval
@@ -14,9 +14,9 @@
 //! written, with the reason.
 //!
 //! The journal also holds a per-dataset secret: `bin` and `add` derive each of the centre's
-//! own limits from the secret and the two data values it separates ([`LimitKey`]), so a re-run
-//! puts the limit at the same place instead of a fresh one (fresh limits, gathered over re-runs, would close in
-//! on the data values themselves).
+//! own limits from the secret and the two data values it separates ([`LimitKey`]), so a
+//! re-run puts the limit at the same place instead of a fresh one (fresh limits, gathered
+//! over re-runs, would close in on the data values themselves).
 //!
 //! The file (format [`JOURNAL_FORMAT`]) is locked and rewritten in place like the privacy
 //! ledger (`dptest_ledger::LockedFile`), so every path to it reaches one journal and
