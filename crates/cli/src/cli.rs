@@ -125,34 +125,6 @@ pub struct LevelArg {
     pub alpha: f64,
 }
 
-/// The options of a test: `--draws --seed --backend --alpha --json --report`.
-#[derive(Args, Debug, Clone, Copy)]
-pub struct TestOptions {
-    #[command(flatten)]
-    simulation: SimulationArgs,
-    #[command(flatten)]
-    backend: BackendArg,
-    #[command(flatten)]
-    level: LevelArg,
-    #[command(flatten)]
-    output: OutputArgs,
-    /// Private tests: add the sentence to report the result in a paper (`report` in
-    /// --json): test, ε and δ, n, the noisy statistic, p with its Monte Carlo s.e. and
-    /// reference, and the estimate with its interval (README, "Reporting a private result").
-    #[arg(long)]
-    report: bool,
-}
-
-impl From<TestOptions> for Common {
-    fn from(o: TestOptions) -> Self {
-        Common {
-            backend: o.backend.backend,
-            report: o.report,
-            ..Common::new(o.output).simulated(o.simulation, o.level)
-        }
-    }
-}
-
 /// The options of `critical-value`: `--draws --seed --backend --alpha --json`.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct CriticalOptions {
@@ -172,6 +144,24 @@ impl From<CriticalOptions> for Common {
             backend: o.backend.backend,
             ..Common::new(o.output).simulated(o.simulation, o.level)
         }
+    }
+}
+
+/// The options of a test: those of `critical-value` and `--report`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct TestOptions {
+    #[command(flatten)]
+    reference: CriticalOptions,
+    /// Private tests: add the sentence to report the result in a paper (`report` in
+    /// --json): test, ε and δ, n, the noisy statistic, p with its Monte Carlo s.e. and
+    /// reference, and the estimate with its interval (README, "Reporting a private result").
+    #[arg(long)]
+    report: bool,
+}
+
+impl From<TestOptions> for Common {
+    fn from(o: TestOptions) -> Self {
+        Common { report: o.report, ..o.reference.into() }
     }
 }
 

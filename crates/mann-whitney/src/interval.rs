@@ -16,6 +16,9 @@
 use dptest_core::{Estimate, check_level};
 use dptest_refdist::exact::normal_laplace_quantile;
 
+/// The parameter named in the estimate object.
+const AUC_PARAMETER: &str = "probability of superiority P(X > Y) + ½·P(X = Y)";
+
 /// The method named in the estimate object.
 pub const AUC_METHOD: &str = "inversion of the noisy U₁ with the Birnbaum–Klose variance bound \
      θ(1 − θ)/min(n₁, n₂), normal ⊕ Laplace quantile; post-processing of the release";
@@ -25,7 +28,7 @@ pub const AUC_METHOD: &str = "inversion of the noisy U₁ with the Birnbaum–Kl
 /// own release (a refusal there would come after the noise was drawn).
 pub(crate) fn whole_range_auc(level: f64) -> Estimate {
     Estimate {
-        parameter: "probability of superiority P(X > Y) + ½·P(X = Y)".to_owned(),
+        parameter: AUC_PARAMETER.to_owned(),
         value: 0.5,
         low: 0.0,
         high: 1.0,
@@ -69,7 +72,7 @@ pub fn auc_interval(
         a
     };
     Some(Estimate {
-        parameter: "probability of superiority P(X > Y) + ½·P(X = Y)".to_owned(),
+        parameter: AUC_PARAMETER.to_owned(),
         value: estimate,
         low: edge(estimate, 0.0),
         high: edge(estimate, 1.0),
