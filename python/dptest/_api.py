@@ -458,7 +458,8 @@ def mannwhitneyu(
     alternative: str = "two-sided",
     delta: float = 1e-6,
     known_sizes: bool = False,
-    reference: str = "normal",
+    statistic: str = "centred",
+    reference: str = "auto",
     use_continuity: bool = True,
     method: str = "auto",
     groups: Optional[Sequence[Any]] = None,
@@ -472,7 +473,8 @@ def mannwhitneyu(
     ledger: Any = None,
     progress: Optional[bool] = None,
 ) -> TestResult:
-    """Mann–Whitney U test of two groups, (ε, δ)-DP, ε-DP with known sizes, or public.
+    """Mann–Whitney U test of two groups: ε-DP (sizes never released, or public with
+    ``known_sizes``), (ε, δ)-DP with the paper's statistic, or public.
 
     Parameters
     ----------
@@ -484,13 +486,20 @@ def mannwhitneyu(
         Exactly ``scipy.stats.mannwhitneyu(x, y, use_continuity=..., alternative=...,
         method=...)``; the statistic is U of ``x``.
     alternative : {'two-sided', 'less', 'greater'}
-        One-sided private tests need ``known_sizes=True``.
+        The paper's statistic (``statistic='paper'``) is two-sided only.
     delta : float, default 1e-6
-        δ of the private group-size estimate (not spent with ``known_sizes``).
+        δ of the paper's private group-size estimate (``statistic='paper'`` only).
     known_sizes : bool, default False
         Treat the group sizes as public and spend all ε on U.
-    reference : {'normal', 'exact-u'}
-        Private reference: folded normal (closed form) or exact-U Monte Carlo.
+    statistic : {'centred', 'paper'}
+        With private sizes: ``'centred'`` releases U₁ − n₁n₂/2 with noise of scale
+        (n − 1)/ε and never releases the sizes (ε-DP, any alternative; the reference takes
+        the most balanced split, the widest null); ``'paper'`` spends part of ε on the
+        smaller group's size and releases min(U₁, U₂) ((ε, δ)-DP, two-sided).
+    reference : {'auto', 'normal', 'exact-u'}
+        Private reference: ``'auto'`` is the exact one for the centred statistic up to
+        n = 200 (the largest exact tail over every split) and the normal one otherwise;
+        ``'normal'`` (closed form) or ``'exact-u'``.
     groups, data, group, value
         As :func:`kruskal` (exactly two groups).
     ci : float, optional
@@ -520,9 +529,12 @@ def mannwhitneyu(
             raise ValueError("mannwhitneyu needs x and y (or data=, group=, value=)")
         arrays, labels = _grouped((x, y), None, None, None, groups, eps is not None)
     if eps is not None:
+        paper = statistic == "paper"
         return _release(
-            "mann-whitney", arrays, labels, eps, delta=float(delta), alternative=alternative,
-            options={"known_sizes": bool(known_sizes), "reference": reference}, ci=ci,
+            "mann-whitney", arrays, labels, eps, delta=float(delta) if paper else None,
+            alternative=alternative,
+            options={"known_sizes": bool(known_sizes), "statistic": statistic,
+                     "reference": reference}, ci=ci,
             draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)

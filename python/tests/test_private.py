@@ -91,14 +91,19 @@ def test_mann_whitney_that_cannot_reject_is_refused_before_spending(tmp_path):
     path = tmp_path / "budget.json"
     led = dptest.Ledger(path, dataset="small", budget=2.0)
     with pytest.raises(ValueError, match="nothing was spent") as refused:
-        dptest.mannwhitneyu(np.arange(8.0), np.arange(8.0) + 9, epsilon=1, ledger=led)
+        dptest.mannwhitneyu(np.arange(8.0), np.arange(8.0) + 9, epsilon=1, ledger=led,
+                            statistic="paper")
     message = str(refused.value)
-    assert "known_sizes=True" in message and "kruskal" in message and "n = 34" in message
+    assert "known_sizes=True" in message and "statistic='centred'" in message
+    assert "n = 34" in message
     assert not path.exists() or "name:small" not in json.loads(path.read_text())["datasets"]
-    # The same rows with public sizes, or enough rows, release.
+    # The same rows with public sizes, the default statistic, or enough rows, release.
     assert dptest.mannwhitneyu(np.arange(8.0), np.arange(8.0) + 9, epsilon=1,
                                known_sizes=True).n == 16
-    assert dptest.mannwhitneyu(np.arange(17.0), np.arange(17.0) + 9, epsilon=1).n == 34
+    centred = dptest.mannwhitneyu(np.arange(8.0), np.arange(8.0) + 9, epsilon=1)
+    assert (centred.n, centred.delta, centred.released_statistic) == (16, 0.0, "centred")
+    assert dptest.mannwhitneyu(np.arange(17.0), np.arange(17.0) + 9, epsilon=1,
+                               statistic="paper").n == 34
 
 
 def test_data_frame_private_needs_declared_groups():
@@ -179,7 +184,9 @@ def test_mann_whitney_shape_matches_cli(tmp_path):
         (lambda: dptest.kruskal([1.0, 2.0], [3.0], epsilon=-1), None),
         (lambda: dptest.kruskal(["a"], [3.0], public=True), "numeric"),
         (lambda: dptest.kruskal([[1.0, 2.0]], [3.0], public=True), "one-dimensional"),
-        (lambda: dptest.mannwhitneyu([1.0], [2.0], epsilon=1, alternative="less"), "known_sizes"),
+        (lambda: dptest.mannwhitneyu([1.0], [2.0], epsilon=1, alternative="less",
+                                     statistic="paper"), "known_sizes"),
+        (lambda: dptest.mannwhitneyu([1.0], [2.0], epsilon=1, statistic="rank"), "statistic"),
         (lambda: dptest.mannwhitneyu([1.0], [2.0], public=True, alternative="up"), "alternative"),
         (lambda: dptest.wilcoxon([1.0, 2.0], [1.0], public=True), "same length"),
         (lambda: dptest.wilcoxon([], epsilon=1), None),

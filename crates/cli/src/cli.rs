@@ -421,10 +421,18 @@ pub struct MannWhitneyArgs {
     pub columns: GroupColumns,
     #[command(flatten)]
     pub privacy: Privacy,
-    /// δ of the private group-size estimate ((ε, δ)-DP; 0 < δ < 0.5).
+    /// δ of the paper's private group-size estimate (--statistic paper: (ε, δ)-DP;
+    /// 0 < δ < 0.5).
     #[arg(long, value_name = "D", default_value_t = 1e-6, conflicts_with = "public")]
     pub delta: f64,
-    /// Alternative hypothesis (one-sided private tests need --known-sizes).
+    /// The private statistic with private group sizes: centred releases U1 − n1·n2/2 with
+    /// noise of scale (n − 1)/ε and never releases the sizes (ε-DP, any alternative); paper
+    /// spends part of ε on the smaller group's size and releases min(U1, U2) ((ε, δ)-DP,
+    /// two-sided; the paper's method, for reproducing it).
+    #[arg(long, value_enum, default_value_t = MwStatistic::Centred,
+          conflicts_with_all = ["public", "known_sizes"])]
+    pub statistic: MwStatistic,
+    /// Alternative hypothesis (the paper's statistic is two-sided only).
     #[arg(long, value_enum, default_value_t = Alternative::TwoSided)]
     pub alternative: Alternative,
     /// Treat the group sizes as public (fixed by the design): they are read from the file and
@@ -438,6 +446,15 @@ pub struct MannWhitneyArgs {
     pub ledger: LedgerArgs,
     #[command(flatten)]
     pub options: TestOptions,
+}
+
+/// The private Mann–Whitney statistic with private group sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MwStatistic {
+    /// U1 − n1·n2/2, sizes never released (ε-DP).
+    Centred,
+    /// The paper's min(U1, U2) with a private size estimate ((ε, δ)-DP).
+    Paper,
 }
 
 /// Reference of the private Wilcoxon test.
@@ -876,8 +893,9 @@ impl KruskalArgs {
 
 impl MannWhitneyArgs {
     fn release_choices(&self, choices: Choices) -> Choices {
-        let choices =
-            Choices { delta: Some(self.delta), alternative: self.alternative.into(), ..choices };
+        let delta = (self.statistic == MwStatistic::Paper).then_some(self.delta);
+        let choices = Choices { delta, alternative: self.alternative.into(), ..choices };
+        let choices = choices.with("statistic", choice_name(&self.statistic));
         if self.known_sizes { choices.with("known-sizes", "true") } else { choices }
     }
 }

@@ -3,16 +3,19 @@
 //! Neighbouring datasets: the same n; one row's value and/or group changes (a group may become
 //! empty). Ranks are joint mid-ranks, so ties matter: small cases use values on a coarse grid
 //! and move the changed row onto, between and beyond the existing values. For each ordered
-//! pair (x, x') we check |U(x') − U(x)| ≤ max(n1(x), n2(x)) for U = min(U1, U2) (the private
-//! statistic) and U = U1 (the known-sizes one-sided statistic).
+//! pair (x, x') we check |U(x') − U(x)| ≤ max(n1(x), n2(x)) for U = min(U1, U2) (the paper's
+//! statistic) and U = U1 (the known-sizes one-sided statistic), and |D(x') − D(x)| ≤ n − 1 for
+//! the centred D = U1 − n1·n2/2 released with unreleased sizes (whatever the sizes, which
+//! may change between x and x').
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::TwoSample;
 
-/// (U1, min(U1, U2), max(n1, n2)) of values with labels (false = x, true = y), by pair counts.
-fn u_of(values: &[f64], in_y: &[bool]) -> (f64, f64, usize) {
+/// (U1, min(U1, U2), max(n1, n2), U1 − n1·n2/2) of values with labels (false = x, true = y),
+/// by pair counts.
+fn u_of(values: &[f64], in_y: &[bool]) -> (f64, f64, usize, f64) {
     let mut u1 = 0.0;
     let n2 = in_y.iter().filter(|&&b| b).count();
     let n1 = values.len() - n2;
@@ -33,25 +36,30 @@ fn u_of(values: &[f64], in_y: &[bool]) -> (f64, f64, usize) {
         }
     }
     let pairs = (n1 * n2) as f64;
-    (u1, u1.min(pairs - u1), n1.max(n2))
+    (u1, u1.min(pairs - u1), n1.max(n2), u1 - pairs / 2.0)
 }
 
-/// Tracks max |Δ| and the largest |Δ|/LS(x) for min U and U1.
+/// Tracks max |Δ| and the largest |Δ|/LS(x) for min U and U1, and the largest |Δ| of the
+/// centred statistic against its bound n − 1.
 #[derive(Default, Debug)]
 struct Worst {
     min_u: f64,
     u1: f64,
     ratio: f64,
+    centred: f64,
 }
 
 impl Worst {
-    fn check(&mut self, before: (f64, f64, usize), after: (f64, f64, usize)) {
+    fn check(&mut self, n: usize, before: (f64, f64, usize, f64), after: (f64, f64, usize, f64)) {
         let bound = before.2 as f64;
         let (d1, dmin) = ((after.0 - before.0).abs(), (after.1 - before.1).abs());
         assert!(dmin <= bound && d1 <= bound, "Δ = ({d1}, {dmin}) > LS = {bound}");
+        let centred = (after.3 - before.3).abs();
+        assert!(centred <= crate::centred_sensitivity(n) as f64, "ΔD = {centred} > n − 1");
         self.min_u = self.min_u.max(dmin);
         self.u1 = self.u1.max(d1);
         self.ratio = self.ratio.max(dmin.max(d1) / bound);
+        self.centred = self.centred.max(centred);
     }
 }
 
@@ -75,7 +83,7 @@ fn exhaustive_with_ties_never_exceeds_max_group_size() {
                     for label in [false, true] {
                         values[row] = v;
                         in_y[row] = label;
-                        worst.check(before, u_of(&values, &in_y));
+                        worst.check(n, before, u_of(&values, &in_y));
                     }
                 }
                 values[row] = old_value;
@@ -102,12 +110,14 @@ fn exhaustive_without_ties_up_to_n_8() {
                         let mut labels = in_y.clone();
                         labels.remove(p);
                         labels.insert(q, label);
-                        worst.check(before, u_of(&values, &labels));
+                        worst.check(n, before, u_of(&values, &labels));
                     }
                 }
             }
         }
         eprintln!("MW exhaustive (no ties) n={n}: {worst:?}");
+        // The bound n − 1 is attained (one row in x moving from the bottom to the top).
+        assert_eq!(worst.centred, (n - 1) as f64);
     }
 }
 
@@ -141,7 +151,7 @@ fn adversarial_search_up_to_n_1000() {
                 if rng.random_range(0..2) == 1 {
                     in_y[row] = !in_y[row];
                 }
-                worst.check(before, full_u(&values, &in_y));
+                worst.check(n, before, full_u(&values, &in_y));
                 values[row] = old_value;
                 in_y[row] = old_label;
             }
@@ -150,16 +160,17 @@ fn adversarial_search_up_to_n_1000() {
     }
 }
 
-/// (U1, min U, LS) through the library's mid-rank path (an empty group gives U = 0).
-fn full_u(values: &[f64], in_y: &[bool]) -> (f64, f64, usize) {
+/// (U1, min U, LS, centred) through the library's mid-rank path (an empty group gives U = 0).
+fn full_u(values: &[f64], in_y: &[bool]) -> (f64, f64, usize, f64) {
     let x: Vec<f64> = values.iter().zip(in_y).filter(|(_, y)| !**y).map(|(v, _)| *v).collect();
     let y: Vec<f64> = values.iter().zip(in_y).filter(|(_, y)| **y).map(|(v, _)| *v).collect();
     let ls = x.len().max(y.len());
-    match TwoSample::new(x, y) {
+    match TwoSample::declared(x, y) {
         Ok(s) => {
             let u1 = s.u1().unwrap_or(f64::NAN);
-            (u1, s.min_u().unwrap_or(f64::NAN), ls)
+            let centred = crate::private::statistic_of(&s, crate::MwStatistic::Centred);
+            (u1, s.min_u().unwrap_or(f64::NAN), ls, centred.unwrap_or(f64::NAN))
         }
-        Err(_) => (0.0, 0.0, ls),
+        Err(_) => (0.0, 0.0, ls, 0.0),
     }
 }

@@ -11,8 +11,9 @@ use dptest_report::{
 
 use crate::interval::whole_range_auc;
 use crate::{
-    DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, MwPrivacy, MwReferenceKind, PrivateMannWhitney,
-    PrivateMwOptions, TwoSample, auc_interval, private_mann_whitney,
+    CENTRED_EXACT_MAX_N, DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, GroupSizes, MwPrivacy,
+    MwReferenceKind, PrivateMannWhitney, PrivateMwOptions, TwoSample, auc_interval, check_options,
+    private_mann_whitney,
 };
 
 impl ReleaseTest for PrivateMannWhitney {
@@ -21,7 +22,7 @@ impl ReleaseTest for PrivateMannWhitney {
     }
 
     fn options(&self) -> &'static [TestOption] {
-        &[KNOWN_SIZES, REFERENCE]
+        &[KNOWN_SIZES, STATISTIC, REFERENCE]
     }
 
     fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
@@ -29,13 +30,13 @@ impl ReleaseTest for PrivateMannWhitney {
     }
 
     fn prepare(&self, shape: Shape, choices: &Choices) -> Result<Prepared, Refusal> {
-        let options = options(choices)?;
-        let known = choices.switch(KNOWN_SIZES.name);
+        let options = options(choices, shape.n)?;
         self.check_interval(choices)?;
+        check_options(shape.n, &options).map_err(Refusal::from_display)?;
         check_reach(&options.privacy, shape.n, choices)?;
         Ok(Prepared {
             epsilon: choices.epsilon,
-            delta: if known { 0.0 } else { options.privacy.delta_value() },
+            delta: options.privacy.delta_spent(),
             // The normal reference is closed-form; exact-U simulates above EXACT_U_MAX_PAIRS.
             evaluation: Evaluation::MonteCarlo {
                 draws: DEFAULT_DRAWS,
@@ -58,25 +59,43 @@ impl ReleaseTest for PrivateMannWhitney {
         };
         // A declared group may be empty (the release must not depend on that).
         let sample = TwoSample::declared(x, y).map_err(Refusal::from_display)?;
-        let options = options(choices)?;
+        let options = options(choices, sample.n())?;
         let result =
             private_mann_whitney(&sample, &options, evaluator).map_err(Refusal::from_display)?;
-        let title = if choices.switch(KNOWN_SIZES.name) {
-            "Mann–Whitney U test, public group sizes (ε-DP)"
-        } else {
-            "Mann–Whitney U test, private group sizes ((ε, δ)-DP)"
+        let title = match options.privacy.sizes {
+            GroupSizes::Unreleased => {
+                "Mann–Whitney U test, private group sizes never released (ε-DP)"
+            }
+            GroupSizes::Estimated => {
+                "Mann–Whitney U test, the paper's private size estimate ((ε, δ)-DP)"
+            }
+            GroupSizes::Known => "Mann–Whitney U test, public group sizes (ε-DP)",
         };
         let mut r = Release::new(self.name(), title.to_owned(), &result)?;
         let detail = &result.detail;
-        r.line(
-            "noise",
-            format!(
-                "Laplace on U, scale {} (ε_U = {}); ε for the group size = {}",
-                fmt(detail.noise_scale),
-                fmt(detail.epsilon_u),
-                fmt(detail.epsilon_sizes)
-            ),
-        );
+        if options.privacy.sizes == GroupSizes::Unreleased {
+            r.line(
+                "noise",
+                format!(
+                    "Laplace on U₁ − n₁n₂/2 (sensitivity n − 1 whatever the sizes), scale {}; the \
+                     reference takes the most balanced groups, {} and {}, the widest null of any \
+                     split",
+                    fmt(detail.noise_scale),
+                    detail.reference_sizes[0],
+                    detail.reference_sizes[1]
+                ),
+            );
+        } else {
+            r.line(
+                "noise",
+                format!(
+                    "Laplace on U, scale {} (ε_U = {}); ε for the group size = {}",
+                    fmt(detail.noise_scale),
+                    fmt(detail.epsilon_u),
+                    fmt(detail.epsilon_sizes)
+                ),
+            );
+        }
         if let (Some(m_tilde), Some(m_star)) = (detail.m_tilde, detail.m_star) {
             r.line(
                 "smaller group",
@@ -94,8 +113,8 @@ impl ReleaseTest for PrivateMannWhitney {
                  (p = 1), and no reference was computed (engine: none)"
             } else {
                 "the private smaller-group size m* is 0: the test cannot reject (p = 1); use \
-                 more data or a larger ε, --known-sizes if the group sizes are public, or \
-                 kruskal-wallis on the two groups (no size estimate)"
+                 the default statistic (centred: no size estimate), more data or a larger ε, \
+                 or --known-sizes if the group sizes are public"
             });
         }
         let n = detail.n as f64;
@@ -132,19 +151,20 @@ fn check_reach(privacy: &MwPrivacy, n: usize, choices: &Choices) -> Result<(), R
         "nothing was spent: at n = {n}, ε = {}, δ = {} the private estimate of the smaller \
          group's size leaves the reference no smaller group (m* = 0, p = 1) for every dataset, \
          except with a chance of at most {} (δ·e^(ε_m·⌊n/2⌋), ε_m = {} of ε), so the test \
-         cannot reach significance. Use kruskal-wallis on the two groups (no size estimate), \
-         {} if the group sizes are public, a larger ε, or at least n = {needed} rows at this \
-         ε and δ",
+         cannot reach significance. Use {} (the default: no size estimate), {} if the group \
+         sizes are public, a larger ε, or at least n = {needed} rows at this ε and δ",
         fmt(choices.epsilon),
         fmt(privacy.delta_value()),
         fmt(chance),
         fmt(privacy.size_fraction),
+        front.option(STATISTIC.name, "centred"),
         front.switch(KNOWN_SIZES.name),
     )))
 }
 
 /// Refuses `--ci` where the release does not identify θ = P(X > Y): private sizes (n₁n₂ is not
-/// public) or the two-sided release min(U₁, U₂) (it does not say which group is larger).
+/// public, so Ũ does not scale to θ) or the two-sided release min(U₁, U₂) (it does not say
+/// which group is larger).
 fn check_ci(choices: &Choices, known: bool) -> Result<(), Refusal> {
     let Some(ci) = choices.ci else { return Ok(()) };
     let front = choices.front_end;
@@ -165,35 +185,62 @@ fn check_ci(choices: &Choices, known: bool) -> Result<(), Refusal> {
 /// `known-sizes`: the group sizes are public (ε-DP, all of ε on U).
 const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
 
-/// `reference`: the folded normal (closed form, the default) or the exact U null.
-const REFERENCE: TestOption = TestOption { name: "reference", values: &["normal", "exact-u"] };
+/// `statistic`: U₁ − n₁n₂/2 with sizes never released (`centred`, the default) or the paper's
+/// min(U₁, U₂) with a private size estimate (`paper`); not with `known-sizes`.
+const STATISTIC: TestOption = TestOption { name: "statistic", values: &["centred", "paper"] };
 
-/// The privacy setting (estimated sizes with δ, or `known-sizes`), the alternative and the
-/// reference (`normal` by default, or `exact-u`).
-fn options(choices: &Choices) -> Result<PrivateMwOptions, Refusal> {
+/// `reference`: `auto` (the default: the exact U null for the centred statistic up to
+/// n = 200, the normal one otherwise), the normal (closed form) or the exact U null.
+const REFERENCE: TestOption =
+    TestOption { name: "reference", values: &["auto", "normal", "exact-u"] };
+
+/// The privacy setting (sizes never released, the paper's estimate with δ, or
+/// `known-sizes`), the alternative and the reference for `n` rows (public).
+fn options(choices: &Choices, n: usize) -> Result<PrivateMwOptions, Refusal> {
     let front = choices.front_end;
-    let known = choices.switch(KNOWN_SIZES.name);
+    let sizes = group_sizes(choices)?;
     let alternative = choices.alternative;
-    if alternative != Alternative::TwoSided && !known {
+    if alternative != Alternative::TwoSided && sizes == GroupSizes::Estimated {
         return Err(Refusal(format!(
-            "a one-sided private Mann–Whitney test needs public group sizes: pass {}, or use {}",
+            "the paper's statistic is two-sided only: use {} (the default) or {} for a \
+             one-sided test",
+            front.option(STATISTIC.name, "centred"),
             front.switch(KNOWN_SIZES.name),
-            front.option("alternative", "two-sided")
         )));
     }
     let epsilon = Epsilon::new(choices.epsilon).map_err(Refusal::from_display)?;
     let delta = Delta::new(choices.delta.unwrap_or(DEFAULT_DELTA))
         .map_err(|e| Refusal(format!("{}: {e}", front.name("delta"))))?;
-    let privacy = if known {
-        MwPrivacy::known_sizes(epsilon, alternative)
-    } else {
-        MwPrivacy { alternative, ..MwPrivacy::new(epsilon).with_delta(delta) }
+    let privacy = match sizes {
+        GroupSizes::Known => MwPrivacy::known_sizes(epsilon, alternative),
+        GroupSizes::Estimated => MwPrivacy::paper(epsilon).with_delta(delta),
+        GroupSizes::Unreleased => MwPrivacy::new(epsilon).with_alternative(alternative),
     };
-    privacy.split().map_err(Refusal::from_display)?;
     let reference = match REFERENCE.value(choices) {
-        "normal" => MwReferenceKind::Normal,
+        "auto" if sizes == GroupSizes::Unreleased && n <= CENTRED_EXACT_MAX_N => {
+            MwReferenceKind::ExactU
+        }
+        "auto" | "normal" => MwReferenceKind::Normal,
         "exact-u" => MwReferenceKind::ExactU,
         other => return Err(REFERENCE.refuse(other, front)),
     };
     Ok(PrivateMwOptions::new(privacy).with_reference(reference))
+}
+
+/// Public sizes with `known-sizes`; private ones never released (`statistic centred`, the
+/// default) or estimated (`statistic paper`).
+fn group_sizes(choices: &Choices) -> Result<GroupSizes, Refusal> {
+    let front = choices.front_end;
+    let known = choices.switch(KNOWN_SIZES.name);
+    match (STATISTIC.value(choices), known) {
+        ("centred", true) => Ok(GroupSizes::Known),
+        ("centred", false) => Ok(GroupSizes::Unreleased),
+        ("paper", false) => Ok(GroupSizes::Estimated),
+        ("paper", true) => Err(Refusal(format!(
+            "{} uses the public sizes (all of ε on U, sensitivity max(n₁, n₂)): leave out {}",
+            front.switch(KNOWN_SIZES.name),
+            front.option(STATISTIC.name, "paper")
+        ))),
+        (other, _) => Err(STATISTIC.refuse(other, front)),
+    }
 }

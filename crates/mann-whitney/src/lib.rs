@@ -3,16 +3,21 @@
 //! - [`mann_whitney_u`]: the public test exactly as `scipy.stats.mannwhitneyu` (statistic U1
 //!   of the first sample; two-sided/less/greater; exact for small samples without ties,
 //!   asymptotic with tie and continuity corrections otherwise).
-//! - [`release_mann_whitney`]: the private statistic. With private group sizes (default):
+//! - [`release_mann_whitney`]: the private statistic. With private sizes never released
+//!   (default, [`GroupSizes::Unreleased`]): Ũ = U1 − n1·n2/2 + Lap((n − 1)/ε), ε-DP, any
+//!   alternative, the reference at the most balanced split ([`balanced_sizes`]), whose null
+//!   is the widest. The paper's private sizes ([`MwPrivacy::paper`]):
 //!   m̃ = min(n1, n2) + Lap(1/ε_m), c = −ln(2δ)/ε_m, m* = max(⌈m̃ − c⌉, 0),
 //!   Ũ = min(U1, U2) + Lap((n − m*)/ε_U), ε_m = [`DEFAULT_SIZE_FRACTION`]·ε (0.65),
 //!   δ = 10⁻⁶: (ε, δ)-DP. With public sizes: all of ε on U with sensitivity max(n1, n2),
 //!   and one-sided alternatives on U1.
 //!   Noise only through `dptest-mechanisms` (OS CSPRNG, exact sampler).
-//! - [`private_mann_whitney`]: the full test against the folded normal reference (default, in
-//!   closed form: `dptest_refdist::exact`) or the exact-U reference on sizes (m*, n − m*)
+//! - [`private_mann_whitney`]: the full test against the normal reference (default, in
+//!   closed form: `dptest_refdist::exact`) or the exact-U reference on the reference sizes
 //!   (exact pmf ⊕ Laplace for a·b ≤ [`EXACT_U_MAX_PAIRS`], Monte Carlo on refdist's
-//!   `RankSumNull` above). When m* = 0 the reference is degenerate: the test has no power and
+//!   `RankSumNull` above; for the centred statistic the largest exact tail over every split,
+//!   up to n = [`CENTRED_EXACT_MAX_N`], the CLI's and Python's default there). With the paper's
+//!   sizes, when m* = 0 the reference is degenerate: the test has no power and
 //!   reports p = 1 (`no_power = true`) rather than failing. [`MwPrivacy::chance_of_power`]
 //!   bounds, from n, ε and δ alone, the chance that m* ≥ 1; the release hook (CLI, Python)
 //!   refuses a run below 0.05 before anything is spent (at ε = 1, δ = 10⁻⁶: n < 34).
@@ -21,10 +26,11 @@
 //! - [`PrivateMannWhitney`]: the test as the tools list it (`dptest-registry`): its power study
 //!   (`dptest_core::PrivateTest`) and its release hook (`dptest_report::ReleaseTest`), the one path by which the CLI and Python run it.
 //!
-//! Privacy: neighbouring datasets have the same n and differ in one row's value or group; m̃
-//! is released with ε_m (Laplace, sensitivity 1) and U with ε − ε_m (sensitivity n − m*),
-//! and the bound m* = max(⌈m̃ − c⌉, 0), c = −ln(2δ)/ε_m, fails with probability at most δ:
-//! the test is (ε, δ)-DP with estimated sizes, ε-DP with known sizes.
+//! Privacy: neighbouring datasets have the same n and differ in one row's value or group.
+//! U1 − n1·n2/2 moves by at most n − 1 ([`centred_sensitivity`]): ε-DP with unreleased sizes.
+//! With the paper's sizes m̃ is released with ε_m (Laplace, sensitivity 1) and U with ε − ε_m
+//! (sensitivity n − m*), and the bound m* = max(⌈m̃ − c⌉, 0), c = −ln(2δ)/ε_m, fails with
+//! probability at most δ: (ε, δ)-DP. ε-DP with known sizes.
 //!
 //! # Example
 //!
@@ -39,13 +45,19 @@
 //! assert_eq!(public.statistic, 17.0);
 //! assert!((public.p_value - 0.1111111111111111).abs() < 1e-12);
 //!
-//! // Nine observations cannot survive the size estimate's shift c ≈ 21 at ε = 1: m* = 0,
-//! // so the private test reports p = 1 (no power) instead of failing.
+//! // The sizes are never released: U1 − n1·n2/2 with Laplace noise of scale (n − 1)/ε,
+//! // against the widest null of any split of nine rows (4 and 5); pure ε-DP.
 //! let options = PrivateMwOptions::new(MwPrivacy::new(Epsilon::new(1.0)?));
-//! // The default (normal) reference is a closed form: no Monte Carlo needed.
+//! // The normal reference is a closed form: no Monte Carlo needed.
 //! let private = private_mann_whitney(&sample, &options, Evaluator::Exact)?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
-//! assert_eq!(private.delta, 1e-6);
+//! assert_eq!((private.delta, private.detail.reference_sizes), (0.0, [4, 5]));
+//!
+//! // The paper's statistic: nine rows cannot survive the size estimate's shift c ≈ 21 at
+//! // ε = 1, so m* = 0 and the test reports p = 1 (no power) instead of failing.
+//! let paper = PrivateMwOptions::new(MwPrivacy::paper(Epsilon::new(1.0)?));
+//! let private = private_mann_whitney(&sample, &paper, Evaluator::Exact)?;
+//! assert!(private.p_value <= 1.0 && private.delta == 1e-6);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
@@ -55,14 +67,14 @@ pub use crate::{
     error::MannWhitneyError,
     private::{
         DEFAULT_DELTA, DEFAULT_SIZE_FRACTION, GroupSizes, MwPrivacy, MwRelease, MwStatistic,
-        SizeEstimate, release_mann_whitney,
+        SizeEstimate, balanced_sizes, centred_sensitivity, release_mann_whitney,
     },
     public::{
         Alternative, EXACT_MAX_PAIRS, MannWhitneyOptions, MannWhitneyResult, Method, mann_whitney_u,
     },
     reference::{
-        DEFAULT_DRAWS, DEFAULT_SEED, EXACT_U_MAX_PAIRS, MwDetail, MwReferenceKind,
-        PrivateMwOptions, p_value_of_release, private_mann_whitney,
+        CENTRED_EXACT_MAX_N, DEFAULT_DRAWS, DEFAULT_SEED, EXACT_U_MAX_PAIRS, MwDetail,
+        MwReferenceKind, PrivateMwOptions, check_options, p_value_of_release, private_mann_whitney,
     },
     sample::TwoSample,
     study::{

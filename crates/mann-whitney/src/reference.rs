@@ -5,7 +5,7 @@ use dptest_refdist::exact::{ExactNull, ExactReference, LatticeLaplace};
 use dptest_refdist::{Evaluator, NullModel, RankStatistic, RankSumNull, ReferenceInfo, Tail};
 use serde::Serialize;
 
-use crate::private::{MwPrivacy, MwRelease, MwStatistic, release_mann_whitney};
+use crate::private::{GroupSizes, MwPrivacy, MwRelease, MwStatistic, release_mann_whitney};
 use crate::{Alternative, MannWhitneyError, TwoSample};
 
 /// Default number of Monte Carlo draws of the MW references.
@@ -20,22 +20,26 @@ pub enum MwReferenceKind {
     /// Normal approximation (paper Thm A.8) with the release's Laplace noise, evaluated in
     /// closed form by `dptest_refdist::exact` (no Monte Carlo error): for min(U1, U2) the
     /// folded min(V, M − V) + Lap, V ~ N(M/2, M(n+1)/12), M = a·b for reference sizes (a, b);
-    /// for U1 the unfolded N(M/2, M(n+1)/12) + Lap.
+    /// for U1 the unfolded N(M/2, M(n+1)/12) + Lap; for U1 − M/2 the centred
+    /// N(0, M(n+1)/12) ⊕ Lap at the most balanced sizes, whose variance is the largest of any
+    /// split (so its tails are too: Anderson's theorem, docs/privacy.md).
     #[default]
     Normal,
     /// The exact no-ties null of U on reference sizes (a, b) plus the Laplace noise: computed
     /// exactly (Löffler's pmf ⊕ Laplace, `dptest_refdist::exact::LatticeLaplace`) when
     /// a·b ≤ [`EXACT_U_MAX_PAIRS`], else by Monte Carlo (random rank allocations by selection
-    /// sampling, refdist's `RankSumNull`).
+    /// sampling, refdist's `RankSumNull`). For U1 − M/2 (unreleased sizes) the largest tail
+    /// over every split (a, n − a), a ≥ 1, each computed exactly: n ≤ 200 only.
     ExactU,
 }
 
 /// Largest a·b for which the exact-U reference is computed exactly rather than by Monte Carlo.
 pub const EXACT_U_MAX_PAIRS: u64 = 10_000;
 
-/// The exact lattice pmf of U1 (`MwStatistic::U1`, support 0..=ab) or of min(U1, U2)
-/// (support 0..=⌊ab/2⌋) under the no-ties null, with Laplace scale b.
-fn exact_u_lattice(
+/// The exact lattice pmf of U1 (`MwStatistic::U1`, support 0..=ab), of min(U1, U2)
+/// (support 0..=⌊ab/2⌋) or of U1 − ab/2 (support −ab/2..=ab/2) under the no-ties null, with
+/// Laplace scale b.
+pub(crate) fn exact_u_lattice(
     a: usize,
     b: usize,
     statistic: MwStatistic,
@@ -44,19 +48,58 @@ fn exact_u_lattice(
     let pairs = (a * b) as u64;
     let half = crate::public::exact_pmf(pairs / 2, a as u64, b as u64);
     let at = |u: u64| half[u.min(pairs - u) as usize];
-    let pmf: Vec<f64> = match statistic {
-        MwStatistic::U1 => (0..=pairs).map(at).collect(),
-        MwStatistic::MinU => (0..=pairs / 2)
-            .map(|k| if 2 * k == pairs { at(k) } else { at(k) + at(pairs - k) })
-            .collect(),
+    let (origin, pmf): (f64, Vec<f64>) = match statistic {
+        MwStatistic::U1 => (0.0, (0..=pairs).map(at).collect()),
+        MwStatistic::Centred => (-(pairs as f64) / 2.0, (0..=pairs).map(at).collect()),
+        MwStatistic::MinU => (
+            0.0,
+            (0..=pairs / 2)
+                .map(|k| if 2 * k == pairs { at(k) } else { at(k) + at(pairs - k) })
+                .collect(),
+        ),
     };
-    Ok(LatticeLaplace::new(0.0, 1.0, pmf, laplace_scale)?)
+    Ok(LatticeLaplace::new(origin, 1.0, pmf, laplace_scale)?)
+}
+
+/// An exact reference, or the supremum of several (one per group split the reference must
+/// cover): the p-value is the largest of theirs, which is valid whichever split is true.
+#[derive(Clone, Debug)]
+pub(crate) struct ExactSupremum(Vec<ExactReference>);
+
+impl ExactSupremum {
+    /// The largest p-value of `observed`.
+    pub(crate) fn p_value(&self, observed: f64) -> Result<f64, MannWhitneyError> {
+        let mut largest: f64 = 0.0;
+        for reference in &self.0 {
+            largest = largest.max(reference.p_value(observed)?);
+        }
+        Ok(largest)
+    }
+
+    /// The critical value at level α: beyond every reference's own (the largest for upper and
+    /// two-sided tails, the smallest for the lower tail).
+    pub(crate) fn critical_value(&self, alpha: f64) -> Result<f64, MannWhitneyError> {
+        let mut values = Vec::with_capacity(self.0.len());
+        for reference in &self.0 {
+            values.push(reference.critical_value(alpha)?);
+        }
+        let lower = self.0.first().is_some_and(|r| r.tail() == Tail::Lower);
+        let pick = if lower { f64::min } else { f64::max };
+        Ok(values.into_iter().reduce(pick).unwrap_or(f64::NAN))
+    }
+}
+
+impl From<ExactReference> for ExactSupremum {
+    fn from(reference: ExactReference) -> Self {
+        ExactSupremum(vec![reference])
+    }
 }
 
 /// The reference of one release: an exact closed form or a Monte Carlo model.
 pub(crate) enum MwNull {
-    /// Closed form or exact pmf ⊕ Laplace (normal references; small exact-U references).
-    Exact(ExactReference),
+    /// Closed form or exact pmf ⊕ Laplace (normal references; small exact-U references), or
+    /// the supremum of several.
+    Exact(ExactSupremum),
     /// Monte Carlo (exact-U references).
     MonteCarlo {
         /// The null model.
@@ -66,11 +109,13 @@ pub(crate) enum MwNull {
     },
 }
 
-/// The tail that is extreme: lower for min(U1, U2) and `less`, upper for `greater`.
-pub(crate) fn tail_of(alternative: Alternative) -> Tail {
-    match alternative {
-        Alternative::TwoSided | Alternative::Less => Tail::Lower,
-        Alternative::Greater => Tail::Upper,
+/// The tail that is extreme: both for the two-sided centred statistic, lower for min(U1, U2)
+/// and `less`, upper for `greater`.
+pub(crate) fn tail_of(statistic: MwStatistic, alternative: Alternative) -> Tail {
+    match (statistic, alternative) {
+        (MwStatistic::Centred, Alternative::TwoSided) => Tail::TwoSided,
+        (_, Alternative::TwoSided | Alternative::Less) => Tail::Lower,
+        (_, Alternative::Greater) => Tail::Upper,
     }
 }
 
@@ -101,29 +146,68 @@ pub(crate) fn null_for(
     let n = (a + b) as f64;
     let pairs = a as f64 * b as f64;
     let sd = (pairs * (n + 1.0) / 12.0).sqrt();
-    let tail = tail_of(alternative);
+    let tail = tail_of(statistic, alternative);
     let size32 = |s: usize| u32::try_from(s).map_err(|_| MannWhitneyError::TooLarge { n: a + b });
     let rank_null = |stat: RankStatistic| -> Result<MwNull, MannWhitneyError> {
         let model = RankSumNull::new(vec![size32(a)?, size32(b)?], stat, laplace_scale)?;
         Ok(MwNull::MonteCarlo { model: Box::new(model), tail })
     };
+    let exact_u = |a: usize, b: usize| -> Result<ExactReference, MannWhitneyError> {
+        let lattice = exact_u_lattice(a, b, statistic, laplace_scale)?;
+        Ok(ExactReference::new(ExactNull::Lattice(lattice), tail))
+    };
+    let small = |a: usize, b: usize| (a as u64).saturating_mul(b as u64) <= EXACT_U_MAX_PAIRS;
     let null = match (statistic, kind) {
-        (MwStatistic::MinU, MwReferenceKind::Normal) => {
-            MwNull::Exact(ExactReference::folded_normal_laplace(pairs, sd, laplace_scale, tail)?)
+        (MwStatistic::MinU, MwReferenceKind::Normal) => MwNull::Exact(
+            ExactReference::folded_normal_laplace(pairs, sd, laplace_scale, tail)?.into(),
+        ),
+        (MwStatistic::U1 | MwStatistic::Centred, MwReferenceKind::Normal) => {
+            MwNull::Exact(ExactReference::normal_laplace(sd, laplace_scale, tail)?.into())
         }
-        (MwStatistic::U1, MwReferenceKind::Normal) => {
-            MwNull::Exact(ExactReference::normal_laplace(sd, laplace_scale, tail)?)
+        (MwStatistic::Centred, MwReferenceKind::ExactU) => {
+            let n = a + b;
+            check_centred_exact_u(n)?;
+            let splits = (1..=n / 2).map(|a| exact_u(a, n - a)).collect::<Result<_, _>>()?;
+            MwNull::Exact(ExactSupremum(splits))
         }
-        (_, MwReferenceKind::ExactU)
-            if (a as u64).saturating_mul(b as u64) <= EXACT_U_MAX_PAIRS =>
-        {
-            let lattice = exact_u_lattice(a, b, statistic, laplace_scale)?;
-            MwNull::Exact(ExactReference::new(ExactNull::Lattice(lattice), tail))
-        }
+        (_, MwReferenceKind::ExactU) if small(a, b) => MwNull::Exact(exact_u(a, b)?.into()),
         (MwStatistic::MinU, MwReferenceKind::ExactU) => rank_null(RankStatistic::MannWhitneyMinU)?,
         (MwStatistic::U1, MwReferenceKind::ExactU) => rank_null(RankStatistic::MannWhitneyU1)?,
     };
     Ok(Some(null))
+}
+
+/// The largest n at which the exact-u reference of the centred statistic (the largest tail
+/// over every split) is computed: every split's a·b within [`EXACT_U_MAX_PAIRS`].
+pub const CENTRED_EXACT_MAX_N: usize = 2 * EXACT_U_MAX_PAIRS.isqrt() as usize;
+
+fn check_centred_exact_u(n: usize) -> Result<(), MannWhitneyError> {
+    if n <= CENTRED_EXACT_MAX_N {
+        return Ok(());
+    }
+    Err(MannWhitneyError::InvalidParameter {
+        name: "reference",
+        requirement: format!(
+            "normal at n = {n}: with unreleased sizes the exact-u reference is the largest \
+             tail over every split, computed exactly up to n = {CENTRED_EXACT_MAX_N}"
+        ),
+    })
+}
+
+/// Checks, from public parameters alone and before anything is released, that the options
+/// can be used at `n` rows.
+///
+/// # Errors
+/// As [`MwPrivacy::split`]; [`MannWhitneyError::InvalidParameter`] for the exact-u reference
+/// with unreleased sizes above n = 200.
+pub fn check_options(n: usize, options: &PrivateMwOptions) -> Result<(), MannWhitneyError> {
+    options.privacy.split()?;
+    if options.privacy.statistic() == MwStatistic::Centred
+        && options.reference == MwReferenceKind::ExactU
+    {
+        check_centred_exact_u(n)?;
+    }
+    Ok(())
 }
 
 /// Options of the full private test.
@@ -149,13 +233,16 @@ impl PrivateMwOptions {
 }
 
 /// The fields of a private Mann–Whitney [`Outcome`] beside the five common ones (`test` is
-/// `"mann-whitney"`; the statistic is the released noisy U: min(U1, U2), or U1 for one-sided
-/// tests; the p-value is 1 when the test has no power, m* = 0; δ is 0 with known sizes).
+/// `"mann-whitney"`; the statistic is the released noisy U1 − n1·n2/2 with unreleased sizes,
+/// else min(U1, U2), or U1 for one-sided tests; the p-value is 1 when the test has no power,
+/// m* = 0; δ is 0 unless the sizes are estimated).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MwDetail {
     /// n1 + n2.
     pub n: usize,
-    /// ε spent on the size estimate (0 with known sizes).
+    /// Which statistic was released: `centred` (U1 − n1·n2/2), `min_u` or `u1`.
+    pub released_statistic: MwStatistic,
+    /// ε spent on the size estimate (0 unless the sizes are estimated).
     pub epsilon_sizes: f64,
     /// ε spent on U.
     pub epsilon_u: f64,
@@ -165,7 +252,7 @@ pub struct MwDetail {
     pub m_star: Option<usize>,
     /// Group sizes of the reference.
     pub reference_sizes: [usize; 2],
-    /// Sensitivity of the U release (n − m* or max(n1, n2)).
+    /// Sensitivity of the U release (n − 1, n − m* or max(n1, n2)).
     pub sensitivity: f64,
     /// Effective Laplace scale of the U release.
     pub noise_scale: f64,
@@ -215,6 +302,7 @@ pub fn p_value_of_release(
         delta: release.delta,
         detail: MwDetail {
             n: release.n,
+            released_statistic: release.statistic,
             epsilon_sizes,
             epsilon_u: release.u_release.epsilon,
             m_tilde: estimate.map(|e| e.m_tilde),
@@ -223,7 +311,7 @@ pub fn p_value_of_release(
             sensitivity: release.u_release.sensitivity,
             noise_scale: scale,
             alternative: release.alternative,
-            known_sizes: estimate.is_none(),
+            known_sizes: release.sizes == GroupSizes::Known,
             reference_kind: kind,
             no_power: null.is_none(),
             reference,
@@ -231,10 +319,11 @@ pub fn p_value_of_release(
     })
 }
 
-/// The full private test: [`release_mann_whitney`], then the p-value of Ũ under the chosen
-/// reference (lower tail for min(U1, U2) and `less`, upper for `greater`). When m* = 0 the
-/// reference is degenerate and p = 1 (the test cannot reject), without panicking.
-/// (ε, δ)-DP with estimated sizes, ε-DP with known sizes; the reference is post-processing.
+/// The full private test: [`check_options`], [`release_mann_whitney`], then the p-value of Ũ
+/// under the chosen reference (both tails for the two-sided centred statistic, lower tail for
+/// min(U1, U2) and `less`, upper for `greater`). When m* = 0 the reference is degenerate and
+/// p = 1 (the test cannot reject), without panicking. ε-DP with unreleased or known sizes,
+/// (ε, δ)-DP with estimated sizes; the reference is post-processing.
 ///
 /// # Errors
 /// As [`release_mann_whitney`] and [`p_value_of_release`].
@@ -243,6 +332,7 @@ pub fn private_mann_whitney(
     options: &PrivateMwOptions,
     evaluator: Evaluator,
 ) -> Result<Outcome<MwDetail>, MannWhitneyError> {
+    check_options(sample.n(), options)?;
     let release = release_mann_whitney(sample, &options.privacy)?;
     p_value_of_release(&release, options.reference, evaluator)
 }

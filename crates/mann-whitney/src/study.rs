@@ -6,14 +6,15 @@ use std::sync::{Arc, Mutex};
 
 use dptest_core::{PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan};
-use dptest_refdist::exact::ExactReference;
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
-use crate::private::{GroupSizes, MwPrivacy, MwStatistic, m_star};
-use crate::reference::{MwNull, MwReferenceKind, null_for, offset_of};
+use crate::private::{
+    GroupSizes, MwPrivacy, MwStatistic, balanced_sizes, m_star, statistic_of, u_sensitivity,
+};
+use crate::reference::{ExactSupremum, MwNull, MwReferenceKind, null_for, offset_of};
 use crate::{Alternative, MannWhitneyError, TwoSample};
 
 /// One setting of a study: the true sizes, the privacy setting and the reference kind.
@@ -45,7 +46,7 @@ pub struct MwReference {
 #[derive(Clone, Debug)]
 enum Body {
     NoPower,
-    Exact(ExactReference),
+    Exact(ExactSupremum),
     Sorted(Vec<f64>),
 }
 
@@ -62,7 +63,7 @@ impl MwReference {
         kind: MwReferenceKind,
         monte_carlo: MonteCarlo,
     ) -> Result<Self, MannWhitneyError> {
-        let tail = crate::reference::tail_of(alternative);
+        let tail = crate::reference::tail_of(statistic, alternative);
         let offset = offset_of(sizes, statistic, kind);
         let body = match null_for(sizes, statistic, alternative, laplace_scale, kind)? {
             None => Body::NoPower,
@@ -217,10 +218,10 @@ impl MwStudy {
         self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Laplace scale of the U release for reference sizes (a, b): sensitivity max(a, b)
-    /// (= n − m* for estimated sizes), ε_U.
+    /// Laplace scale of the U release for reference sizes (a, b), ε_U.
     fn u_scale(&self, sizes: [usize; 2]) -> Result<f64, MannWhitneyError> {
-        let sensitivity = Sensitivity::new(sizes[0].max(sizes[1]) as f64)?;
+        let sensitivity = u_sensitivity(self.setting.privacy.sizes, sizes);
+        let sensitivity = Sensitivity::new(sensitivity as f64)?;
         Ok(laplace_plan(sensitivity, Epsilon::new(self.epsilons.1)?)?.scale)
     }
 
@@ -246,10 +247,7 @@ impl MwStudy {
                 ),
             });
         }
-        let u = match self.setting.privacy.statistic() {
-            MwStatistic::MinU => sample.min_u()?,
-            MwStatistic::U1 => sample.u1()?,
-        };
+        let u = statistic_of(sample, self.setting.privacy.statistic())?;
         self.simulate_release_of(u, rng)
     }
 
@@ -267,6 +265,7 @@ impl MwStudy {
         let (n1, n2) = (self.setting.n1, self.setting.n2);
         let n = n1 + n2;
         let (m_tilde, m_star_value, sizes) = match self.setting.privacy.sizes {
+            GroupSizes::Unreleased => (None, None, balanced_sizes(n)),
             GroupSizes::Known => (None, None, [n1, n2]),
             GroupSizes::Estimated => {
                 let plan = laplace_plan(Sensitivity::new(1.0)?, Epsilon::new(self.epsilons.0)?)?;
@@ -341,7 +340,7 @@ mod tests {
         let setting = MwSetting {
             n1: 80,
             n2: 120,
-            privacy: MwPrivacy::new(Epsilon::new(1.0).unwrap()),
+            privacy: MwPrivacy::paper(Epsilon::new(1.0).unwrap()),
             reference: kind,
         };
         MwStudy::new(setting, MonteCarlo::new(10_000, 42).unwrap()).unwrap()
@@ -373,7 +372,7 @@ mod tests {
     }
 }
 
-/// The private Mann–Whitney test (private group sizes, normal reference) as the tools list it
+/// The private Mann–Whitney test (unreleased group sizes, normal reference) as the tools list it
 /// (`dptest-registry`): its power study draws two equal normal groups with a mean shift.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PrivateMannWhitney;
@@ -411,7 +410,7 @@ impl PrivateTest for PrivateMannWhitney {
         let sizes = if setting.known_sizes {
             "public group sizes (--known-sizes)".to_owned()
         } else {
-            format!("private group sizes, δ = {:e}", crate::DEFAULT_DELTA)
+            "private group sizes, never released".to_owned()
         };
         format!("{groups}, normal data (sd 1), mean shift {}; {sizes}", setting.effect)
     }

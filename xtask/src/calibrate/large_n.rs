@@ -141,7 +141,7 @@ impl Evaluator {
             },
             Test::MannWhitney => {
                 let (n1, n2) = (row.n / 2, row.n - row.n / 2);
-                let privacy = MwPrivacy::new(epsilon).with_size_fraction(DEFAULT_SIZE_FRACTION);
+                let privacy = MwPrivacy::paper(epsilon).with_size_fraction(DEFAULT_SIZE_FRACTION);
                 let setting = MwSetting { n1, n2, privacy, reference: MwReferenceKind::Normal };
                 let null =
                     RankSumNull::new(as_u32(&[n1, n2])?, RankStatistic::MannWhitneyMinU, 0.0)?;

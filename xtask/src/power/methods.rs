@@ -204,7 +204,7 @@ pub fn evaluator(
             })
         }
         Method::Mw { fraction } => {
-            let privacy = MwPrivacy::new(eps()?).with_size_fraction(fraction);
+            let privacy = MwPrivacy::paper(eps()?).with_size_fraction(fraction);
             Box::new(MwEval(mw_study(&sizes, privacy, mc)?))
         }
         Method::MwKnown => {

@@ -232,7 +232,7 @@ fn mann_whitney(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Resul
     let setting = mw::MwSetting {
         n1: m,
         n2: args.n - m,
-        privacy: mw::MwPrivacy::new(epsilon),
+        privacy: mw::MwPrivacy::paper(epsilon),
         reference: mw::MwReferenceKind::Normal,
     };
     let mc = MonteCarlo::new(

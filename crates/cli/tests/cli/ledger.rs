@@ -202,7 +202,8 @@ fn delta_is_limited_like_epsilon() {
     let path = temp("ledger_delta.json");
     let ledger = path.to_str().unwrap();
     let run = |budget: &[&str]| {
-        let flags = ["--epsilon", "1", "--delta", "1e-6", "--ledger", ledger, "--dataset", "d"];
+        let flags = ["--epsilon", "1", "--statistic", "paper", "--delta", "1e-6"];
+        let flags = [&flags[..], &["--ledger", ledger, "--dataset", "d"]].concat();
         let mut a = mw_args(&flags);
         a.extend_from_slice(budget);
         dptest(&a)

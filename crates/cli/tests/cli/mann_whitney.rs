@@ -18,8 +18,15 @@ fn public_matches_scipy_for_every_alternative() {
 }
 
 #[test]
-fn private_release_is_epsilon_delta() {
-    let v = json(&mw_args(&["--epsilon", "1", "--delta", "1e-5"]));
+fn private_release_is_epsilon_by_default_and_epsilon_delta_with_the_papers_statistic() {
+    let v = json(&mw_args(&["--epsilon", "1"]));
+    assert_standard_keys(&v);
+    assert_eq!((v["epsilon"].as_f64(), v["delta"].as_f64()), (Some(1.0), Some(0.0)));
+    assert!(v["statistic"].as_f64().is_some());
+    // The sizes are never released: the reference takes the most balanced split of n = 85.
+    assert_eq!(v["reference_sizes"], serde_json::json!([42, 43]));
+    assert_eq!(v["m_star"], serde_json::Value::Null);
+    let v = json(&mw_args(&["--epsilon", "1", "--statistic", "paper", "--delta", "1e-5"]));
     assert_standard_keys(&v);
     assert_eq!(v["epsilon"], 1.0);
     assert_eq!(v["delta"], 1e-5);
@@ -30,9 +37,12 @@ fn private_release_is_epsilon_delta() {
 }
 
 #[test]
-fn one_sided_private_needs_known_sizes() {
-    let e = data_error(&mw_args(&["--epsilon", "1", "--alternative", "greater"]));
-    assert!(e.contains("--known-sizes"), "{e}");
+fn one_sided_private_needs_the_centred_statistic_or_known_sizes() {
+    let v = json(&mw_args(&["--epsilon", "1", "--alternative", "greater"]));
+    assert_eq!((v["delta"].as_f64(), v["known_sizes"].as_bool()), (Some(0.0), Some(false)));
+    let paper = ["--epsilon", "1", "--alternative", "greater", "--statistic", "paper"];
+    let e = data_error(&mw_args(&paper));
+    assert!(e.contains("--known-sizes") && e.contains("--statistic centred"), "{e}");
     let v = json(&mw_args(&["--epsilon", "1", "--alternative", "greater", "--known-sizes"]));
     assert_eq!(v["delta"], 0.0);
     assert_eq!(v["known_sizes"], true);
@@ -73,18 +83,17 @@ fn a_run_that_cannot_reject_is_refused_before_spending() {
         args
     }
     let small = rows(32);
-    let budget = ["--ledger", ledger, "--budget", "5", "--dataset", "small"];
+    let budget =
+        ["--ledger", ledger, "--budget", "5", "--dataset", "small", "--statistic", "paper"];
     let message = fails(&run(&small, &budget));
-    for advice in ["nothing was spent", "kruskal-wallis", "--known-sizes", "n = 34"] {
+    for advice in ["nothing was spent", "--statistic centred", "--known-sizes", "n = 34"] {
         assert!(message.contains(advice), "{advice}: {message}");
     }
     assert!(!std::path::Path::new(ledger).exists(), "the refusal wrote the ledger");
-    // The advice works: public sizes, the two-group Kruskal–Wallis test, or n = 34.
+    // The advice works: public sizes, the centred statistic, or n = 34.
     let known = json(&run(&small, &["--known-sizes"]));
     assert_eq!(known["n"], 32);
-    let mut kw = vec!["kruskal-wallis", "--input", &small, "--group", "group", "--value"];
-    kw.extend(["value", "--groups", "a,b", "--epsilon", "1", "--draws", "2000"]);
-    assert_eq!(json(&kw)["n"], 32);
+    assert_eq!(json(&run(&small, &["--statistic", "centred"]))["n"], 32);
     let enough = rows(34);
-    assert_eq!(json(&run(&enough, &[]))["n"], 34);
+    assert_eq!(json(&run(&enough, &["--statistic", "paper"]))["n"], 34);
 }

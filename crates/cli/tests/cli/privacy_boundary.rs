@@ -153,6 +153,20 @@ fn mann_whitney_releases_with_an_empty_declared_group() {
         "1",
     ];
     assert_neighbours_look_alike(&args, &a, &b);
+    // Every option of private sizes: the statistic, one-sided, the paper's estimate.
+    for extra in [&["--alternative", "greater"][..], &["--statistic", "paper"]] {
+        assert_neighbours_look_alike(&[&args[..], extra].concat(), &a, &b);
+    }
+    // Without releasing the sizes, every field but the noised statistic and its p-value is
+    // the same for the two neighbours (sizes 99/1 and 100/0): the reference takes the most
+    // balanced split of n.
+    let fixed = |path: &PathBuf| {
+        let v = json(&args.map(|x| if x == "{}" { path.to_str().expect("utf-8") } else { x }));
+        let keys = ["reference_sizes", "noise_scale", "sensitivity", "delta", "m_star"];
+        keys.map(|k| v[k].clone())
+    };
+    assert_eq!(fixed(&a), fixed(&b));
+    assert_eq!(fixed(&a)[0], serde_json::json!([50, 50]));
     // With public sizes the two files are not neighbours (their sizes differ), but an empty
     // group still releases (the test then has no power).
     let v = json(

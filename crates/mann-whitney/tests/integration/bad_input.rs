@@ -51,7 +51,7 @@ fn random_garbage_gives_errors_not_panics() {
 #[test]
 fn messages_say_what_to_change() {
     let s = TwoSample::new(vec![1.0, 2.0], vec![3.0]).unwrap();
-    let mut one_sided = MwPrivacy::new(Epsilon::new(1.0).unwrap());
+    let mut one_sided = MwPrivacy::paper(Epsilon::new(1.0).unwrap());
     one_sided.alternative = Alternative::Less;
     let errors = [
         TwoSample::new(vec![], vec![1.0]).unwrap_err(),

@@ -44,8 +44,14 @@ fn eps() -> Epsilon {
 
 #[test]
 fn type_one_error_is_controlled() {
-    let estimated = MwPrivacy::new(eps());
+    let estimated = MwPrivacy::paper(eps());
+    let unreleased = MwPrivacy::new(eps());
+    let greater = unreleased.with_alternative(Alternative::Greater);
     let cases = [
+        ("unreleased sizes 100,100 normal", 100, 100, unreleased, MwReferenceKind::Normal),
+        ("unreleased sizes 20,180 normal", 20, 180, unreleased, MwReferenceKind::Normal),
+        ("unreleased sizes 1,299 greater normal", 1, 299, greater, MwReferenceKind::Normal),
+        ("unreleased sizes 12,28 greater exact-U", 12, 28, greater, MwReferenceKind::ExactU),
         ("estimated sizes 100,100 normal", 100, 100, estimated, MwReferenceKind::Normal),
         ("estimated sizes 100,100 exact-U", 100, 100, estimated, MwReferenceKind::ExactU),
         ("estimated sizes 60,240 normal", 60, 240, estimated, MwReferenceKind::Normal),
@@ -84,16 +90,14 @@ fn type_one_error_is_controlled() {
 
 #[test]
 fn the_test_has_power() {
-    // Paper Fig. 4 setting: 1σ shift, equal groups, ε = 1; at n = 250 power is high.
-    let setting = MwSetting {
-        n1: 125,
-        n2: 125,
-        privacy: MwPrivacy::new(eps()),
-        reference: MwReferenceKind::Normal,
-    };
-    let power = rate(setting, 1.0, 400, 5);
-    eprintln!("MW power, n = 250, shift 1σ, ε = 1: {power:.3}");
-    assert!(power > 0.8, "power {power}");
+    // Paper Fig. 4 setting: 1σ shift, equal groups, ε = 1; at n = 250 power is high with
+    // either statistic, and the centred one (no ε on the sizes) has more.
+    let setting =
+        |privacy| MwSetting { n1: 125, n2: 125, privacy, reference: MwReferenceKind::Normal };
+    let paper = rate(setting(MwPrivacy::paper(eps())), 1.0, 400, 5);
+    let centred = rate(setting(MwPrivacy::new(eps())), 1.0, 400, 5);
+    eprintln!("MW power, n = 250, shift 1σ, ε = 1: paper {paper:.3}, centred {centred:.3}");
+    assert!(paper > 0.8 && centred > paper, "power {paper}, {centred}");
 }
 
 #[test]
@@ -105,7 +109,7 @@ fn the_unfolded_reference_would_double_the_type_one_error() {
     let setting = MwSetting {
         n1: 500,
         n2: 500,
-        privacy: MwPrivacy::new(eps()),
+        privacy: MwPrivacy::paper(eps()),
         reference: MwReferenceKind::Normal,
     };
     let study = MwStudy::new(setting, MonteCarlo::new(DRAWS, 1).unwrap()).unwrap();
@@ -130,4 +134,36 @@ fn the_unfolded_reference_would_double_the_type_one_error() {
     eprintln!("MW n = 1000, ε = 1: type-I folded {folded:.4}, unfolded (wrong) {unfolded:.4}");
     assert!(folded <= limit(MwReferenceKind::Normal), "folded {folded}");
     assert!(unfolded > 0.075, "unfolded {unfolded}");
+}
+
+/// The power and type-I table of docs/power.md ("Mann–Whitney without releasing the sizes"):
+/// `cargo test -p dptest-mann-whitney --test integration -- power_table --ignored
+/// --nocapture` (1000 datasets a cell, ε = 1, α = 0.05, normal data with sd 1).
+#[test]
+#[ignore = "study: a few minutes"]
+fn power_table() {
+    let reps = 1000;
+    let centred = MwPrivacy::new(eps());
+    let designs: [(&str, usize, usize, f64); 5] = [
+        ("100 vs 100, shift 0.5", 100, 100, 0.5),
+        ("20 vs 500, shift 0.8", 20, 500, 0.8),
+        ("100 vs 100, null", 100, 100, 0.0),
+        ("20 vs 500, null", 20, 500, 0.0),
+        ("3 vs 3000, null (no ties)", 3, 3000, 0.0),
+    ];
+    let methods = [
+        ("centred, two-sided", centred),
+        ("centred, greater", centred.with_alternative(Alternative::Greater)),
+        ("paper, two-sided", MwPrivacy::paper(eps())),
+        ("known sizes, two-sided", MwPrivacy::known_sizes(eps(), Alternative::TwoSided)),
+        ("known sizes, greater", MwPrivacy::known_sizes(eps(), Alternative::Greater)),
+    ];
+    for (d, (design, n1, n2, shift)) in designs.into_iter().enumerate() {
+        for (m, (method, privacy)) in methods.into_iter().enumerate() {
+            // y is shifted up, so "greater" is the alternative that x lies *above* y: flip x and y.
+            let setting = MwSetting { n1: n2, n2: n1, privacy, reference: MwReferenceKind::Normal };
+            let r = rate(setting, -shift, reps, 1000 + (10 * d + m) as u64);
+            eprintln!("| {design} | {method} | {r:.3} |");
+        }
+    }
 }

@@ -8,7 +8,7 @@ use dptest_tables::{T_PAPER_SD, TableTest, mann_whitney_null, signed_rank_sd, wi
 #[test]
 fn mann_whitney_null_uses_the_release_share_of_epsilon() {
     for epsilon in [0.1, 1.0, 3.0] {
-        let privacy = MwPrivacy::new(Epsilon::new(epsilon).unwrap());
+        let privacy = MwPrivacy::paper(Epsilon::new(epsilon).unwrap());
         let (_, epsilon_u) = privacy.split().unwrap();
         let null = mann_whitney_null(40, 10, epsilon);
         approx::assert_relative_eq!(null.laplace_scale, 30.0 / epsilon_u, max_relative = 1e-12);
