@@ -459,6 +459,7 @@ def mannwhitneyu(
     delta: float = 1e-6,
     known_sizes: bool = False,
     statistic: str = "centred",
+    count_sizes: bool = False,
     reference: str = "auto",
     use_continuity: bool = True,
     method: str = "auto",
@@ -496,6 +497,10 @@ def mannwhitneyu(
         (n − 1)/ε and never releases the sizes (ε-DP, any alternative; the reference takes
         the most balanced split, the widest null); ``'paper'`` spends part of ε on the
         smaller group's size and releases min(U₁, U₂) ((ε, δ)-DP, two-sided).
+    count_sizes : bool, default False
+        For very unequal groups: spend 0.2 of ε on a noisy count of the first group; the
+        reference takes the worst case over the sizes the count leaves plausible and adds
+        γ = 0.005 to p (Berger–Boos; ε-DP; centred statistic only; p is never below γ).
     reference : {'auto', 'normal', 'exact-u'}
         Private reference: ``'auto'`` is the exact one for the centred statistic up to
         n = 200 (the largest exact tail over every split) and the normal one otherwise;
@@ -534,7 +539,7 @@ def mannwhitneyu(
             "mann-whitney", arrays, labels, eps, delta=float(delta) if paper else None,
             alternative=alternative,
             options={"known_sizes": bool(known_sizes), "statistic": statistic,
-                     "reference": reference}, ci=ci,
+                     "count_sizes": bool(count_sizes), "reference": reference}, ci=ci,
             draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)

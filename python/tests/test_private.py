@@ -106,6 +106,17 @@ def test_mann_whitney_that_cannot_reject_is_refused_before_spending(tmp_path):
                                statistic="paper").n == 34
 
 
+def test_mann_whitney_counted_sizes_follow_the_cli():
+    r = dptest.mannwhitneyu(np.arange(20.0), np.arange(200.0), epsilon=1, count_sizes=True,
+                            alternative="less")
+    low, high = r.plausible_sizes
+    assert low <= r.reference_sizes[0] <= high and r.gamma == 0.005 and r.delta == 0.0
+    assert abs(r.epsilon_sizes - 0.2) < 1e-12 and r.pvalue >= 0.005
+    with pytest.raises(ValueError, match="count_sizes=True"):
+        dptest.mannwhitneyu(np.arange(20.0), np.arange(200.0), epsilon=1, count_sizes=True,
+                            statistic="paper")
+
+
 def test_data_frame_private_needs_declared_groups():
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"g": ["a", "a", "b", "b"], "v": [1.0, 2.0, 3.0, 4.0]})

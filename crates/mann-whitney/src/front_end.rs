@@ -12,8 +12,8 @@ use dptest_report::{
 use crate::interval::whole_range_auc;
 use crate::{
     CENTRED_EXACT_MAX_N, DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, GroupSizes, MwPrivacy,
-    MwReferenceKind, PrivateMannWhitney, PrivateMwOptions, TwoSample, auc_interval, check_options,
-    private_mann_whitney,
+    MwReferenceKind, MwStatistic, PrivateMannWhitney, PrivateMwOptions, TwoSample, auc_interval,
+    check_options, private_mann_whitney,
 };
 
 impl ReleaseTest for PrivateMannWhitney {
@@ -22,7 +22,7 @@ impl ReleaseTest for PrivateMannWhitney {
     }
 
     fn options(&self) -> &'static [TestOption] {
-        &[KNOWN_SIZES, STATISTIC, REFERENCE]
+        &[KNOWN_SIZES, STATISTIC, COUNT_SIZES, REFERENCE]
     }
 
     fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
@@ -70,17 +70,36 @@ impl ReleaseTest for PrivateMannWhitney {
                 "Mann–Whitney U test, the paper's private size estimate ((ε, δ)-DP)"
             }
             GroupSizes::Known => "Mann–Whitney U test, public group sizes (ε-DP)",
+            GroupSizes::Counted => {
+                "Mann–Whitney U test, private group sizes with one noisy count (ε-DP)"
+            }
         };
         let mut r = Release::new(self.name(), title.to_owned(), &result)?;
         let detail = &result.detail;
-        if options.privacy.sizes == GroupSizes::Unreleased {
+        if let (Some(n1_tilde), Some([low, high])) = (detail.n1_tilde, detail.plausible_sizes) {
+            r.line(
+                "group sizes",
+                format!(
+                    "released size of the first group ñ₁ = {} (ε = {}); plausible sizes {low} to \
+                     {high} (γ = {}); the reference is the worst case over them (sizes {} and {} \
+                     for the normal one), and γ is added to p",
+                    fmt(n1_tilde),
+                    fmt(detail.epsilon_sizes),
+                    fmt(detail.gamma),
+                    detail.reference_sizes[0],
+                    detail.reference_sizes[1]
+                ),
+            );
+        }
+        if options.privacy.statistic() == MwStatistic::Centred {
             r.line(
                 "noise",
                 format!(
-                    "Laplace on U₁ − n₁n₂/2 (sensitivity n − 1 whatever the sizes), scale {}; the \
-                     reference takes the most balanced groups, {} and {}, the widest null of any \
-                     split",
+                    "Laplace on U₁ − n₁n₂/2 (sensitivity n − 1 whatever the sizes), scale {} \
+                     (ε_U = {}); reference sizes {} and {}, the widest null of the sizes it \
+                     covers",
                     fmt(detail.noise_scale),
+                    fmt(detail.epsilon_u),
                     detail.reference_sizes[0],
                     detail.reference_sizes[1]
                 ),
@@ -189,6 +208,11 @@ const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
 /// min(U₁, U₂) with a private size estimate (`paper`); not with `known-sizes`.
 const STATISTIC: TestOption = TestOption { name: "statistic", values: &["centred", "paper"] };
 
+/// `count-sizes`: spend [`crate::DEFAULT_COUNT_SHARE`] of ε on a noisy count of the first
+/// group and take the reference's worst case over the sizes it leaves plausible
+/// ([`GroupSizes::Counted`]); with the centred statistic only.
+const COUNT_SIZES: TestOption = TestOption { name: "count-sizes", values: &[] };
+
 /// `reference`: `auto` (the default: the exact U null for the centred statistic up to
 /// n = 200, the normal one otherwise), the normal (closed form) or the exact U null.
 const REFERENCE: TestOption =
@@ -215,9 +239,10 @@ fn options(choices: &Choices, n: usize) -> Result<PrivateMwOptions, Refusal> {
         GroupSizes::Known => MwPrivacy::known_sizes(epsilon, alternative),
         GroupSizes::Estimated => MwPrivacy::paper(epsilon).with_delta(delta),
         GroupSizes::Unreleased => MwPrivacy::new(epsilon).with_alternative(alternative),
+        GroupSizes::Counted => MwPrivacy::counted(epsilon).with_alternative(alternative),
     };
     let reference = match REFERENCE.value(choices) {
-        "auto" if sizes == GroupSizes::Unreleased && n <= CENTRED_EXACT_MAX_N => {
+        "auto" if privacy.statistic() == MwStatistic::Centred && n <= CENTRED_EXACT_MAX_N => {
             MwReferenceKind::ExactU
         }
         "auto" | "normal" => MwReferenceKind::Normal,
@@ -232,15 +257,28 @@ fn options(choices: &Choices, n: usize) -> Result<PrivateMwOptions, Refusal> {
 fn group_sizes(choices: &Choices) -> Result<GroupSizes, Refusal> {
     let front = choices.front_end;
     let known = choices.switch(KNOWN_SIZES.name);
-    match (STATISTIC.value(choices), known) {
-        ("centred", true) => Ok(GroupSizes::Known),
-        ("centred", false) => Ok(GroupSizes::Unreleased),
-        ("paper", false) => Ok(GroupSizes::Estimated),
-        ("paper", true) => Err(Refusal(format!(
-            "{} uses the public sizes (all of ε on U, sensitivity max(n₁, n₂)): leave out {}",
+    let counted = choices.switch(COUNT_SIZES.name);
+    let sizes = match (STATISTIC.value(choices), known) {
+        ("centred", true) => GroupSizes::Known,
+        ("centred", false) if counted => GroupSizes::Counted,
+        ("centred", false) => GroupSizes::Unreleased,
+        ("paper", false) => GroupSizes::Estimated,
+        ("paper", true) => {
+            return Err(Refusal(format!(
+                "{} uses the public sizes (all of ε on U, sensitivity max(n₁, n₂)): leave out {}",
+                front.switch(KNOWN_SIZES.name),
+                front.option(STATISTIC.name, "paper")
+            )));
+        }
+        (other, _) => return Err(STATISTIC.refuse(other, front)),
+    };
+    if counted && sizes != GroupSizes::Counted {
+        return Err(Refusal(format!(
+            "{} counts private sizes for the centred statistic: it does not go with {} or {}",
+            front.switch(COUNT_SIZES.name),
             front.switch(KNOWN_SIZES.name),
             front.option(STATISTIC.name, "paper")
-        ))),
-        (other, _) => Err(STATISTIC.refuse(other, front)),
+        )));
     }
+    Ok(sizes)
 }

@@ -9,8 +9,11 @@
 //!   is the widest. The paper's private sizes ([`MwPrivacy::paper`]):
 //!   m̃ = min(n1, n2) + Lap(1/ε_m), c = −ln(2δ)/ε_m, m* = max(⌈m̃ − c⌉, 0),
 //!   Ũ = min(U1, U2) + Lap((n − m*)/ε_U), ε_m = [`DEFAULT_SIZE_FRACTION`]·ε (0.65),
-//!   δ = 10⁻⁶: (ε, δ)-DP. With public sizes: all of ε on U with sensitivity max(n1, n2),
-//!   and one-sided alternatives on U1.
+//!   δ = 10⁻⁶: (ε, δ)-DP. Counted sizes ([`MwPrivacy::counted`], for very unequal groups):
+//!   [`DEFAULT_COUNT_SHARE`] of ε on a noisy count of the first group, the centred statistic
+//!   with the rest, and the reference's worst case over the sizes the count leaves plausible,
+//!   plus γ = [`DEFAULT_COUNT_GAMMA`] (Berger–Boos): ε-DP. With public sizes: all of ε on U
+//!   with sensitivity max(n1, n2), and one-sided alternatives on U1.
 //!   Noise only through `dptest-mechanisms` (OS CSPRNG, exact sampler).
 //! - [`private_mann_whitney`]: the full test against the normal reference (default, in
 //!   closed form: `dptest_refdist::exact`) or the exact-U reference on the reference sizes
@@ -66,8 +69,9 @@ pub use crate::interval::{AUC_METHOD, auc_interval};
 pub use crate::{
     error::MannWhitneyError,
     private::{
-        DEFAULT_DELTA, DEFAULT_SIZE_FRACTION, GroupSizes, MwPrivacy, MwRelease, MwStatistic,
-        SizeEstimate, balanced_sizes, centred_sensitivity, release_mann_whitney,
+        DEFAULT_COUNT_GAMMA, DEFAULT_COUNT_SHARE, DEFAULT_DELTA, DEFAULT_SIZE_FRACTION, GroupSizes,
+        MwPrivacy, MwRelease, MwStatistic, SizeCount, SizeEstimate, balanced_sizes,
+        centred_sensitivity, release_mann_whitney,
     },
     public::{
         Alternative, EXACT_MAX_PAIRS, MannWhitneyOptions, MannWhitneyResult, Method, mann_whitney_u,

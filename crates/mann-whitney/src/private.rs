@@ -12,6 +12,11 @@ use crate::{Alternative, MannWhitneyError, TwoSample};
 pub const DEFAULT_DELTA: f64 = 1e-6;
 /// Default share of ε spent on the smaller group's size, ε_m = 0.65 ε (paper §4.2).
 pub const DEFAULT_SIZE_FRACTION: f64 = 0.65;
+/// Default share of ε spent on the noisy count of the first group ([`GroupSizes::Counted`]).
+pub const DEFAULT_COUNT_SHARE: f64 = 0.2;
+/// Default γ of [`GroupSizes::Counted`]: the chance that the count's interval misses n1,
+/// added to every p-value (Berger–Boos).
+pub const DEFAULT_COUNT_GAMMA: f64 = 0.005;
 
 /// Whether the group sizes are private (never released, or estimated with part of ε) or
 /// public.
@@ -26,6 +31,11 @@ pub enum GroupSizes {
     /// noise and shifted down to m*, a lower bound on m with probability 1 − δ. (ε, δ)-DP,
     /// two-sided only.
     Estimated,
+    /// Private sizes, one noisy count: n1 is released with Laplace(1/ε_c) noise
+    /// (ε_c = size_fraction·ε); the centred statistic U1 − n1·n2/2 takes the rest of ε, and
+    /// the reference is the worst case over the count's (1 − γ) interval for n1, with γ added
+    /// to the p-value (Berger–Boos). ε-DP, any alternative.
+    Counted,
     /// Public sizes (e.g. fixed by the design): all of ε goes to U, sensitivity max(n1, n2).
     /// ε-DP among datasets with the same group sizes.
     Known,
@@ -51,8 +61,10 @@ pub struct MwPrivacy {
     pub epsilon: Epsilon,
     /// δ of the size estimate; `None` means [`DEFAULT_DELTA`] (estimated sizes only).
     pub delta: Option<Delta>,
-    /// ε_m / ε, in (0, 1) (estimated sizes only).
+    /// ε_m / ε, in (0, 1): the share spent on the sizes (estimated or counted sizes only).
     pub size_fraction: f64,
+    /// γ of the counted sizes' interval, in (0, 1) (counted sizes only).
+    pub gamma: f64,
     /// Private (unreleased or estimated) or public group sizes.
     pub sizes: GroupSizes,
     /// The alternative; one-sided is refused with [`GroupSizes::Estimated`].
@@ -66,9 +78,26 @@ impl MwPrivacy {
             epsilon,
             delta: None,
             size_fraction: DEFAULT_SIZE_FRACTION,
+            gamma: DEFAULT_COUNT_GAMMA,
             sizes: GroupSizes::Unreleased,
             alternative: Alternative::TwoSided,
         }
+    }
+
+    /// Counted sizes ([`GroupSizes::Counted`]): [`DEFAULT_COUNT_SHARE`] of ε on a noisy count
+    /// of the first group, γ = [`DEFAULT_COUNT_GAMMA`], two-sided.
+    pub fn counted(epsilon: Epsilon) -> Self {
+        MwPrivacy {
+            sizes: GroupSizes::Counted,
+            size_fraction: DEFAULT_COUNT_SHARE,
+            ..MwPrivacy::new(epsilon)
+        }
+    }
+
+    /// The same setting with another γ (checked when used).
+    pub fn with_gamma(mut self, gamma: f64) -> Self {
+        self.gamma = gamma;
+        self
     }
 
     /// The paper's setting: estimated sizes, δ = 10⁻⁶, ε_m = 0.65 ε, two-sided.
@@ -108,7 +137,7 @@ impl MwPrivacy {
     /// two-sided, U1 for one-sided.
     pub fn statistic(&self) -> MwStatistic {
         match (self.sizes, self.alternative) {
-            (GroupSizes::Unreleased, _) => MwStatistic::Centred,
+            (GroupSizes::Unreleased | GroupSizes::Counted, _) => MwStatistic::Centred,
             (_, Alternative::TwoSided) => MwStatistic::MinU,
             (_, Alternative::Less | Alternative::Greater) => MwStatistic::U1,
         }
@@ -119,18 +148,33 @@ impl MwPrivacy {
         if self.sizes == GroupSizes::Estimated { self.delta_value() } else { 0.0 }
     }
 
-    /// (ε_m, ε_U): (0, ε) unless the sizes are estimated.
+    /// γ added to the p-value: 0 unless the sizes are counted.
+    pub fn gamma_added(&self) -> f64 {
+        if self.sizes == GroupSizes::Counted { self.gamma } else { 0.0 }
+    }
+
+    /// (ε_m, ε_U): (0, ε) unless the sizes are estimated or counted.
     ///
     /// # Errors
     /// [`MannWhitneyError::InvalidParameter`] for a size fraction outside (0, 1);
     /// [`MannWhitneyError::OneSidedNeedsKnownSizes`].
     pub fn split(&self) -> Result<(f64, f64), MannWhitneyError> {
         let eps = self.epsilon.value();
-        if self.sizes != GroupSizes::Estimated {
-            return Ok((0.0, eps));
-        }
-        if self.alternative != Alternative::TwoSided {
-            return Err(MannWhitneyError::OneSidedNeedsKnownSizes);
+        match self.sizes {
+            GroupSizes::Unreleased | GroupSizes::Known => return Ok((0.0, eps)),
+            GroupSizes::Estimated if self.alternative != Alternative::TwoSided => {
+                return Err(MannWhitneyError::OneSidedNeedsKnownSizes);
+            }
+            GroupSizes::Counted if !(self.gamma > 0.0 && self.gamma < 0.5) => {
+                return Err(MannWhitneyError::InvalidParameter {
+                    name: "gamma",
+                    requirement: format!(
+                        "strictly between 0 and 0.5, e.g. 0.005 (got {})",
+                        self.gamma
+                    ),
+                });
+            }
+            GroupSizes::Estimated | GroupSizes::Counted => {}
         }
         let f = self.size_fraction;
         if !(f > 0.0 && f < 1.0) {
@@ -190,6 +234,44 @@ pub struct SizeEstimate {
     pub release: LaplaceRelease,
 }
 
+/// The released noisy count of the first group and the sizes it leaves plausible.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SizeCount {
+    /// ñ1 = n1 + Lap(1/ε_c).
+    pub n1_tilde: f64,
+    /// w = −ln(γ)·b + grid (b the release's effective scale): P(|ñ1 − n1| > w) ≤ γ.
+    pub half_width: f64,
+    /// The first group's plausible sizes, [⌈ñ1 − w⌉, ⌊ñ1 + w⌋] ∩ [0, n] (all of [0, n] if
+    /// that is empty).
+    pub plausible: [usize; 2],
+    /// γ, added to the p-value.
+    pub gamma: f64,
+    /// The Laplace release of n1.
+    pub release: LaplaceRelease,
+}
+
+/// The plausible first-group sizes of a count release (see [`SizeCount`]).
+pub(crate) fn size_count(release: LaplaceRelease, gamma: f64, n: usize) -> SizeCount {
+    let half_width = -gamma.ln() * release.scale + release.grid;
+    let plausible = plausible_sizes(release.value, half_width, n);
+    SizeCount { n1_tilde: release.value, half_width, plausible, gamma, release }
+}
+
+/// [⌈ñ1 − w⌉, ⌊ñ1 + w⌋] ∩ [0, n], or [0, n] when that is empty (only when the interval
+/// missed n1, a chance of at most γ).
+pub(crate) fn plausible_sizes(n1_tilde: f64, half_width: f64, n: usize) -> [usize; 2] {
+    let low = (n1_tilde - half_width).ceil().max(0.0);
+    let high = (n1_tilde + half_width).floor().min(n as f64);
+    if low <= high { [low as usize, high as usize] } else { [0, n] }
+}
+
+/// The most balanced split (a, n − a) with a in `[low, high]`: where the centred
+/// statistic's null is widest among the plausible sizes.
+pub(crate) fn most_balanced_within([low, high]: [usize; 2], n: usize) -> [usize; 2] {
+    let a = (n / 2).clamp(low, high);
+    [a, n - a]
+}
+
 /// A released private Mann–Whitney statistic.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MwRelease {
@@ -205,6 +287,8 @@ pub struct MwRelease {
     pub n: usize,
     /// The size estimate (estimated sizes only).
     pub size_estimate: Option<SizeEstimate>,
+    /// The noisy count of the first group (counted sizes only).
+    pub size_count: Option<SizeCount>,
     /// Group sizes of the reference: the most balanced (⌊n/2⌋, ⌈n/2⌉) with unreleased sizes,
     /// (m*, n − m*) with estimated ones, or the known (n1, n2).
     pub reference_sizes: [usize; 2],
@@ -216,12 +300,29 @@ pub struct MwRelease {
     pub delta: f64,
 }
 
+impl MwRelease {
+    /// The first-group sizes the reference covers: every one ([0, n]) with unreleased sizes,
+    /// the count's plausible ones with counted sizes, the reference's own otherwise.
+    pub fn covered_sizes(&self) -> [usize; 2] {
+        match (self.sizes, &self.size_count) {
+            (GroupSizes::Unreleased, _) => [0, self.n],
+            (_, Some(count)) => count.plausible,
+            _ => [self.reference_sizes[0]; 2],
+        }
+    }
+
+    /// γ added to the p-value (counted sizes), else 0.
+    pub fn gamma(&self) -> f64 {
+        self.size_count.as_ref().map_or(0.0, |c| c.gamma)
+    }
+}
+
 /// A Laplace release function: the OS-CSPRNG one in production, a seeded one in tests.
 pub(crate) type NoiseFn<'a> =
     dyn FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError> + 'a;
 
 /// The size estimate from a release of m: shift c and m* (see [`SizeEstimate`]).
-pub(crate) fn size_estimate(release: LaplaceRelease, delta: f64, n: usize) -> SizeEstimate {
+pub(crate) fn size_estimate_of(release: LaplaceRelease, delta: f64, n: usize) -> SizeEstimate {
     let shift = -(2.0 * delta).ln() * release.scale + release.grid;
     SizeEstimate { m_tilde: release.value, shift, m_star: m_star(release.value, shift, n), release }
 }
@@ -260,7 +361,7 @@ pub fn centred_sensitivity(n: usize) -> usize {
 /// known ones).
 pub(crate) fn u_sensitivity(sizes: GroupSizes, [a, b]: [usize; 2]) -> usize {
     match sizes {
-        GroupSizes::Unreleased => centred_sensitivity(a + b),
+        GroupSizes::Unreleased | GroupSizes::Counted => centred_sensitivity(a + b),
         GroupSizes::Estimated | GroupSizes::Known => a.max(b),
     }
 }
@@ -296,15 +397,21 @@ pub(crate) fn release_with(
 ) -> Result<MwRelease, MannWhitneyError> {
     let (eps_m, eps_u) = privacy.split()?;
     let n = sample.n();
-    let (size_estimate, reference_sizes) = match privacy.sizes {
-        GroupSizes::Unreleased => (None, balanced_sizes(n)),
-        GroupSizes::Known => (None, [sample.n1(), sample.n2()]),
+    let (mut size_estimate, mut size_count) = (None, None);
+    let reference_sizes = match privacy.sizes {
+        GroupSizes::Unreleased => balanced_sizes(n),
+        GroupSizes::Known => [sample.n1(), sample.n2()],
         GroupSizes::Estimated => {
             let m = sample.n1().min(sample.n2());
             let release = noise(m as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
-            let estimate = size_estimate(release, privacy.delta_value(), n);
-            let m_star = estimate.m_star;
-            (Some(estimate), [m_star, n - m_star])
+            let estimate =
+                size_estimate.insert(size_estimate_of(release, privacy.delta_value(), n));
+            [estimate.m_star, n - estimate.m_star]
+        }
+        GroupSizes::Counted => {
+            let release = noise(sample.n1() as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
+            let count = size_count.insert(self::size_count(release, privacy.gamma, n));
+            most_balanced_within(count.plausible, n)
         }
     };
     let sensitivity = u_sensitivity(privacy.sizes, reference_sizes);
@@ -318,6 +425,7 @@ pub(crate) fn release_with(
         sizes: privacy.sizes,
         n,
         size_estimate,
+        size_count,
         reference_sizes,
         u_release,
         epsilon: privacy.epsilon.value(),
@@ -554,6 +662,50 @@ mod tests {
         assert_eq!((balanced_sizes(7), centred_sensitivity(1)), ([3, 4], 1));
     }
 
+    #[test]
+    fn counted_sizes_release_one_count_and_cover_it_with_chance_one_minus_gamma() {
+        // γ = 0.05 so that misses are common enough to count: at most γ of the releases may
+        // leave n1 outside the plausible sizes (the exact sampler's tail bound).
+        let s = sample(20, 100);
+        let privacy = MwPrivacy::counted(Epsilon::new(1.0).unwrap()).with_gamma(0.05);
+        let releases = 4000;
+        let mut misses = 0;
+        for seed in 0..releases {
+            let r = seeded(&s, &privacy, seed);
+            let count = r.size_count.as_ref().unwrap();
+            assert_eq!((count.release.sensitivity, r.statistic), (1.0, MwStatistic::Centred));
+            approx::assert_relative_eq!(count.release.epsilon, 0.2, max_relative = 1e-12);
+            approx::assert_relative_eq!(r.u_release.epsilon, 0.8, max_relative = 1e-12);
+            assert_eq!((r.u_release.sensitivity, r.delta, r.gamma()), (119.0, 0.0, 0.05));
+            let [low, high] = count.plausible;
+            misses += usize::from(!(low..=high).contains(&20));
+            // The reference: the most balanced plausible split.
+            let a = r.reference_sizes[0];
+            assert!(
+                (low..=high).contains(&a)
+                    && a.abs_diff(60) == 60usize.clamp(low, high).abs_diff(60)
+            );
+            assert_eq!(r.covered_sizes(), count.plausible);
+        }
+        let (rate, se) = (misses as f64 / releases as f64, (0.05f64 * 0.95 / 4000.0).sqrt());
+        assert!(rate <= 0.05 + 3.0 * se, "miss rate {rate}");
+        // γ is added to every p-value with power, and the p-value stays at most 1.
+        let r = seeded(&s, &MwPrivacy::counted(Epsilon::new(1.0).unwrap()), 3);
+        let p = p_value_of_release(&r, MwReferenceKind::Normal, Evaluator::Exact).unwrap();
+        assert!(p.p_value >= DEFAULT_COUNT_GAMMA && p.p_value <= 1.0);
+        assert_eq!(p.detail.plausible_sizes, Some(r.size_count.as_ref().unwrap().plausible));
+        // Bad shares and γs are errors.
+        for (share, gamma) in [(0.0, 0.005), (1.0, 0.005), (0.2, 0.0), (0.2, 0.5)] {
+            let bad = MwPrivacy::counted(Epsilon::new(1.0).unwrap())
+                .with_size_fraction(share)
+                .with_gamma(gamma);
+            assert!(bad.split().is_err(), "share {share}, γ {gamma}");
+        }
+        assert_eq!(plausible_sizes(-40.0, 10.0, 50), [0, 50], "a missed interval covers all");
+        assert_eq!(plausible_sizes(3.2, 5.0, 50), [0, 8]);
+        assert_eq!(most_balanced_within([0, 8], 50), [8, 42]);
+    }
+
     /// The exact no-ties null of U1 − ab/2 at sizes (a, b) ⊕ Laplace(scale), for one tail.
     fn exact_centred(a: usize, b: usize, scale: f64, tail: Tail) -> ExactReference {
         let lattice = crate::reference::exact_u_lattice(a, b, MwStatistic::Centred, scale).unwrap();
@@ -567,7 +719,7 @@ mod tests {
         kind: MwReferenceKind,
     ) -> MwNull {
         let sizes = balanced_sizes(n);
-        null_for(sizes, MwStatistic::Centred, alternative, scale, kind).unwrap().unwrap()
+        null_for(sizes, [0, n], MwStatistic::Centred, alternative, scale, kind).unwrap().unwrap()
     }
 
     #[test]

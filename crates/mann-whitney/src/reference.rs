@@ -129,11 +129,14 @@ pub(crate) fn offset_of(sizes: [usize; 2], statistic: MwStatistic, kind: MwRefer
 }
 
 /// The null of a release, or `None` when a reference group is empty (m* = 0: no power).
+/// `covered`: the first-group sizes the exact reference of the centred statistic covers
+/// (`MwRelease::covered_sizes`); the others use `sizes` alone.
 ///
 /// # Errors
 /// [`MannWhitneyError::Reference`] / [`MannWhitneyError::TooLarge`] for unusable sizes.
 pub(crate) fn null_for(
     sizes: [usize; 2],
+    covered: [usize; 2],
     statistic: MwStatistic,
     alternative: Alternative,
     laplace_scale: f64,
@@ -167,7 +170,13 @@ pub(crate) fn null_for(
         (MwStatistic::Centred, MwReferenceKind::ExactU) => {
             let n = a + b;
             check_centred_exact_u(n)?;
-            let splits = (1..=n / 2).map(|a| exact_u(a, n - a)).collect::<Result<_, _>>()?;
+            // The null of a split and of its mirror (n − a, a) are the same law.
+            let mut smaller: Vec<usize> =
+                (covered[0]..=covered[1]).map(|a| a.min(n - a)).filter(|&a| a >= 1).collect();
+            smaller.sort_unstable();
+            smaller.dedup();
+            let splits =
+                smaller.into_iter().map(|a| exact_u(a, n - a)).collect::<Result<_, _>>()?;
             MwNull::Exact(ExactSupremum(splits))
         }
         (_, MwReferenceKind::ExactU) if small(a, b) => MwNull::Exact(exact_u(a, b)?.into()),
@@ -210,6 +219,11 @@ pub fn check_options(n: usize, options: &PrivateMwOptions) -> Result<(), MannWhi
     Ok(())
 }
 
+/// The Berger–Boos p-value: the supremum over the plausible sizes plus γ, at most 1.
+pub(crate) fn with_gamma(p_value: f64, gamma: f64) -> f64 {
+    (p_value + gamma).min(1.0)
+}
+
 /// Options of the full private test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PrivateMwOptions {
@@ -250,6 +264,13 @@ pub struct MwDetail {
     pub m_tilde: Option<f64>,
     /// m*, the shifted lower bound (estimated sizes only).
     pub m_star: Option<usize>,
+    /// ñ1, the released noisy size of the first group (counted sizes only).
+    pub n1_tilde: Option<f64>,
+    /// The first group's sizes the count leaves plausible, whose worst case the reference
+    /// takes (counted sizes only).
+    pub plausible_sizes: Option<[usize; 2]>,
+    /// γ added to the p-value (counted sizes: the chance that the plausible sizes miss n1).
+    pub gamma: f64,
     /// Group sizes of the reference.
     pub reference_sizes: [usize; 2],
     /// Sensitivity of the U release (n − 1, n − m* or max(n1, n2)).
@@ -280,8 +301,9 @@ pub fn p_value_of_release(
     evaluator: Evaluator,
 ) -> Result<Outcome<MwDetail>, MannWhitneyError> {
     let scale = release.u_release.scale;
-    let null =
-        null_for(release.reference_sizes, release.statistic, release.alternative, scale, kind)?;
+    let covered = release.covered_sizes();
+    let sizes = release.reference_sizes;
+    let null = null_for(sizes, covered, release.statistic, release.alternative, scale, kind)?;
     let observed = release.value - offset_of(release.reference_sizes, release.statistic, kind);
     let (p_value, reference) = match &null {
         None => (1.0, ReferenceInfo { engine: "none".to_owned(), draws: 0, seed: None }),
@@ -292,8 +314,13 @@ pub fn p_value_of_release(
             (p.p_value, evaluator.info())
         }
     };
+    let p_value = if null.is_some() { with_gamma(p_value, release.gamma()) } else { p_value };
     let estimate = release.size_estimate.as_ref();
-    let epsilon_sizes = estimate.map_or(0.0, |e| e.release.epsilon);
+    let epsilon_sizes = match (&release.size_estimate, &release.size_count) {
+        (Some(e), _) => e.release.epsilon,
+        (_, Some(c)) => c.release.epsilon,
+        _ => 0.0,
+    };
     Ok(Outcome {
         test: "mann-whitney",
         statistic: release.value,
@@ -307,6 +334,9 @@ pub fn p_value_of_release(
             epsilon_u: release.u_release.epsilon,
             m_tilde: estimate.map(|e| e.m_tilde),
             m_star: estimate.map(|e| e.m_star),
+            n1_tilde: release.size_count.as_ref().map(|c| c.n1_tilde),
+            plausible_sizes: release.size_count.as_ref().map(|c| c.plausible),
+            gamma: release.gamma(),
             reference_sizes: release.reference_sizes,
             sensitivity: release.u_release.sensitivity,
             noise_scale: scale,

@@ -12,9 +12,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 use crate::private::{
-    GroupSizes, MwPrivacy, MwStatistic, balanced_sizes, m_star, statistic_of, u_sensitivity,
+    GroupSizes, MwPrivacy, MwStatistic, balanced_sizes, m_star, most_balanced_within,
+    plausible_sizes, statistic_of, u_sensitivity,
 };
-use crate::reference::{ExactSupremum, MwNull, MwReferenceKind, null_for, offset_of};
+use crate::reference::{ExactSupremum, MwNull, MwReferenceKind, null_for, offset_of, with_gamma};
 use crate::{Alternative, MannWhitneyError, TwoSample};
 
 /// One setting of a study: the true sizes, the privacy setting and the reference kind.
@@ -51,12 +52,15 @@ enum Body {
 }
 
 impl MwReference {
-    /// Simulates the reference for `sizes` (a, b), statistic, alternative and Laplace scale.
+    /// Simulates the reference for `sizes` (a, b), statistic, alternative and Laplace scale;
+    /// the exact reference of the centred statistic covers every first-group size in
+    /// `covered` (see [`crate::MwRelease::covered_sizes`]).
     ///
     /// # Errors
     /// [`MannWhitneyError::Reference`] for unusable parameters.
     pub fn new(
         sizes: [usize; 2],
+        covered: [usize; 2],
         statistic: MwStatistic,
         alternative: Alternative,
         laplace_scale: f64,
@@ -65,7 +69,7 @@ impl MwReference {
     ) -> Result<Self, MannWhitneyError> {
         let tail = crate::reference::tail_of(statistic, alternative);
         let offset = offset_of(sizes, statistic, kind);
-        let body = match null_for(sizes, statistic, alternative, laplace_scale, kind)? {
+        let body = match null_for(sizes, covered, statistic, alternative, laplace_scale, kind)? {
             None => Body::NoPower,
             Some(MwNull::Exact(exact)) => Body::Exact(exact),
             Some(MwNull::MonteCarlo { model, tail }) => {
@@ -158,6 +162,8 @@ pub struct SimulatedRelease {
     pub m_star: Option<usize>,
     /// Reference sizes for this release.
     pub reference_sizes: [usize; 2],
+    /// The first-group sizes the reference covers (see [`crate::MwRelease::covered_sizes`]).
+    pub covered_sizes: [usize; 2],
     /// Laplace scale of the U noise.
     pub laplace_scale: f64,
 }
@@ -169,7 +175,7 @@ pub struct MwStudy {
     setting: MwSetting,
     monte_carlo: MonteCarlo,
     epsilons: (f64, f64),
-    cache: Mutex<BTreeMap<[usize; 2], Arc<MwReference>>>,
+    cache: Mutex<BTreeMap<[usize; 4], Arc<MwReference>>>,
 }
 
 impl MwStudy {
@@ -192,29 +198,52 @@ impl MwStudy {
         &self.setting
     }
 
-    /// The (cached) reference for reference sizes `sizes`.
+    /// The (cached) reference for reference sizes `sizes`, covering every first-group size
+    /// with unreleased sizes and `sizes` alone otherwise.
     ///
     /// # Errors
     /// As [`MwReference::new`].
     pub fn reference(&self, sizes: [usize; 2]) -> Result<Arc<MwReference>, MannWhitneyError> {
-        if let Some(found) = self.lock().get(&sizes) {
+        let covered = match self.setting.privacy.sizes {
+            GroupSizes::Unreleased => [0, sizes[0] + sizes[1]],
+            _ => [sizes[0]; 2],
+        };
+        self.reference_covering(sizes, covered)
+    }
+
+    /// The (cached) reference for reference sizes `sizes` covering the first-group sizes
+    /// `covered` (which only the exact reference of the centred statistic reads).
+    ///
+    /// # Errors
+    /// As [`MwReference::new`].
+    pub fn reference_covering(
+        &self,
+        sizes: [usize; 2],
+        covered: [usize; 2],
+    ) -> Result<Arc<MwReference>, MannWhitneyError> {
+        let privacy = &self.setting.privacy;
+        let reads_covered = privacy.statistic() == MwStatistic::Centred
+            && self.setting.reference == MwReferenceKind::ExactU;
+        let covered = if reads_covered { covered } else { [0, 0] };
+        let key = [sizes[0], sizes[1], covered[0], covered[1]];
+        if let Some(found) = self.lock().get(&key) {
             return Ok(Arc::clone(found));
         }
-        let privacy = &self.setting.privacy;
         let scale = self.u_scale(sizes)?;
         let reference = Arc::new(MwReference::new(
             sizes,
+            covered,
             privacy.statistic(),
             privacy.alternative,
             scale,
             self.setting.reference,
             self.monte_carlo,
         )?);
-        self.lock().insert(sizes, Arc::clone(&reference));
+        self.lock().insert(key, Arc::clone(&reference));
         Ok(reference)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<[usize; 2], Arc<MwReference>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<[usize; 4], Arc<MwReference>>> {
         self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -264,16 +293,26 @@ impl MwStudy {
     ) -> Result<SimulatedRelease, MannWhitneyError> {
         let (n1, n2) = (self.setting.n1, self.setting.n2);
         let n = n1 + n2;
-        let (m_tilde, m_star_value, sizes) = match self.setting.privacy.sizes {
-            GroupSizes::Unreleased => (None, None, balanced_sizes(n)),
-            GroupSizes::Known => (None, None, [n1, n2]),
+        let privacy = &self.setting.privacy;
+        let mut size_noise = || -> Result<(f64, f64, f64), MannWhitneyError> {
+            let plan = laplace_plan(Sensitivity::new(1.0)?, Epsilon::new(self.epsilons.0)?)?;
+            Ok((plan.scale * simulation_laplace(rng), plan.scale, plan.grid))
+        };
+        let (m_tilde, m_star_value, sizes, covered) = match privacy.sizes {
+            GroupSizes::Unreleased => (None, None, balanced_sizes(n), [0, n]),
+            GroupSizes::Known => (None, None, [n1, n2], [n1, n1]),
             GroupSizes::Estimated => {
-                let plan = laplace_plan(Sensitivity::new(1.0)?, Epsilon::new(self.epsilons.0)?)?;
-                let m_tilde = n1.min(n2) as f64 + plan.scale * simulation_laplace(rng);
-                let delta = self.setting.privacy.delta_value();
-                let shift = -(2.0 * delta).ln() * plan.scale + plan.grid;
+                let (noise, scale, grid) = size_noise()?;
+                let m_tilde = n1.min(n2) as f64 + noise;
+                let shift = -(2.0 * privacy.delta_value()).ln() * scale + grid;
                 let m = m_star(m_tilde, shift, n);
-                (Some(m_tilde), Some(m), [m, n - m])
+                (Some(m_tilde), Some(m), [m, n - m], [m, m])
+            }
+            GroupSizes::Counted => {
+                let (noise, scale, grid) = size_noise()?;
+                let half_width = -privacy.gamma.ln() * scale + grid;
+                let plausible = plausible_sizes(n1 as f64 + noise, half_width, n);
+                (None, None, most_balanced_within(plausible, n), plausible)
             }
         };
         let laplace_scale = self.u_scale(sizes)?;
@@ -282,16 +321,24 @@ impl MwStudy {
             m_tilde,
             m_star: m_star_value,
             reference_sizes: sizes,
+            covered_sizes: covered,
             laplace_scale,
         })
     }
 
-    /// The p-value of a simulated release against its (cached) reference.
+    /// The p-value of a simulated release against its (cached) reference (plus γ with
+    /// counted sizes).
     ///
     /// # Errors
     /// As [`MwStudy::reference`].
     pub fn p_value(&self, release: &SimulatedRelease) -> Result<f64, MannWhitneyError> {
-        self.reference(release.reference_sizes)?.p_value(release.value)
+        let reference = self.reference_covering(release.reference_sizes, release.covered_sizes)?;
+        let p = reference.p_value(release.value)?;
+        Ok(if reference.has_power() {
+            with_gamma(p, self.setting.privacy.gamma_added())
+        } else {
+            p
+        })
     }
 }
 

@@ -216,6 +216,7 @@ pub fn evaluator(
             let scale = half as f64 / eps()?.value();
             let reference = MwReference::new(
                 [half, n - half],
+                [half, half],
                 MwStatistic::MinU,
                 MwAlternative::TwoSided,
                 scale,

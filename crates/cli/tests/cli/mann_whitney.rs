@@ -48,6 +48,31 @@ fn one_sided_private_needs_the_centred_statistic_or_known_sizes() {
     assert_eq!(v["known_sizes"], true);
 }
 
+#[test]
+fn counted_sizes_release_a_noisy_count_and_cover_its_plausible_sizes() {
+    let v = json(&mw_args(&["--epsilon", "1", "--count-sizes", "--alternative", "greater"]));
+    assert_standard_keys(&v);
+    let number = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    assert_eq!((number("delta"), number("gamma")), (0.0, 0.005));
+    assert!((number("epsilon_sizes") - 0.2).abs() < 1e-12, "{v}");
+    assert!((number("epsilon_u") - 0.8).abs() < 1e-12, "{v}");
+    assert_eq!(v["released_statistic"], "centred");
+    let range: Vec<u64> = v["plausible_sizes"]
+        .as_array()
+        .expect("plausible sizes")
+        .iter()
+        .filter_map(serde_json::Value::as_u64)
+        .collect();
+    let first = v["reference_sizes"][0].as_u64().expect("reference sizes");
+    assert!(range.len() == 2 && range[0] <= first && first <= range[1], "{v}");
+    assert!(number("p_value") >= 0.005 && number("n1_tilde").is_finite());
+    for other in [&["--statistic", "paper"][..], &["--known-sizes"]] {
+        let mut args = mw_args(&["--epsilon", "1", "--count-sizes"]);
+        args.extend_from_slice(other);
+        fails(&args);
+    }
+}
+
 /// Privacy review 3, item 4: with --known-sizes nothing is estimated, so an empty declared
 /// group is named as such, not as a private m* of 0.
 #[test]

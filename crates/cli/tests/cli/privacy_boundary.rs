@@ -154,7 +154,8 @@ fn mann_whitney_releases_with_an_empty_declared_group() {
     ];
     assert_neighbours_look_alike(&args, &a, &b);
     // Every option of private sizes: the statistic, one-sided, the paper's estimate.
-    for extra in [&["--alternative", "greater"][..], &["--statistic", "paper"]] {
+    for extra in [&["--alternative", "greater"][..], &["--statistic", "paper"], &["--count-sizes"]]
+    {
         assert_neighbours_look_alike(&[&args[..], extra].concat(), &a, &b);
     }
     // Without releasing the sizes, every field but the noised statistic and its p-value is

@@ -52,6 +52,20 @@ fn type_one_error_is_controlled() {
         ("unreleased sizes 20,180 normal", 20, 180, unreleased, MwReferenceKind::Normal),
         ("unreleased sizes 1,299 greater normal", 1, 299, greater, MwReferenceKind::Normal),
         ("unreleased sizes 12,28 greater exact-U", 12, 28, greater, MwReferenceKind::ExactU),
+        (
+            "counted sizes 20,180 normal",
+            20,
+            180,
+            MwPrivacy::counted(eps()),
+            MwReferenceKind::Normal,
+        ),
+        (
+            "counted sizes 10,50 greater exact-U",
+            10,
+            50,
+            MwPrivacy::counted(eps()).with_alternative(Alternative::Greater),
+            MwReferenceKind::ExactU,
+        ),
         ("estimated sizes 100,100 normal", 100, 100, estimated, MwReferenceKind::Normal),
         ("estimated sizes 100,100 exact-U", 100, 100, estimated, MwReferenceKind::ExactU),
         ("estimated sizes 60,240 normal", 60, 240, estimated, MwReferenceKind::Normal),
@@ -144,17 +158,21 @@ fn the_unfolded_reference_would_double_the_type_one_error() {
 fn power_table() {
     let reps = 1000;
     let centred = MwPrivacy::new(eps());
-    let designs: [(&str, usize, usize, f64); 5] = [
+    let designs: [(&str, usize, usize, f64); 7] = [
         ("100 vs 100, shift 0.5", 100, 100, 0.5),
         ("20 vs 500, shift 0.8", 20, 500, 0.8),
         ("100 vs 100, null", 100, 100, 0.0),
         ("20 vs 500, null", 20, 500, 0.0),
         ("3 vs 3000, null (no ties)", 3, 3000, 0.0),
+        ("50 vs 50, shift 0.5", 50, 50, 0.5),
+        ("300 vs 300, shift 0.25", 300, 300, 0.25),
     ];
     let methods = [
         ("centred, two-sided", centred),
         ("centred, greater", centred.with_alternative(Alternative::Greater)),
         ("paper, two-sided", MwPrivacy::paper(eps())),
+        ("counted, two-sided", MwPrivacy::counted(eps())),
+        ("counted, greater", MwPrivacy::counted(eps()).with_alternative(Alternative::Greater)),
         ("known sizes, two-sided", MwPrivacy::known_sizes(eps(), Alternative::TwoSided)),
         ("known sizes, greater", MwPrivacy::known_sizes(eps(), Alternative::Greater)),
     ];
@@ -164,6 +182,58 @@ fn power_table() {
             let setting = MwSetting { n1: n2, n2: n1, privacy, reference: MwReferenceKind::Normal };
             let r = rate(setting, -shift, reps, 1000 + (10 * d + m) as u64);
             eprintln!("| {design} | {method} | {r:.3} |");
+        }
+    }
+}
+
+/// The type-I table of docs/power.md at α = .05, .01 and .001:
+/// `cargo test -p dptest-mann-whitney --test integration -- type_one_table --ignored
+/// --nocapture` (10 000 null datasets a cell; ties: values drawn from three levels).
+#[test]
+#[ignore = "study: a few minutes"]
+fn type_one_table() {
+    use rand::RngExt;
+    let datasets = 10_000;
+    let alphas = [0.05, 0.01, 0.001];
+    let designs: [(&str, usize, usize, bool); 4] = [
+        ("1 vs 199", 1, 199, false),
+        ("3 vs 3000, three tied levels", 3, 3000, true),
+        ("20 vs 500", 20, 500, false),
+        ("100 vs 100, three tied levels", 100, 100, true),
+    ];
+    for (d, (design, n1, n2, tied)) in designs.into_iter().enumerate() {
+        for epsilon in [0.1, 1.0, 10.0] {
+            let eps = Epsilon::new(epsilon).unwrap();
+            let methods = [
+                ("centred, two-sided", MwPrivacy::new(eps)),
+                ("centred, greater", MwPrivacy::new(eps).with_alternative(Alternative::Greater)),
+                ("counted, two-sided", MwPrivacy::counted(eps)),
+                ("counted, less", MwPrivacy::counted(eps).with_alternative(Alternative::Less)),
+            ];
+            for (m, (method, privacy)) in methods.into_iter().enumerate() {
+                let setting = MwSetting { n1, n2, privacy, reference: MwReferenceKind::Normal };
+                let study = MwStudy::new(setting, MonteCarlo::new(DRAWS, 1).unwrap()).unwrap();
+                let seed = 5000 + (100 * d + 10 * m) as u64 + epsilon.to_bits() % 7;
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut hits = [0usize; 3];
+                for _ in 0..datasets {
+                    let sample = if tied {
+                        let mut level = || f64::from(rng.random_range(0..3u8));
+                        let x = (0..n1).map(|_| level()).collect();
+                        let y = (0..n2).map(|_| level()).collect();
+                        dptest_mann_whitney::TwoSample::new(x, y).unwrap()
+                    } else {
+                        normal_two_sample(n1, n2, 0.0, &mut rng).unwrap()
+                    };
+                    let release = study.simulate_release(&sample, &mut rng).unwrap();
+                    let p = study.p_value(&release).unwrap();
+                    for (hit, alpha) in hits.iter_mut().zip(alphas) {
+                        *hit += usize::from(p <= alpha);
+                    }
+                }
+                let rates = hits.map(|h| format!("{:.4}", h as f64 / datasets as f64));
+                eprintln!("| {design} | {epsilon} | {method} | {} |", rates.join(" / "));
+            }
         }
     }
 }
