@@ -380,6 +380,7 @@ def kruskal(
     group: Optional[str] = None,
     value: Optional[str] = None,
     statistic: str = "abs",
+    known_sizes: bool = False,
     ci: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
@@ -404,6 +405,10 @@ def kruskal(
         Long-format data; with ``group`` (label column) and ``value`` (value column).
     statistic : {'abs', 'squared'}, default 'abs'
         Private statistic: KW-abs (sensitivity 8) or H (sensitivity 87).
+    known_sizes : bool, default False
+        Treat the group sizes as public (fixed by the design, or published anyway): the
+        reference takes them instead of equal groups, and the release is ε-DP among datasets
+        with these sizes.
     ci : float, optional
         Private test with ``statistic='abs'``: add ``estimate``, the rank effect KW-abs
         measures with a two-sided interval at level ``ci`` (post-processing of the release, no
@@ -439,7 +444,8 @@ def kruskal(
     arrays, labels = _grouped(samples, data, group, value, groups, eps is not None)
     if eps is not None:
         return _release(
-            "kruskal-wallis", arrays, labels, eps, options={"statistic": statistic}, ci=ci,
+            "kruskal-wallis", arrays, labels, eps,
+            options={"statistic": statistic, "known_sizes": bool(known_sizes)}, ci=ci,
             draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
@@ -954,9 +960,9 @@ def plan(
         the plan assumes the paper's sd = 0.3 of the half-range, far more than honest
         a-priori bounds usually give).
     smaller_share, known_sizes
-        Mann–Whitney: the smaller group's share of n (default: equal groups) and public group
-        sizes; Kruskal–Wallis: the share of each of the first g − 1 groups (the last holds
-        the rest); as the CLI's ``--smaller-share`` and ``--known-sizes``.
+        Mann–Whitney: the smaller group's share of n (default: equal groups); Kruskal–Wallis:
+        the share of each of the first g − 1 groups (the last holds the rest); both: public
+        group sizes; as the CLI's ``--smaller-share`` and ``--known-sizes``.
 
     Returns
     -------

@@ -106,6 +106,13 @@ def test_mann_whitney_that_cannot_reject_is_refused_before_spending(tmp_path):
                                statistic="paper").n == 34
 
 
+def test_kruskal_known_sizes_take_the_public_sizes():
+    r = dptest.kruskal(np.arange(4.0), np.arange(4.0) + 2, np.arange(22.0), epsilon=1,
+                       known_sizes=True, draws=2000)
+    assert r.known_sizes and sorted(r.reference_sizes) == [4, 4, 22]
+    assert not dptest.kruskal(np.arange(4.0), np.arange(22.0), epsilon=1, draws=2000).known_sizes
+
+
 def test_mann_whitney_counted_sizes_follow_the_cli():
     r = dptest.mannwhitneyu(np.arange(20.0), np.arange(200.0), epsilon=1, count_sizes=True,
                             alternative="less")

@@ -19,7 +19,7 @@ impl ReleaseTest for PrivateKruskalWallis {
     }
 
     fn options(&self) -> &'static [TestOption] {
-        &[STATISTIC]
+        &[STATISTIC, KNOWN_SIZES]
     }
 
     fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
@@ -70,19 +70,33 @@ impl ReleaseTest for PrivateKruskalWallis {
         let options = options(choices)?;
         let result =
             private_kruskal_wallis(&sample, &options, evaluator).map_err(Refusal::from_display)?;
-        let title = match options.statistic {
-            KwStatistic::Abs => "Kruskal–Wallis test, absolute-value statistic (ε-DP)",
-            KwStatistic::Squared => "Kruskal–Wallis test, squared statistic H (ε-DP)",
+        let title = match (options.statistic, options.known_sizes) {
+            (KwStatistic::Abs, false) => "Kruskal–Wallis test, absolute-value statistic (ε-DP)",
+            (KwStatistic::Squared, false) => "Kruskal–Wallis test, squared statistic H (ε-DP)",
+            (KwStatistic::Abs, true) => {
+                "Kruskal–Wallis test, absolute-value statistic, public group sizes (ε-DP)"
+            }
+            (KwStatistic::Squared, true) => {
+                "Kruskal–Wallis test, squared statistic H, public group sizes (ε-DP)"
+            }
         };
         let mut r = Release::new(self.name(), title.to_owned(), &result)?;
         let detail = &result.detail;
+        let reference = if detail.known_sizes {
+            let sizes: Vec<String> = detail.reference_sizes.iter().map(u32::to_string).collect();
+            format!(
+                "groups of the public sizes {} (read from the file and assumed public)",
+                sizes.join(", ")
+            )
+        } else {
+            format!("{} equal groups", detail.groups)
+        };
         r.line(
             "noise",
             format!(
-                "Laplace, scale {} (sensitivity {} / ε); reference: {} equal groups",
+                "Laplace, scale {} (sensitivity {} / ε); reference: {reference}",
                 fmt(detail.noise_scale),
                 fmt(detail.sensitivity),
-                detail.groups
             ),
         );
         // H ≤ n − 1 and H_abs ≤ 2n (crude ranges, for the all-noise warning only).
@@ -105,6 +119,9 @@ impl ReleaseTest for PrivateKruskalWallis {
 /// `statistic`: H_abs (the default) or the squared H.
 const STATISTIC: TestOption = TestOption { name: "statistic", values: &["abs", "squared"] };
 
+/// `known-sizes`: the group sizes are public; the reference takes them.
+const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
+
 /// The statistic and ε.
 fn options(choices: &Choices) -> Result<PrivateKwOptions, Refusal> {
     let statistic = match STATISTIC.value(choices) {
@@ -113,5 +130,6 @@ fn options(choices: &Choices) -> Result<PrivateKwOptions, Refusal> {
         other => return Err(STATISTIC.refuse(other, choices.front_end)),
     };
     let epsilon = Epsilon::new(choices.epsilon).map_err(Refusal::from_display)?;
-    Ok(PrivateKwOptions::new(statistic, epsilon))
+    let options = PrivateKwOptions::new(statistic, epsilon);
+    Ok(if choices.switch(KNOWN_SIZES.name) { options.with_known_sizes() } else { options })
 }

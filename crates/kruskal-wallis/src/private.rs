@@ -109,6 +109,9 @@ pub struct KwRelease {
     pub n: usize,
     /// Number of declared groups (public).
     pub groups: usize,
+    /// The group sizes, when they are public ([`PrivateKwOptions::with_known_sizes`]): the
+    /// reference then takes them instead of equal groups.
+    pub known_sizes: Option<Vec<u32>>,
     /// The Laplace release behind `value` (sensitivity, ε, effective scale, grid).
     pub laplace: LaplaceRelease,
 }
@@ -153,8 +156,27 @@ pub(crate) fn release_with<R: Rng + ?Sized>(
         value: laplace.value,
         n: sample.n(),
         groups: sample.groups(),
+        known_sizes: None,
         laplace,
     })
+}
+
+/// The reference at public group sizes: the permutation null of the non-empty groups (an
+/// empty group's term is always 0, so it changes nothing) with the release's noise, its
+/// normal limit from [`crate::LIMIT_LAW_MIN_N`] on.
+///
+/// # Errors
+/// [`KruskalWallisError::Reference`] when fewer than two groups have rows;
+/// [`KruskalWallisError::Privacy`] for an unusable (Δ, ε).
+pub fn reference_at_sizes(
+    sizes: &[u32],
+    statistic: KwStatistic,
+    epsilon: Epsilon,
+) -> Result<KwNull, KruskalWallisError> {
+    let non_empty: Vec<u32> = sizes.iter().copied().filter(|&s| s > 0).collect();
+    let plan = laplace_plan(Sensitivity::new(statistic.sensitivity())?, epsilon)?;
+    let model = RankSumNull::new(non_empty, statistic.rank_statistic(), plan.scale)?;
+    Ok(KwNull::for_model(model))
 }
 
 /// The reference of a private KW test: g near-equal groups summing to n (the worst case,
@@ -204,12 +226,22 @@ pub struct PrivateKwOptions {
     pub statistic: KwStatistic,
     /// Total privacy budget ε (all of it goes to the statistic).
     pub epsilon: Epsilon,
+    /// Whether the group sizes are public (fixed by the design or published anyway): the
+    /// reference takes them instead of the equal-groups worst case, and the test is ε-DP
+    /// among datasets with these sizes.
+    pub known_sizes: bool,
 }
 
 impl PrivateKwOptions {
-    /// `statistic` at `epsilon`.
+    /// `statistic` at `epsilon`, private group sizes.
     pub fn new(statistic: KwStatistic, epsilon: Epsilon) -> Self {
-        PrivateKwOptions { statistic, epsilon }
+        PrivateKwOptions { statistic, epsilon, known_sizes: false }
+    }
+
+    /// The same options with public group sizes.
+    pub fn with_known_sizes(mut self) -> Self {
+        self.known_sizes = true;
+        self
     }
 }
 
@@ -226,8 +258,11 @@ pub struct KwDetail {
     pub sensitivity: f64,
     /// Effective Laplace scale of the release, (Δ + γ)/ε.
     pub noise_scale: f64,
-    /// Group sizes of the reference (near-equal, summing to n).
+    /// Group sizes of the reference (near-equal, summing to n; the public sizes of the
+    /// non-empty groups with known sizes).
     pub reference_sizes: Vec<u32>,
+    /// Whether the group sizes were public.
+    pub known_sizes: bool,
     /// The law the reference samples: the permutation null, or its normal limit at large n.
     pub reference_law: ReferenceLaw,
     /// Reference draws at least as large as the statistic.
@@ -249,7 +284,10 @@ pub fn p_value_of_release(
 ) -> Result<Outcome<KwDetail>, KruskalWallisError> {
     let (engine, monte_carlo) = evaluator.require_monte_carlo("kruskal-wallis")?;
     let epsilon = Epsilon::new(release.laplace.epsilon)?;
-    let model = reference_null(release.n, release.groups, release.statistic, epsilon)?;
+    let model = match &release.known_sizes {
+        Some(sizes) => reference_at_sizes(sizes, release.statistic, epsilon)?,
+        None => reference_null(release.n, release.groups, release.statistic, epsilon)?,
+    };
     let engine: &dyn Engine =
         if model.law() == ReferenceLaw::NormalLimit { &CpuEngine } else { engine };
     let p = engine.p_value(&model, release.value, Tail::Upper, &monte_carlo)?;
@@ -265,6 +303,7 @@ pub fn p_value_of_release(
             sensitivity: release.laplace.sensitivity,
             noise_scale: release.laplace.scale,
             reference_sizes: model.sizes().to_vec(),
+            known_sizes: release.known_sizes.is_some(),
             reference_law: model.law(),
             exceedances: p.exceedances,
             reference: ReferenceInfo::monte_carlo(engine, &monte_carlo),
@@ -274,9 +313,10 @@ pub fn p_value_of_release(
 
 /// The full private test (paper Alg. KW_p / KWabs_p): release the statistic
 /// ([`release_kruskal_wallis`], ties broken by the thread's OS-seeded CSPRNG) and compare it
-/// with the Monte Carlo reference of g near-equal groups summing to n (its normal limit from
-/// [`crate::LIMIT_LAW_MIN_N`] on), noise included, upper tail. ε-DP; the reference is
-/// post-processing.
+/// with the Monte Carlo reference of g near-equal groups summing to n, or of the public sizes
+/// with [`PrivateKwOptions::with_known_sizes`] ([`reference_at_sizes`]; its normal limit from
+/// [`crate::LIMIT_LAW_MIN_N`] on), noise included, upper tail. ε-DP (among datasets with
+/// these sizes, with known sizes); the reference is post-processing.
 ///
 /// # Errors
 /// As [`release_kruskal_wallis`] and [`p_value_of_release`]; every refusal that depends only
@@ -289,8 +329,13 @@ pub fn private_kruskal_wallis(
     // Validate the public setting before spending any budget.
     evaluator.require_monte_carlo("kruskal-wallis")?;
     reference_model(sample.n(), sample.groups(), options.statistic, options.epsilon)?;
-    let release =
+    let known_sizes = options.known_sizes.then(|| sample.sizes().to_vec());
+    if let Some(sizes) = &known_sizes {
+        reference_at_sizes(sizes, options.statistic, options.epsilon)?;
+    }
+    let mut release =
         release_kruskal_wallis(sample, options.statistic, options.epsilon, &mut rand::rng())?;
+    release.known_sizes = known_sizes;
     p_value_of_release(&release, evaluator)
 }
 
@@ -401,6 +446,42 @@ mod tests {
         assert_eq!(result.p_value, direct.p_value);
         assert_eq!(result.test, "kruskal-wallis-abs");
         assert_eq!(result.detail.reference.draws, 5_000);
+    }
+
+    #[test]
+    fn known_sizes_take_the_public_sizes_as_the_reference() {
+        let s = GroupedSample::from_indices(
+            (0..30).map(f64::from).collect(),
+            &[[0usize; 4].as_slice(), &[1; 4], &[2; 22]].concat(),
+            4,
+        )
+        .unwrap();
+        let eps = Epsilon::new(1.0).unwrap();
+        let options = PrivateKwOptions::new(KwStatistic::Abs, eps).with_known_sizes();
+        let mc = MonteCarlo::new(5_000, 2).unwrap();
+        let result = private_kruskal_wallis(&s, &options, Evaluator::cpu(mc)).unwrap();
+        // The empty declared group changes nothing: its term is always 0.
+        assert_eq!(result.detail.reference_sizes, vec![4, 4, 22]);
+        assert!(result.detail.known_sizes);
+        // The p-value of a release is the one of the model at these sizes.
+        let mut release = seeded_release(&s, KwStatistic::Abs, 1.0, 4);
+        release.known_sizes = Some(s.sizes().to_vec());
+        let p = p_value_of_release(&release, Evaluator::cpu(mc)).unwrap();
+        let model = RankSumNull::new(
+            vec![4, 4, 22],
+            RankStatistic::KruskalWallisAbs,
+            release.laplace.scale,
+        )
+        .unwrap();
+        let direct = cpu::p_value(&model, release.value, Tail::Upper, &mc).unwrap();
+        assert_eq!(p.p_value, direct.p_value);
+        // Fewer than two groups with rows: refused before anything is released.
+        let one = GroupedSample::from_indices(vec![1.0, 2.0, 3.0], &[0, 0, 0], 2).unwrap();
+        assert!(private_kruskal_wallis(&one, &options, Evaluator::cpu(mc)).is_err());
+        let without = PrivateKwOptions::new(KwStatistic::Abs, eps);
+        assert!(
+            !private_kruskal_wallis(&s, &without, Evaluator::cpu(mc)).unwrap().detail.known_sizes
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
-use crate::private::{reference_null, statistic_random_ties};
+use crate::private::{reference_at_sizes, reference_null, statistic_random_ties};
 use crate::{GroupedSample, KruskalWallisError, KwNull, KwStatistic};
 
 /// One public setting of the private test: n, g, statistic, ε.
@@ -42,6 +42,39 @@ impl KwReference {
     /// in memory addressing.
     pub fn new(setting: KwSetting, monte_carlo: MonteCarlo) -> Result<Self, KruskalWallisError> {
         let model = reference_null(setting.n, setting.groups, setting.statistic, setting.epsilon)?;
+        Self::of_model(setting, model, monte_carlo)
+    }
+
+    /// The reference at public group sizes `sizes` (summing to `setting.n`, one per group):
+    /// [`crate::reference_at_sizes`].
+    ///
+    /// # Errors
+    /// As [`crate::reference_at_sizes`]; [`KruskalWallisError::InvalidParameter`] for sizes
+    /// that do not match the setting.
+    pub fn at_sizes(
+        setting: KwSetting,
+        sizes: &[u32],
+        monte_carlo: MonteCarlo,
+    ) -> Result<Self, KruskalWallisError> {
+        let total: usize = sizes.iter().map(|&s| s as usize).sum();
+        if total != setting.n || sizes.len() != setting.groups {
+            return Err(KruskalWallisError::InvalidParameter {
+                name: "sizes",
+                requirement: format!(
+                    "{} sizes summing to n = {} (got {sizes:?})",
+                    setting.groups, setting.n
+                ),
+            });
+        }
+        let model = reference_at_sizes(sizes, setting.statistic, setting.epsilon)?;
+        Self::of_model(setting, model, monte_carlo)
+    }
+
+    fn of_model(
+        setting: KwSetting,
+        model: KwNull,
+        monte_carlo: MonteCarlo,
+    ) -> Result<Self, KruskalWallisError> {
         let count = usize::try_from(monte_carlo.draws)
             .map_err(|_| KruskalWallisError::TooLarge { n: usize::MAX })?;
         let mut sorted = cpu::sample(&model, monte_carlo.seed, 0, count);
@@ -281,8 +314,9 @@ impl PrivateTest for PrivateKruskalWallis {
                 setting.groups - 1
             ),
         };
+        let sizes = if setting.known_sizes { "; public group sizes (--known-sizes)" } else { "" };
         format!(
-            "{groups}, normal data (sd 1), means evenly spaced with max − min = {}; KW-abs",
+            "{groups}, normal data (sd 1), means evenly spaced with max − min = {}; KW-abs{sizes}",
             setting.effect
         )
     }
@@ -292,7 +326,6 @@ impl PrivateTest for PrivateKruskalWallis {
         let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
         let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
         let kw = KwSetting { n, groups: g, statistic: KwStatistic::Abs, epsilon };
-        let reference = KwReference::new(kw, mc).map_err(Refusal::from_display)?;
         // Group means evenly spaced with max − min = d (sd 1): the paper's (−1, 0, 1) is d = 2.
         let d = setting.effect;
         let means: Vec<f64> =
@@ -301,6 +334,13 @@ impl PrivateTest for PrivateKruskalWallis {
             None => equal_sizes(n, g),
             Some(f) => small_groups_and_a_large_one(n, g, f)?,
         };
+        let reference = if setting.known_sizes {
+            let sizes: Vec<u32> = sizes.iter().map(|&s| s as u32).collect();
+            KwReference::at_sizes(kw, &sizes, mc)
+        } else {
+            KwReference::new(kw, mc)
+        }
+        .map_err(Refusal::from_display)?;
         let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
         let mut hits = 0;
         for _ in 0..setting.reps {

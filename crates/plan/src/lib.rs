@@ -49,7 +49,7 @@ pub struct PlanSettings {
     /// Mann–Whitney: the share of n in the smaller group; Kruskal–Wallis: the share of each
     /// of the first g − 1 groups (`None`: equal groups).
     pub smaller_share: Option<f64>,
-    /// Mann–Whitney: plan for public group sizes (`--known-sizes`).
+    /// Mann–Whitney and Kruskal–Wallis: plan for public group sizes (`--known-sizes`).
     pub known_sizes: bool,
     /// Reference draws per n (default: the test's [`PrivateTest::power_draws`]).
     pub draws: Option<u64>,

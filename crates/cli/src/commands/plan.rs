@@ -29,8 +29,8 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
         draws: common.draws,
         seed: common.seed,
     };
-    if args.known_sizes && args.test != "mann-whitney" {
-        anyhow::bail!("--known-sizes describes the Mann–Whitney test's design");
+    if args.known_sizes && !["mann-whitney", "kruskal-wallis"].contains(&args.test.as_str()) {
+        anyhow::bail!("--known-sizes describes the group sizes of Mann–Whitney or Kruskal–Wallis");
     }
     if args.smaller_share.is_some()
         && !["mann-whitney", "kruskal-wallis"].contains(&args.test.as_str())

@@ -36,6 +36,35 @@ fn private_release_has_the_stable_keys() {
 }
 
 #[test]
+fn known_sizes_put_the_public_sizes_in_the_reference() {
+    let extra = ["--epsilon", "1", "--draws", "500", "--seed", "5"];
+    let v = json(&kw_args("examples/methylation.csv", &extra));
+    assert_eq!(v["known_sizes"], false);
+    let with = [&extra[..], &["--known-sizes"]].concat();
+    let v = json(&kw_args("examples/methylation.csv", &with));
+    assert_eq!((v["known_sizes"].as_bool(), v["delta"].as_f64()), (Some(true), Some(0.0)));
+    let sizes: Vec<u64> = v["reference_sizes"]
+        .as_array()
+        .expect("sizes")
+        .iter()
+        .filter_map(serde_json::Value::as_u64)
+        .collect();
+    assert_eq!((sizes.len(), sizes.iter().sum::<u64>()), (3, 165), "{v}");
+    let human = ok(&kw_args("examples/methylation.csv", &with));
+    assert!(human.contains("assumed public"), "{human}");
+    // Only where it acts: not with --public.
+    fails(&kw_args("examples/methylation.csv", &["--public", "--known-sizes"]));
+    // plan knows it: unequal groups need far fewer rows with public sizes.
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["plan", "--test", "kruskal-wallis", "--effect", "2", "--epsilon"];
+        args.extend(["1", "--smaller-share", "0.1", "--reps", "100", "--draws", "2000"]);
+        args.extend_from_slice(extra);
+        json(&args)["n"].as_u64().expect("n")
+    };
+    assert!(plan(&["--known-sizes"]) < plan(&[]));
+}
+
+#[test]
 fn squared_statistic_and_human_output() {
     let out = ok(&kw_args(
         "examples/methylation.csv",
