@@ -136,6 +136,15 @@ impl ReleaseTest for PrivateMannWhitney {
                  or --known-sizes if the group sizes are public"
             });
         }
+        if detail.gamma > 0.0 && result.p_value < 2.0 * detail.gamma {
+            r.warn(format!(
+                "p is near its floor γ = {} (added for the count's interval): with {} no run \
+                 can report p below γ, so it cannot reject at α < γ; the default statistic or \
+                 public sizes can",
+                fmt(detail.gamma),
+                choices.front_end.switch(COUNT_SIZES.name)
+            ));
+        }
         let n = detail.n as f64;
         r.warn_if_all_noise(detail.noise_scale, n * n / 4.0);
         if let Some(ci) = choices.ci {

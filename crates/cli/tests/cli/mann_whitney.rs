@@ -71,6 +71,18 @@ fn counted_sizes_release_a_noisy_count_and_cover_its_plausible_sizes() {
         args.extend_from_slice(other);
         fails(&args);
     }
+    // Far-apart groups at ε = 10: p sits at its floor γ, and the output says what that means.
+    let lines: Vec<String> = (0..200)
+        .map(|i| if i < 100 { format!("a,{i}") } else { format!("b,{}", 1000 + i) })
+        .collect();
+    let path = temp("mw-count-floor.csv");
+    std::fs::write(&path, format!("group,value\n{}\n", lines.join("\n"))).expect("write");
+    let file = path.to_str().expect("utf-8");
+    let mut args = vec!["mann-whitney", "--input", file, "--group", "group", "--value", "value"];
+    args.extend(["--groups", "a,b", "--epsilon", "10", "--count-sizes"]);
+    let v = json(&args);
+    assert!((v["p_value"].as_f64().unwrap_or(1.0) - 0.005).abs() < 1e-9, "{v}");
+    assert!(v["warnings"].to_string().contains("floor"), "{v}");
 }
 
 /// Privacy review 3, item 4: with --known-sizes nothing is estimated, so an empty declared
