@@ -515,7 +515,7 @@ def mannwhitneyu(
         As :func:`kruskal` (exactly two groups).
     ci : float, optional
         Private test: add ``estimate``, the probability of superiority P(X > Y) + ½·P(X = Y)
-        with its two-sided interval at this level (needs ``known_sizes=True`` and a one-sided
+        with its two-sided interval at this level (needs ``known_sizes=True``, any
         ``alternative``; post-processing, no extra ε), as the CLI's ``--ci``.
     draws, seed, alpha, ledger, progress
         As :func:`kruskal`.

@@ -366,6 +366,9 @@ def test_every_interval_is_the_estimate_object_of_the_cli():
                             alternative="greater", ci=0.95)
     assert 0 <= m.estimate["low"] <= m.estimate["high"] <= 1
     assert "estimate" in m.to_dict()
+    # Two-sided with known sizes: the signed release carries the interval too.
+    m2 = dptest.mannwhitneyu(PAIRS[:40] + 1, PAIRS[40:], epsilon=1.0, known_sizes=True, ci=0.95)
+    assert m2.released_statistic == "centred" and 0 <= m2.estimate["low"] <= m2.estimate["high"] <= 1
     k = dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1.0, ci=0.95, draws=2000)
     assert k.estimate["parameter"].startswith("rank effect") and k.estimate["epsilon"] == 0.0
     # The named functions take ci= too (privacy review 4): kruskal, and the private sign test.

@@ -91,7 +91,7 @@ impl ReleaseTest for PrivateMannWhitney {
                 ),
             );
         }
-        if options.privacy.statistic() == MwStatistic::Centred {
+        if matches!(options.privacy.sizes, GroupSizes::Unreleased | GroupSizes::Counted) {
             r.line(
                 "noise",
                 format!(
@@ -149,8 +149,15 @@ impl ReleaseTest for PrivateMannWhitney {
         r.warn_if_all_noise(detail.noise_scale, n * n / 4.0);
         if let Some(ci) = choices.ci {
             // The level was checked before the release: `None` means an empty declared group.
+            // The two-sided release is U₁ − n₁n₂/2: Ũ₁ adds back the (public) centre.
+            let [a, b] = detail.reference_sizes;
+            let centre = if detail.released_statistic == MwStatistic::Centred {
+                a as f64 * b as f64 / 2.0
+            } else {
+                0.0
+            };
             let estimate = auc_interval(
-                result.statistic,
+                result.statistic + centre,
                 detail.reference_sizes,
                 detail.noise_scale,
                 ci.level,
@@ -191,20 +198,17 @@ fn check_reach(privacy: &MwPrivacy, n: usize, choices: &Choices) -> Result<(), R
 }
 
 /// Refuses `--ci` where the release does not identify θ = P(X > Y): private sizes (n₁n₂ is not
-/// public, so Ũ does not scale to θ) or the two-sided release min(U₁, U₂) (it does not say
-/// which group is larger).
+/// public, so Ũ does not scale to θ). With known sizes every release is signed (U₁, or
+/// U₁ − n₁n₂/2 two-sided).
 fn check_ci(choices: &Choices, known: bool) -> Result<(), Refusal> {
     let Some(ci) = choices.ci else { return Ok(()) };
     let front = choices.front_end;
     ci.checked(front)?.no_epsilon(front, "Mann–Whitney")?;
-    if !known || choices.alternative == Alternative::TwoSided {
+    if !known {
         return Err(Refusal(format!(
-            "the interval for P(X > Y) needs the released U₁ and public sizes: pass {} with {} \
-             or {} (the two-sided release is min(U₁, U₂), which does not say which group is \
-             larger; with private sizes the number of pairs is not public)",
+            "the interval for P(X > Y) needs public sizes: pass {} (with private sizes the \
+             number of pairs n₁n₂ that scales U₁ to P(X > Y) is not public)",
             front.switch(KNOWN_SIZES.name),
-            front.option("alternative", "greater"),
-            front.option("alternative", "less")
         )));
     }
     Ok(())

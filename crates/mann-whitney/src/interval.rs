@@ -9,9 +9,9 @@
 //! limit). The normal step makes the coverage asymptotic: measured by `cargo xtask calibrate
 //! --coverage` (docs/intervals.md).
 //!
-//! The two-sided release is min(U₁, U₂), which does not tell which group is larger, and with
-//! private sizes n₁n₂ is not public: those releases have no interval for θ (refused before
-//! the release, with the reason).
+//! With known sizes the two-sided release is U₁ − n₁n₂/2 (signed: Ũ₁ adds back n₁n₂/2) and
+//! the one-sided one U₁. With private sizes n₁n₂ is not public: those releases have no
+//! interval for θ (refused before the release, with the reason).
 
 use dptest_core::{Estimate, check_level};
 use dptest_refdist::exact::normal_laplace_quantile;

@@ -13,7 +13,8 @@
 //!   [`DEFAULT_COUNT_SHARE`] of ε on a noisy count of the first group, the centred statistic
 //!   with the rest, and the reference's worst case over the sizes the count leaves plausible,
 //!   plus γ = [`DEFAULT_COUNT_GAMMA`] (Berger–Boos): ε-DP. With public sizes: all of ε on U
-//!   with sensitivity max(n1, n2), and one-sided alternatives on U1.
+//!   with sensitivity max(n1, n2): U1 − n1·n2/2 two-sided, U1 one-sided, so every
+//!   alternative carries the interval for P(X > Y) ([`auc_interval`]).
 //!   Noise only through `dptest-mechanisms` (OS CSPRNG, exact sampler).
 //! - [`private_mann_whitney`]: the full test against the normal reference (default, in
 //!   closed form: `dptest_refdist::exact`) or the exact-U reference on the reference sizes

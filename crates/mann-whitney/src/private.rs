@@ -45,12 +45,12 @@ pub enum GroupSizes {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MwStatistic {
-    /// min(U1, U2): two-sided, small values are extreme.
+    /// min(U1, U2): the paper's two-sided statistic, small values are extreme.
     MinU,
     /// U1 of the first sample x: one-sided (known sizes only).
     U1,
-    /// U1 − n1·n2/2 (= the rank sum of x minus its null mean): signed, any alternative, the
-    /// statistic of [`GroupSizes::Unreleased`].
+    /// U1 − n1·n2/2 (= the rank sum of x minus its null mean): signed, any alternative; the
+    /// statistic of unreleased and counted sizes, and of two-sided tests with known sizes.
     Centred,
 }
 
@@ -133,13 +133,17 @@ impl MwPrivacy {
         self.delta.map_or(DEFAULT_DELTA, Delta::value)
     }
 
-    /// The released statistic: U1 − n1·n2/2 with unreleased sizes; otherwise min(U1, U2) for
-    /// two-sided, U1 for one-sided.
+    /// The released statistic: the paper's min(U1, U2) with estimated sizes; U1 for a
+    /// one-sided test with known sizes; otherwise the signed U1 − n1·n2/2, whose two-sided
+    /// release with known sizes still says which group is larger (and carries the interval
+    /// for P(X > Y)).
     pub fn statistic(&self) -> MwStatistic {
         match (self.sizes, self.alternative) {
-            (GroupSizes::Unreleased | GroupSizes::Counted, _) => MwStatistic::Centred,
-            (_, Alternative::TwoSided) => MwStatistic::MinU,
-            (_, Alternative::Less | Alternative::Greater) => MwStatistic::U1,
+            (GroupSizes::Estimated, _) => MwStatistic::MinU,
+            (GroupSizes::Known, Alternative::Less | Alternative::Greater) => MwStatistic::U1,
+            (GroupSizes::Unreleased | GroupSizes::Counted | GroupSizes::Known, _) => {
+                MwStatistic::Centred
+            }
         }
     }
 
@@ -374,7 +378,7 @@ pub(crate) fn u_sensitivity(sizes: GroupSizes, [a, b]: [usize; 2]) -> usize {
 ///   m* = max(⌈m̃ − c⌉, 0) (capped at ⌊n/2⌋), Ũ = min(U1, U2) + Lap((n − m*)/ε_U).
 ///   (ε_m + ε_U, δ)-DP (paper Thm A.6): the local sensitivity of U is max(n1, n2) = n − m
 ///   (Thm 4.1) and n − m* ≥ n − m except with probability δ.
-/// - known sizes: Ũ = U + Lap(max(n1, n2)/ε), U = min(U1, U2) (two-sided) or U1; ε-DP among
+/// - known sizes: Ũ = U + Lap(max(n1, n2)/ε), U = U1 − n1·n2/2 (two-sided) or U1; ε-DP among
 ///   datasets with the same group sizes.
 ///
 /// Ranks are joint mid-ranks (the sensitivity proof covers ties). Both noises come from the
@@ -449,6 +453,7 @@ pub(crate) fn statistic_of(
 mod tests {
     use super::*;
     use crate::reference::{MwNull, MwReferenceKind, null_for, p_value_of_release};
+    use crate::{MwSetting, MwStudy};
     use dptest_mechanisms::{laplace_plan, release_laplace_insecure_seeded};
     use dptest_refdist::exact::{ExactNull, ExactReference};
     use dptest_refdist::{Evaluator, MonteCarlo, RankStatistic, RankSumNull, Tail, cpu};
@@ -501,7 +506,7 @@ mod tests {
         assert_eq!(r.statistic, MwStatistic::U1);
         assert_eq!(r, seeded(&s, &privacy, 4), "value-stable for a seed");
         let two_sided = MwPrivacy::known_sizes(Epsilon::new(2.0).unwrap(), Alternative::TwoSided);
-        assert_eq!(seeded(&s, &two_sided, 4).statistic, MwStatistic::MinU);
+        assert_eq!(seeded(&s, &two_sided, 4).statistic, MwStatistic::Centred);
     }
 
     #[test]
@@ -622,15 +627,19 @@ mod tests {
             let exact =
                 p_value_of_release(&r, MwReferenceKind::ExactU, Evaluator::cpu(mc)).unwrap();
             assert_eq!(exact.detail.reference.engine, "exact");
-            let stat = match r.statistic {
-                MwStatistic::MinU => RankStatistic::MannWhitneyMinU,
-                MwStatistic::U1 => RankStatistic::MannWhitneyU1,
-                MwStatistic::Centred => panic!("known sizes release U1 or min(U1, U2)"),
-            };
-            let model = RankSumNull::new(vec![20, 30], stat, r.u_release.scale).unwrap();
+            // Two-sided, the release is U1 − 300: its p-value is 2·P(U1 + L ≤ 300 − |t|).
+            let model =
+                RankSumNull::new(vec![20, 30], RankStatistic::MannWhitneyU1, r.u_release.scale)
+                    .unwrap();
             let tail = if alternative == Alternative::Greater { Tail::Upper } else { Tail::Lower };
-            for t in [r.value, 150.0, 250.0, 300.0, 400.0] {
-                let want = cpu::p_value(&model, t, tail, &mc).unwrap().p_value;
+            let centre = if alternative == Alternative::TwoSided { 300.0 } else { 0.0 };
+            for t in [r.value, 150.0, 250.0, 300.0, 400.0].map(|t| t - centre) {
+                let want = if alternative == Alternative::TwoSided {
+                    let lower = cpu::p_value(&model, 300.0 - t.abs(), tail, &mc).unwrap().p_value;
+                    (2.0 * lower).min(1.0)
+                } else {
+                    cpu::p_value(&model, t, tail, &mc).unwrap().p_value
+                };
                 let mut shifted = r.clone();
                 shifted.value = t;
                 let got = p_value_of_release(&shifted, MwReferenceKind::ExactU, Evaluator::cpu(mc))
@@ -640,6 +649,35 @@ mod tests {
                 assert!((got - want).abs() < 0.006, "{alternative:?} t = {t}: {got} vs {want}");
             }
         }
+    }
+
+    #[test]
+    fn known_two_sided_releases_are_signed_and_large_ones_fold_the_monte_carlo_null() {
+        // 120 × 100 = 12 000 pairs: above EXACT_U_MAX_PAIRS, so the exact-u reference is U1's
+        // Monte Carlo null, folded; it agrees with the exact lattice computed directly.
+        let s = sample(120, 100);
+        let privacy = MwPrivacy::known_sizes(Epsilon::new(1.0).unwrap(), Alternative::TwoSided);
+        let r = seeded(&s, &privacy, 2);
+        assert_eq!((r.statistic, r.u_release.sensitivity), (MwStatistic::Centred, 120.0));
+        let mc = MonteCarlo::new(200_000, 6).unwrap();
+        let exact = exact_centred(120, 100, r.u_release.scale, Tail::TwoSided);
+        for t in [0.0, 600.0, 1200.0, -1800.0, 2400.0] {
+            let mut shifted = r.clone();
+            shifted.value = t;
+            let got =
+                p_value_of_release(&shifted, MwReferenceKind::ExactU, Evaluator::cpu(mc)).unwrap();
+            assert_eq!(got.detail.reference.engine, "cpu");
+            let want = exact.p_value(t).unwrap();
+            // Doubling a 200k-draw tail: sd ≤ 0.0023; 5 sd band.
+            assert!((got.p_value - want).abs() < 0.012, "t = {t}: {} vs {want}", got.p_value);
+        }
+        // The study's sorted reference gives the same folded p-values and critical value.
+        let setting = MwSetting { n1: 120, n2: 100, privacy, reference: MwReferenceKind::ExactU };
+        let study = MwStudy::new(setting, mc).unwrap();
+        let reference = study.reference([120, 100]).unwrap();
+        let c = reference.critical_value(0.05).unwrap().unwrap();
+        assert!((exact.p_value(c).unwrap() - 0.05).abs() < 0.006, "critical value {c}");
+        assert!((reference.p_value(c).unwrap() - 0.05).abs() < 0.006);
     }
 
     #[test]

@@ -106,7 +106,19 @@ pub(crate) enum MwNull {
         model: Box<dyn NullModel>,
         /// Which tail is extreme.
         tail: Tail,
+        /// `Some(M/2)` for the two-sided centred statistic: the model is U1's (symmetric about
+        /// M/2 with its noise) and the p-value of d̃ is 2·P(U1 + L ≤ M/2 − |d̃|) ([`fold`]).
+        fold: Option<f64>,
     },
+}
+
+/// Where the lower tail of a folded Monte Carlo reference is read for the released `observed`,
+/// and the factor its p-value takes: (M/2 − |d̃|, 2) when folded, (d̃, 1) otherwise.
+pub(crate) fn fold(observed: f64, half: Option<f64>) -> (f64, f64) {
+    match half {
+        Some(half) => (half - observed.abs(), 2.0),
+        None => (observed, 1.0),
+    }
 }
 
 /// The tail that is extreme: both for the two-sided centred statistic, lower for min(U1, U2)
@@ -153,7 +165,7 @@ pub(crate) fn null_for(
     let size32 = |s: usize| u32::try_from(s).map_err(|_| MannWhitneyError::TooLarge { n: a + b });
     let rank_null = |stat: RankStatistic| -> Result<MwNull, MannWhitneyError> {
         let model = RankSumNull::new(vec![size32(a)?, size32(b)?], stat, laplace_scale)?;
-        Ok(MwNull::MonteCarlo { model: Box::new(model), tail })
+        Ok(MwNull::MonteCarlo { model: Box::new(model), tail, fold: None })
     };
     let exact_u = |a: usize, b: usize| -> Result<ExactReference, MannWhitneyError> {
         let lattice = exact_u_lattice(a, b, statistic, laplace_scale)?;
@@ -167,9 +179,26 @@ pub(crate) fn null_for(
         (MwStatistic::U1 | MwStatistic::Centred, MwReferenceKind::Normal) => {
             MwNull::Exact(ExactReference::normal_laplace(sd, laplace_scale, tail)?.into())
         }
+        (MwStatistic::Centred, MwReferenceKind::ExactU)
+            if covered[0] == covered[1] && !small(a, b) =>
+        {
+            // One split, too many pairs for the exact pmf: U1's Monte Carlo null, folded.
+            let model = RankSumNull::new(
+                vec![size32(a)?, size32(b)?],
+                RankStatistic::MannWhitneyU1,
+                laplace_scale,
+            )?;
+            MwNull::MonteCarlo {
+                model: Box::new(model),
+                tail: Tail::Lower,
+                fold: Some(pairs / 2.0),
+            }
+        }
         (MwStatistic::Centred, MwReferenceKind::ExactU) => {
             let n = a + b;
-            check_centred_exact_u(n)?;
+            if covered[0] != covered[1] {
+                check_centred_exact_u(n)?;
+            }
             // The null of a split and of its mirror (n − a, a) are the same law.
             let mut smaller: Vec<usize> =
                 (covered[0]..=covered[1]).map(|a| a.min(n - a)).filter(|&a| a >= 1).collect();
@@ -211,9 +240,9 @@ fn check_centred_exact_u(n: usize) -> Result<(), MannWhitneyError> {
 /// with unreleased sizes above n = 200.
 pub fn check_options(n: usize, options: &PrivateMwOptions) -> Result<(), MannWhitneyError> {
     options.privacy.split()?;
-    if options.privacy.statistic() == MwStatistic::Centred
-        && options.reference == MwReferenceKind::ExactU
-    {
+    let covers_splits =
+        matches!(options.privacy.sizes, GroupSizes::Unreleased | GroupSizes::Counted);
+    if covers_splits && options.reference == MwReferenceKind::ExactU {
         check_centred_exact_u(n)?;
     }
     Ok(())
@@ -308,10 +337,11 @@ pub fn p_value_of_release(
     let (p_value, reference) = match &null {
         None => (1.0, ReferenceInfo { engine: "none".to_owned(), draws: 0, seed: None }),
         Some(MwNull::Exact(exact)) => (exact.p_value(observed)?, ReferenceInfo::exact()),
-        Some(MwNull::MonteCarlo { model, tail }) => {
+        Some(MwNull::MonteCarlo { model, tail, fold: half }) => {
             let (engine, mc) = evaluator.require_monte_carlo("mann-whitney (exact-U, large)")?;
-            let p = engine.p_value(model.as_ref(), observed, *tail, &mc)?;
-            (p.p_value, evaluator.info())
+            let (at, factor) = fold(observed, *half);
+            let p = engine.p_value(model.as_ref(), at, *tail, &mc)?;
+            ((factor * p.p_value).min(1.0), evaluator.info())
         }
     };
     let p_value = if null.is_some() { with_gamma(p_value, release.gamma()) } else { p_value };

@@ -15,7 +15,9 @@ use crate::private::{
     GroupSizes, MwPrivacy, MwStatistic, balanced_sizes, m_star, most_balanced_within,
     plausible_sizes, statistic_of, u_sensitivity,
 };
-use crate::reference::{ExactSupremum, MwNull, MwReferenceKind, null_for, offset_of, with_gamma};
+use crate::reference::{
+    ExactSupremum, MwNull, MwReferenceKind, fold, null_for, offset_of, with_gamma,
+};
 use crate::{Alternative, MannWhitneyError, TwoSample};
 
 /// One setting of a study: the true sizes, the privacy setting and the reference kind.
@@ -48,7 +50,9 @@ pub struct MwReference {
 enum Body {
     NoPower,
     Exact(ExactSupremum),
-    Sorted(Vec<f64>),
+    /// Sorted Monte Carlo keys, and M/2 when the reference is folded
+    /// ([`crate::reference::fold`]).
+    Sorted(Vec<f64>, Option<f64>),
 }
 
 impl MwReference {
@@ -67,18 +71,20 @@ impl MwReference {
         kind: MwReferenceKind,
         monte_carlo: MonteCarlo,
     ) -> Result<Self, MannWhitneyError> {
-        let tail = crate::reference::tail_of(statistic, alternative);
+        let mut tail = crate::reference::tail_of(statistic, alternative);
         let offset = offset_of(sizes, statistic, kind);
         let body = match null_for(sizes, covered, statistic, alternative, laplace_scale, kind)? {
             None => Body::NoPower,
             Some(MwNull::Exact(exact)) => Body::Exact(exact),
-            Some(MwNull::MonteCarlo { model, tail }) => {
+            Some(MwNull::MonteCarlo { model, tail: model_tail, fold }) => {
                 let count = usize::try_from(monte_carlo.draws)
                     .map_err(|_| MannWhitneyError::TooLarge { n: usize::MAX })?;
                 let mut keys = cpu::sample(model.as_ref(), monte_carlo.seed, 0, count);
-                keys.iter_mut().for_each(|t| *t = tail.key(*t));
+                keys.iter_mut().for_each(|t| *t = model_tail.key(*t));
                 keys.sort_unstable_by(f64::total_cmp);
-                Body::Sorted(keys)
+                // A folded reference reads the model's own (lower) tail.
+                tail = model_tail;
+                Body::Sorted(keys, fold)
             }
         };
         Ok(MwReference { sizes, laplace_scale, tail, offset, body, monte_carlo })
@@ -102,7 +108,7 @@ impl MwReference {
     /// Engine, draws, seed.
     pub fn info(&self) -> ReferenceInfo {
         match self.body {
-            Body::Sorted(_) => ReferenceInfo {
+            Body::Sorted(..) => ReferenceInfo {
                 engine: "cpu".to_owned(),
                 draws: self.monte_carlo.draws,
                 seed: Some(self.monte_carlo.seed),
@@ -122,13 +128,14 @@ impl MwReference {
         match &self.body {
             Body::NoPower => Ok(1.0),
             Body::Exact(exact) => Ok(exact.p_value(observed)?),
-            Body::Sorted(keys) => {
+            Body::Sorted(keys, half) => {
                 if !observed.is_finite() {
                     return Err(dptest_refdist::RefdistError::NonFiniteObserved(observed).into());
                 }
-                let threshold = self.tail.key(observed);
+                let (at, factor) = fold(observed, *half);
+                let threshold = self.tail.key(at);
                 let exceedances = (keys.len() - keys.partition_point(|&k| k < threshold)) as f64;
-                Ok((1.0 + exceedances) / (keys.len() as f64 + 1.0))
+                Ok((factor * (1.0 + exceedances) / (keys.len() as f64 + 1.0)).min(1.0))
             }
         }
     }
@@ -142,9 +149,12 @@ impl MwReference {
         let value = match &self.body {
             Body::NoPower => return Ok(None),
             Body::Exact(exact) => exact.critical_value(alpha)?,
-            Body::Sorted(keys) => {
-                let values = critical_values_from_sorted_keys(keys, &[alpha], self.tail)?;
-                values.first().map_or(f64::NAN, |cv| cv.value)
+            Body::Sorted(keys, half) => {
+                // Folded: reject |d̃| ≥ M/2 − c, c the lower-tail critical value at α/2.
+                let level = if half.is_some() { alpha / 2.0 } else { alpha };
+                let values = critical_values_from_sorted_keys(keys, &[level], self.tail)?;
+                let value = values.first().map_or(f64::NAN, |cv| cv.value);
+                half.map_or(value, |half| half - value)
             }
         };
         Ok(Some(value + self.offset))

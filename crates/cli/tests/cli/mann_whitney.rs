@@ -85,6 +85,22 @@ fn counted_sizes_release_a_noisy_count_and_cover_its_plausible_sizes() {
     assert!(v["warnings"].to_string().contains("floor"), "{v}");
 }
 
+#[test]
+fn a_two_sided_release_with_known_sizes_carries_the_interval() {
+    let v = json(&mw_args(&["--epsilon", "1", "--known-sizes", "--ci", "0.95"]));
+    assert_eq!(v["released_statistic"], "centred");
+    let estimate = &v["estimate"];
+    let (low, high) = (estimate["low"].as_f64(), estimate["high"].as_f64());
+    assert!(matches!((low, high), (Some(l), Some(h)) if 0.0 <= l && l <= h && h <= 1.0), "{v}");
+    // θ̂ is Ũ₁/(n₁n₂), with Ũ₁ the released U₁ − n₁n₂/2 plus n₁n₂/2.
+    let sizes = &v["reference_sizes"];
+    let pairs = sizes[0].as_f64().unwrap_or(0.0) * sizes[1].as_f64().unwrap_or(0.0);
+    let theta = (v["statistic"].as_f64().unwrap_or(f64::NAN) / pairs + 0.5).clamp(0.0, 1.0);
+    assert!((estimate["value"].as_f64().unwrap_or(f64::NAN) - theta).abs() < 1e-12, "{v}");
+    let e = data_error(&mw_args(&["--epsilon", "1", "--ci", "0.95"]));
+    assert!(e.contains("--known-sizes"), "{e}");
+}
+
 /// Privacy review 3, item 4: with --known-sizes nothing is estimated, so an empty declared
 /// group is named as such, not as a private m* of 0.
 #[test]
