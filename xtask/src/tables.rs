@@ -351,6 +351,13 @@ mod tests {
         Command::parse_from(std::iter::once("tables").chain(line.iter().copied())).args
     }
 
+    /// `cargo xtask tables --check` as a test: the shipped tables re-derived (a sample of
+    /// cells) within the README's test command, so CI builds no separate xtask binary for it.
+    #[test]
+    fn the_shipped_tables_pass_their_check() {
+        run(args(&["--check", "--quiet"])).unwrap();
+    }
+
     /// A custom grid without `--out` used to merge its cells into the shipped tables.
     #[test]
     fn a_custom_grid_run_leaves_the_shipped_tables_untouched() {

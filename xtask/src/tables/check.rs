@@ -102,6 +102,11 @@ fn check_exact(rows: &[TableRow], failures: &mut Vec<String>) -> Result<ExactSum
             continue;
         }
         summary.monte_carlo += 1;
+        // A recorded value outside its own recorded interval would widen the band below.
+        if !(row.ci_low <= row.critical_value && row.critical_value <= row.ci_high) {
+            failures.push(format!("{}: value outside its own CI", describe(row)));
+            continue;
+        }
         if exact < row.ci_low || exact > row.ci_high {
             summary.outside_ci += 1;
         }
