@@ -455,7 +455,7 @@ mod tests {
     use crate::reference::{MwNull, MwReferenceKind, null_for, p_value_of_release};
     use crate::{MwSetting, MwStudy};
     use dptest_mechanisms::{laplace_plan, release_laplace_insecure_seeded};
-    use dptest_refdist::exact::{ExactNull, ExactReference};
+    use dptest_refdist::exact::{ExactNull, ExactReference, LatticeLaplace};
     use dptest_refdist::{Evaluator, MonteCarlo, RankStatistic, RankSumNull, Tail, cpu};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -769,8 +769,12 @@ mod tests {
         // is the exact reference up to n = 200 and the normal one above; at n ≤ 20, ε = 10 the
         // normal's error reaches 11% of α one-sided, hence the exact reference there).
         let mut worst: (f64, String) = (0.0, String::new());
-        for epsilon in [0.1, 1.0, 10.0] {
-            for n in [101usize, 200] {
+        for n in [101usize, 200] {
+            // The exact pmf of each split, computed once and combined with each ε's noise.
+            let pmfs: Vec<(f64, Vec<f64>)> = (1..=n / 2)
+                .map(|a| crate::reference::exact_u_pmf(a, n - a, MwStatistic::Centred))
+                .collect();
+            for epsilon in [0.1, 1.0, 10.0] {
                 let sensitivity = Sensitivity::new(centred_sensitivity(n) as f64).unwrap();
                 let plan = laplace_plan(sensitivity, Epsilon::new(epsilon).unwrap()).unwrap();
                 for alternative in [Alternative::TwoSided, Alternative::Greater] {
@@ -780,10 +784,15 @@ mod tests {
                         panic!("the normal reference is exact");
                     };
                     let tail = crate::reference::tail_of(MwStatistic::Centred, alternative);
-                    for alpha in [0.05, 0.01, 0.001] {
-                        let c = normal.critical_value(alpha).unwrap();
-                        for a in 1..=n / 2 {
-                            let p = exact_centred(a, n - a, plan.scale, tail).p_value(c).unwrap();
+                    let criticals: Vec<(f64, f64)> = [0.05, 0.01, 0.001]
+                        .map(|alpha| (alpha, normal.critical_value(alpha).unwrap()))
+                        .to_vec();
+                    for (a, (origin, pmf)) in (1..).zip(&pmfs) {
+                        let lattice =
+                            LatticeLaplace::new(*origin, 1.0, pmf.clone(), plan.scale).unwrap();
+                        let exact = ExactReference::new(ExactNull::Lattice(lattice), tail);
+                        for &(alpha, c) in &criticals {
+                            let p = exact.p_value(c).unwrap();
                             if p / alpha > worst.0 {
                                 let at = format!(
                                     "ε = {epsilon}, n = {n}, a = {a}, {alternative:?}, α = {alpha}"

@@ -45,6 +45,12 @@ pub(crate) fn exact_u_lattice(
     statistic: MwStatistic,
     laplace_scale: f64,
 ) -> Result<LatticeLaplace, MannWhitneyError> {
+    let (origin, pmf) = exact_u_pmf(a, b, statistic);
+    Ok(LatticeLaplace::new(origin, 1.0, pmf, laplace_scale)?)
+}
+
+/// The origin and unit-step pmf of [`exact_u_lattice`] (no noise).
+pub(crate) fn exact_u_pmf(a: usize, b: usize, statistic: MwStatistic) -> (f64, Vec<f64>) {
     let pairs = (a * b) as u64;
     let half = crate::public::exact_pmf(pairs / 2, a as u64, b as u64);
     let at = |u: u64| half[u.min(pairs - u) as usize];
@@ -58,7 +64,7 @@ pub(crate) fn exact_u_lattice(
                 .collect(),
         ),
     };
-    Ok(LatticeLaplace::new(origin, 1.0, pmf, laplace_scale)?)
+    (origin, pmf)
 }
 
 /// An exact reference, or the supremum of several (one per group split the reference must
