@@ -63,9 +63,9 @@ pub struct MwPrivacy {
     pub delta: Option<Delta>,
     /// ε_m / ε, in (0, 1): the share spent on the sizes (estimated or counted sizes only).
     pub size_fraction: f64,
-    /// γ of the counted sizes' interval, in (0, 1) (counted sizes only).
+    /// γ of the counted sizes' interval, in (0, ½) (counted sizes only).
     pub gamma: f64,
-    /// Private (unreleased or estimated) or public group sizes.
+    /// Private (unreleased, counted or estimated) or public group sizes.
     pub sizes: GroupSizes,
     /// The alternative; one-sided is refused with [`GroupSizes::Estimated`].
     pub alternative: Alternative,
