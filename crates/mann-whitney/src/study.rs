@@ -12,8 +12,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 use crate::private::{
-    GroupSizes, MwPrivacy, MwStatistic, balanced_sizes, m_star, most_balanced_within,
-    plausible_sizes, statistic_of, u_sensitivity,
+    GroupSizes, MwPrivacy, MwStatistic, balanced_sizes, laplace_bound, m_star,
+    most_balanced_within, plausible_sizes, statistic_of, u_sensitivity,
 };
 use crate::reference::{
     ExactSupremum, MwNull, MwReferenceKind, fold, null_for, offset_of, with_gamma,
@@ -314,13 +314,13 @@ impl MwStudy {
             GroupSizes::Estimated => {
                 let (noise, scale, grid) = size_noise()?;
                 let m_tilde = n1.min(n2) as f64 + noise;
-                let shift = -(2.0 * privacy.delta_value()).ln() * scale + grid;
+                let shift = laplace_bound(2.0 * privacy.delta_value(), scale, grid);
                 let m = m_star(m_tilde, shift, n);
                 (Some(m_tilde), Some(m), [m, n - m], [m, m])
             }
             GroupSizes::Counted => {
                 let (noise, scale, grid) = size_noise()?;
-                let half_width = -privacy.gamma.ln() * scale + grid;
+                let half_width = laplace_bound(privacy.gamma, scale, grid);
                 let plausible = plausible_sizes(n1 as f64 + noise, half_width, n);
                 (None, None, most_balanced_within(plausible, n), plausible)
             }

@@ -122,3 +122,9 @@ pub fn mw_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
     args.extend_from_slice(extra);
     args
 }
+
+/// The unsigned integers of a JSON array (sizes, ranges); empty when `v` is not an array.
+pub fn counts(v: &serde_json::Value) -> Vec<u64> {
+    v.as_array()
+        .map_or_else(Vec::new, |items| items.iter().filter_map(serde_json::Value::as_u64).collect())
+}

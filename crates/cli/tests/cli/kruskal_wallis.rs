@@ -43,12 +43,7 @@ fn known_sizes_put_the_public_sizes_in_the_reference() {
     let with = [&extra[..], &["--known-sizes"]].concat();
     let v = json(&kw_args("examples/methylation.csv", &with));
     assert_eq!((v["known_sizes"].as_bool(), v["delta"].as_f64()), (Some(true), Some(0.0)));
-    let sizes: Vec<u64> = v["reference_sizes"]
-        .as_array()
-        .expect("sizes")
-        .iter()
-        .filter_map(serde_json::Value::as_u64)
-        .collect();
+    let sizes = counts(&v["reference_sizes"]);
     assert_eq!((sizes.len(), sizes.iter().sum::<u64>()), (3, 165), "{v}");
     let human = ok(&kw_args("examples/methylation.csv", &with));
     assert!(human.contains("assumed public"), "{human}");

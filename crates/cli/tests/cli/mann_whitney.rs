@@ -57,12 +57,7 @@ fn counted_sizes_release_a_noisy_count_and_cover_its_plausible_sizes() {
     assert!((number("epsilon_sizes") - 0.2).abs() < 1e-12, "{v}");
     assert!((number("epsilon_u") - 0.8).abs() < 1e-12, "{v}");
     assert_eq!(v["released_statistic"], "centred");
-    let range: Vec<u64> = v["plausible_sizes"]
-        .as_array()
-        .expect("plausible sizes")
-        .iter()
-        .filter_map(serde_json::Value::as_u64)
-        .collect();
+    let range = counts(&v["plausible_sizes"]);
     let first = v["reference_sizes"][0].as_u64().expect("reference sizes");
     assert!(range.len() == 2 && range[0] <= first && first <= range[1], "{v}");
     assert!(number("p_value") >= 0.005 && number("n1_tilde").is_finite());
