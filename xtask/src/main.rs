@@ -5,7 +5,8 @@
 //! - `power`: the papers' power figures as CSV + SVG, and the n-for-80%-power summary;
 //! - `federated-sim`: the federated paper's testing and quantile designs;
 //! - `bench`: CPU vs GPU engine throughput table, and the timing and GPU-accuracy jobs
-//!   (`--wilcoxon-table`, `--pieces`, `--t-test-timing`, `--gpu-epsilon`).
+//!   (`--wilcoxon-table`, `--pieces`, `--t-test-timing`, `--gpu-epsilon`);
+//! - `size-envelope`: the knots of the three-group Kruskal–Wallis size envelope (Rust source).
 //!
 //! Run `cargo xtask <task> --help` for each task's options.
 
@@ -16,6 +17,7 @@ mod calibrate;
 mod destination;
 mod federated_sim;
 mod power;
+mod size_envelope;
 mod tables;
 
 #[derive(Parser)]
@@ -37,6 +39,8 @@ enum Task {
     FederatedSim(federated_sim::Args),
     /// CPU vs GPU engine throughput table, or one timing / GPU-accuracy job.
     Bench(bench::Args),
+    /// The knots of the three-group Kruskal–Wallis size envelope, as Rust source.
+    SizeEnvelope(size_envelope::Args),
 }
 
 fn main() {
@@ -47,6 +51,7 @@ fn main() {
         Task::Power(args) => power::run(args),
         Task::FederatedSim(args) => federated_sim::run(args),
         Task::Bench(args) => bench::run(args),
+        Task::SizeEnvelope(args) => size_envelope::run(args),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

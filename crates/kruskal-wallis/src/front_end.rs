@@ -3,14 +3,15 @@
 
 use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::{CpuEngine, Engine, Evaluator, Tail};
+use dptest_refdist::{Evaluator, Tail};
 use dptest_report::{
     Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption, fmt,
 };
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, ReferenceLaw, private_kruskal_wallis, rank_effect_interval, reference_null,
+    PrivateKwOptions, private_kruskal_wallis, rank_effect_interval, reference_engine,
+    reference_null,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -48,12 +49,10 @@ impl ReleaseTest for PrivateKruskalWallis {
         let model = reference_null(shape.n, shape.groups, options.statistic, options.epsilon)
             .map_err(Refusal::from_display)?;
         let Evaluator::MonteCarlo { engine, mc } = evaluator else { return Ok(()) };
-        // The normal limit runs on the CPU whatever the engine.
-        let engine: &dyn Engine = match model.law() {
-            ReferenceLaw::NormalLimit => &CpuEngine,
-            ReferenceLaw::Permutation => engine,
-        };
-        engine.p_value(&model, 0.0, Tail::Upper, &mc).map(|_| ()).map_err(Refusal::from_display)
+        reference_engine(&model, engine)
+            .p_value(&model, 0.0, Tail::Upper, &mc)
+            .map(|_| ())
+            .map_err(Refusal::from_display)
     }
 
     fn release(

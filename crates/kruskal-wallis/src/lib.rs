@@ -51,8 +51,9 @@ pub use crate::{
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
     private::{
         DEFAULT_DRAWS, DEFAULT_SEED, KwDetail, KwRelease, KwStatistic, PrivateKwOptions,
-        p_value_of_release, private_kruskal_wallis, reference_at_sizes, reference_model,
-        reference_null, release_kruskal_wallis, statistic_random_ties,
+        equal_groups_statistic, p_value_of_release, private_kruskal_wallis, reference_at_sizes,
+        reference_engine, reference_model, reference_null, release_kruskal_wallis,
+        statistic_random_ties,
     },
     public::{KruskalResult, kruskal},
     sample::GroupedSample,

@@ -6,7 +6,7 @@ use dptest_mechanisms::{
     Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
 };
 use dptest_refdist::{
-    CpuEngine, Engine, Evaluator, RankStatistic, RankSumNull, ReferenceInfo, Tail,
+    CpuEngine, Engine, Evaluator, NullModel, RankStatistic, RankSumNull, ReferenceInfo, Tail,
     kruskal_wallis_abs, kruskal_wallis_h,
 };
 use rand::Rng;
@@ -202,7 +202,17 @@ pub fn reference_model(
         _ => return Err(KruskalWallisError::TooLarge { n }),
     };
     let plan = laplace_plan(Sensitivity::new(statistic.sensitivity())?, epsilon)?;
-    Ok(RankSumNull::equal_groups(n32, g32, statistic.rank_statistic(), plan.scale)?)
+    Ok(RankSumNull::equal_groups(n32, g32, equal_groups_statistic(statistic, g32), plan.scale)?)
+}
+
+/// The rank statistic the equal-groups reference draws: KW-abs of three groups through the
+/// size envelope (equal thirds are not the worst split below tail probabilities of about
+/// 0.005; docs/notes/size-envelope.md), otherwise the test's own.
+pub fn equal_groups_statistic(statistic: KwStatistic, groups: u32) -> RankStatistic {
+    match (statistic, groups) {
+        (KwStatistic::Abs, 3) => RankStatistic::KruskalWallisAbsSizeEnvelope,
+        _ => statistic.rank_statistic(),
+    }
 }
 
 /// The reference the private test uses: [`reference_model`] below
@@ -217,6 +227,12 @@ pub fn reference_null(
     epsilon: Epsilon,
 ) -> Result<KwNull, KruskalWallisError> {
     Ok(KwNull::for_model(reference_model(n, groups, statistic, epsilon)?))
+}
+
+/// The engine a reference runs on: `engine`, or the CPU engine for a model without a GPU
+/// kernel (the normal limit of large n, the three-group size envelope), whatever was asked.
+pub fn reference_engine<'a>(model: &dyn NullModel, engine: &'a dyn Engine) -> &'a dyn Engine {
+    if model.spec().is_none() { &CpuEngine } else { engine }
 }
 
 /// Options of the full private test.
@@ -288,8 +304,7 @@ pub fn p_value_of_release(
         Some(sizes) => reference_at_sizes(sizes, release.statistic, epsilon)?,
         None => reference_null(release.n, release.groups, release.statistic, epsilon)?,
     };
-    let engine: &dyn Engine =
-        if model.law() == ReferenceLaw::NormalLimit { &CpuEngine } else { engine };
+    let engine = reference_engine(&model, engine);
     let p = engine.p_value(&model, release.value, Tail::Upper, &monte_carlo)?;
     Ok(Outcome {
         test: release.statistic.test_name(),

@@ -233,7 +233,9 @@ mod tests {
         let reference =
             KwReference::new(setting(30, KwStatistic::Abs), MonteCarlo::new(10_000, 42).unwrap())
                 .unwrap();
-        assert_eq!(reference.p_value(10.0), 0.35876412358764126);
+        // Changed once, on purpose, when the three-group KW-abs reference began drawing through
+        // the size envelope (one more draw of 10 000 above t = 10).
+        assert_eq!(reference.p_value(10.0), 0.3588641135886411);
         assert_eq!(reference.critical_value(0.05).unwrap(), 26.562316860635498);
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let sample = normal_groups(&[10, 10, 10], &[0.0, 0.5, 1.0], 1.0, &mut rng).unwrap();

@@ -168,6 +168,12 @@ fn rank_sums(m: &dptest_refdist::RankSumNull) -> Result<KernelSpec, RefdistError
         RankStatistic::KruskalWallisAbs => (1, kruskal_wallis_abs_constant(n) / 2.0, 0.0),
         RankStatistic::MannWhitneyMinU => (2, 0.0, 0.5 * pairs),
         RankStatistic::MannWhitneyU1 => (3, 0.0, 0.5 * pairs),
+        RankStatistic::KruskalWallisAbsSizeEnvelope => {
+            return Err(unsupported(
+                "the three-group KW-abs size envelope has no GPU kernel; use the cpu engine"
+                    .to_owned(),
+            ));
+        }
     };
     Ok(KernelSpec {
         kernel: Kernel::RankSums,

@@ -81,6 +81,7 @@ pub use crate::{
 pub mod cpu;
 pub mod exact;
 pub mod parts;
+pub mod size_envelope;
 pub mod special;
 pub mod transforms;
 

@@ -16,6 +16,10 @@ pub enum RankStatistic {
     KruskalWallis,
     /// KW-abs: c_n Σ n_i |R_i/n_i − (n+1)/2|, c_n = 4(n−1)/n² (n even) or 4/(n+1) (n odd).
     KruskalWallisAbs,
+    /// KW-abs of three groups through the size envelope
+    /// ([`crate::size_envelope::three_group_abs`]): under equal sizes its tail is, in the
+    /// large-n limit, the supremum of KW-abs's over every split of n into three groups.
+    KruskalWallisAbsSizeEnvelope,
     /// Mann–Whitney min(U1, U2) for two groups.
     MannWhitneyMinU,
     /// Mann–Whitney U1 = R1 − n1(n1+1)/2 of the first group.
@@ -28,6 +32,10 @@ impl RankStatistic {
         match self {
             RankStatistic::KruskalWallis => kruskal_wallis_h(rank_sums, sizes),
             RankStatistic::KruskalWallisAbs => kruskal_wallis_abs(rank_sums, sizes),
+            RankStatistic::KruskalWallisAbsSizeEnvelope => crate::size_envelope::three_group_abs(
+                kruskal_wallis_abs(rank_sums, sizes),
+                total(sizes),
+            ),
             RankStatistic::MannWhitneyMinU => {
                 let u1 = mann_whitney_u1(rank_sums[0], sizes[0]);
                 let pairs = f64::from(sizes[0]) * f64::from(total(sizes) - sizes[0]);
@@ -108,6 +116,13 @@ impl RankSumNull {
                 name: "number of groups",
                 value: sizes.len() as f64,
                 requirement: "exactly 2 for a Mann–Whitney statistic",
+            });
+        }
+        if statistic == RankStatistic::KruskalWallisAbsSizeEnvelope && sizes.len() != 3 {
+            return Err(RefdistError::InvalidParameter {
+                name: "number of groups",
+                value: sizes.len() as f64,
+                requirement: "exactly 3 for the size envelope",
             });
         }
         let laplace_scale = non_negative("laplace_scale", laplace_scale)?;
@@ -202,7 +217,9 @@ impl NullModel for RankSumNull {
     }
 
     fn spec(&self) -> Option<crate::NullSpec> {
-        Some(crate::NullSpec::RankSums(self.clone()))
+        // The size envelope's map has no GPU kernel: engines run it on the CPU.
+        (self.statistic != RankStatistic::KruskalWallisAbsSizeEnvelope)
+            .then(|| crate::NullSpec::RankSums(self.clone()))
     }
 }
 

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use dptest_refdist::parts::{self as draws, NormalPart, critical_values_of};
-use dptest_refdist::{CriticalValue, Engine, MonteCarlo, Tail, private_t, tags};
+use dptest_refdist::{CriticalValue, Engine, MonteCarlo, RefdistError, Tail, private_t, tags};
 
 use crate::error::TablesError;
 use crate::model::{self, exact_reference, exact_value, normalized, raw_factor};
@@ -222,17 +222,14 @@ impl Unit {
             Shared::RankSums(n, groups) => {
                 let parts = draws::rank_sum_parts(n, groups, seed, draws)?;
                 for (cell, alphas) in settings_list {
-                    let b = model::kw_scale(&cell)?;
-                    let squared = matches!(
-                        cell.test,
-                        TableTest::KruskalWallis {
-                            statistic: dptest_kruskal_wallis::KwStatistic::Squared,
-                            ..
-                        }
-                    );
-                    let values = select(&parts, &alphas, Tail::Upper, |p| {
-                        let h = if squared { p.squared } else { p.abs };
-                        h + b * f64::from(p.laplace)
+                    let (b, statistic) = model::kw_reference(&cell)?;
+                    // The noiseless statistic the cell's reference draws, beside its noise.
+                    let draws = parts
+                        .iter()
+                        .map(|p| Ok((p.statistic(statistic, n)?, p.laplace)))
+                        .collect::<Result<Vec<(f64, f32)>, RefdistError>>()?;
+                    let values = select(&draws, &alphas, Tail::Upper, |&(h, noise)| {
+                        h + b * f64::from(noise)
                     })?;
                     rows.extend(mc_rows(&cell, &values, "cpu")?);
                 }

@@ -4,7 +4,8 @@ use dptest_kruskal_wallis::reference_model;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::exact::ExactReference;
 use dptest_refdist::{
-    FoldedNormalLaplace, NormalLaplace, NullModel, SignedRankLaplace, TStatisticNull, Tail,
+    FoldedNormalLaplace, NormalLaplace, NullModel, RankStatistic, SignedRankLaplace,
+    TStatisticNull, Tail,
 };
 use dptest_t_test::PrivateTOptions;
 use dptest_wilcoxon::{tc_analytic_critical_value, tc_sensitivity};
@@ -100,15 +101,16 @@ pub fn t_scales(n: u32, epsilon: f64) -> Result<(f64, f64), TablesError> {
     Ok((scales.mean, scales.variance))
 }
 
-/// The Laplace scale of a Kruskal–Wallis cell's reference (what the private test uses).
-pub fn kw_scale(cell: &Cell) -> Result<f64, TablesError> {
+/// The Laplace scale and rank statistic of a Kruskal–Wallis cell's reference (what the
+/// private test uses: [`reference_model`]).
+pub fn kw_reference(cell: &Cell) -> Result<(f64, RankStatistic), TablesError> {
     let TableTest::KruskalWallis { statistic, groups } = cell.test else {
         return Err(TablesError::Unsupported("not a Kruskal–Wallis cell".into()));
     };
     let model =
         reference_model(cell.n as usize, groups as usize, statistic, kw_epsilon(cell.epsilon)?)
             .map_err(|error| TablesError::Unsupported(error.to_string()))?;
-    Ok(model.laplace_scale())
+    Ok((model.laplace_scale(), model.statistic()))
 }
 
 /// The exact reference of a cell (on the model's scale), where the exact engine has one.

@@ -187,6 +187,8 @@ fn gpu_backend_agrees_with_cpu_or_is_refused_cleanly() {
             "kruskal-wallis",
             "--n",
             "30",
+            "--groups",
+            "4",
             "--epsilon",
             "1",
             "--draws",

@@ -2,4 +2,5 @@
 //! module is one former test file (`cargo test -p dptest-refdist --test integration -- MODULE`).
 
 mod exact_vs_cpu;
+mod size_envelope_study;
 mod table3;

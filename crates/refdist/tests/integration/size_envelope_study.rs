@@ -1,0 +1,160 @@
+//! Type-I error of the three-group KW-abs reference with and without the size envelope, over
+//! unequal designs (docs/notes/size-envelope.md). Studies, ignored in the suite:
+//!
+//! `cargo test --release -p dptest-refdist --test integration -- size_envelope_study --ignored --nocapture --test-threads 1`
+
+use dptest_refdist::size_envelope::{envelope_map, equal_tail, three_group_tail};
+use dptest_refdist::{DrawStream, RankStatistic, RankSumNull, cpu, kruskal_wallis_abs_constant};
+
+const ALPHAS: [f64; 4] = [0.05, 0.01, 0.001, 1e-4];
+const EPSILONS: [f64; 3] = [0.1, 1.0, 10.0];
+/// KW-abs's sensitivity.
+const DELTA: f64 = 8.0;
+
+fn scale(n: f64) -> f64 {
+    kruskal_wallis_abs_constant(n as u32) * n * ((n + 1.0) / 12.0).sqrt()
+}
+
+/// E_L f(l) for L ~ Laplace(b), by Simpson's rule over ±60 b.
+fn over_noise(b: f64, f: impl Fn(f64) -> f64) -> f64 {
+    const STEPS: usize = 12_000;
+    let h = 120.0 / STEPS as f64;
+    (0..=STEPS)
+        .map(|k| {
+            let u = -60.0 + k as f64 * h;
+            let w = if k == 0 || k == STEPS {
+                1.0
+            } else if k % 2 == 1 {
+                4.0
+            } else {
+                2.0
+            };
+            w * 0.5 * (-u.abs()).exp() * f(u * b)
+        })
+        .sum::<f64>()
+        * h
+        / 3.0
+}
+
+/// φ⁻¹(v) by bisection (φ is increasing, φ(y) ≥ y).
+fn inverse_map(v: f64) -> f64 {
+    if v <= 0.0 {
+        return v;
+    }
+    let (mut lo, mut hi) = (0.0, v);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if envelope_map(mid) < v { lo = mid } else { hi = mid }
+    }
+    hi
+}
+
+/// The (1 − α) point of the limit reference (s·φ(Y₌) or s·Y₌, plus Laplace(b)).
+fn critical(alpha: f64, s: f64, b: f64, envelope: bool) -> f64 {
+    let tail = |c: f64| {
+        over_noise(b, |l| {
+            let v = (c - l) / s;
+            equal_tail(if envelope { inverse_map(v) } else { v })
+        })
+    };
+    let (mut lo, mut hi) = (0.0, 20.0 * s + 60.0 * b);
+    for _ in 0..50 {
+        let mid = 0.5 * (lo + hi);
+        if tail(mid) > alpha { lo = mid } else { hi = mid }
+    }
+    hi
+}
+
+/// The largest rejection rate over the designs (q, q, 1 − 2q), q on a 1/100 grid, and its q.
+fn worst_design(c: f64, s: f64, b: f64) -> (f64, f64) {
+    (1..=50)
+        .map(|k| {
+            let q = f64::from(k) / 100.0;
+            let rate = over_noise(b, |l| three_group_tail([q, q, 1.0 - 2.0 * q], (c - l) / s));
+            (rate, q)
+        })
+        .fold((0.0, 0.0), |acc, x| if x.0 > acc.0 { x } else { acc })
+}
+
+#[test]
+#[ignore = "study: the limit type-I table of docs/notes/size-envelope.md (about 2 minutes)"]
+fn size_envelope_study_limit_type_one() {
+    println!(
+        "| n | ε | α | worst rate / α, equal reference | worst rate / α, envelope | worst q |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for n in [100.0, 1e4, 1e6] {
+        for epsilon in EPSILONS {
+            let (s, b) = (scale(n), DELTA / epsilon);
+            for alpha in ALPHAS {
+                let plain = worst_design(critical(alpha, s, b, false), s, b);
+                let guarded = worst_design(critical(alpha, s, b, true), s, b);
+                println!(
+                    "| {n:e} | {epsilon} | {alpha} | {:.3} | {:.3} | {:.2} |",
+                    plain.0 / alpha,
+                    guarded.0 / alpha,
+                    guarded.1
+                );
+            }
+        }
+    }
+}
+
+/// One design's noiseless KW-abs draws (n rows; an empty third group is two groups).
+fn design_draws(sizes: &[u32], seed: u64, draws: usize) -> Vec<f64> {
+    let sizes: Vec<u32> = sizes.iter().copied().filter(|&s| s > 0).collect();
+    let model = RankSumNull::new(sizes, RankStatistic::KruskalWallisAbs, 0.0).expect("a design");
+    cpu::sample(&model, seed, 0, draws)
+}
+
+#[test]
+#[ignore = "study: the finite-n Monte Carlo type-I table of docs/notes/size-envelope.md (about 4 minutes)"]
+fn size_envelope_study_finite_n_type_one() {
+    const DRAWS: usize = 2_000_000;
+    println!("| n | design | ε | α | rate / α, equal reference | rate / α, envelope | s.e. / α |");
+    println!("|---:|---|---:|---:|---:|---:|---:|");
+    for n in [60u32, 300] {
+        let designs = [
+            [n * 46 / 100, n * 46 / 100, n - 2 * (n * 46 / 100)],
+            [n / 2, n - n / 2, 0],
+            [n / 2, n / 4, n - n / 2 - n / 4],
+        ];
+        for epsilon in EPSILONS {
+            let b = DELTA / epsilon;
+            let reference = |statistic| {
+                let model = RankSumNull::equal_groups(n, 3, statistic, b).expect("equal groups");
+                let mut draws = cpu::sample(&model, 11, 0, DRAWS);
+                draws.sort_by(|a, c| c.total_cmp(a));
+                draws
+            };
+            let (plain, guarded) = (
+                reference(RankStatistic::KruskalWallisAbs),
+                reference(RankStatistic::KruskalWallisAbsSizeEnvelope),
+            );
+            for design in designs {
+                let noiseless = design_draws(&design, 23, DRAWS);
+                // Independent standard Laplace noise from its own Philox stream.
+                let released: Vec<f64> = noiseless
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| t + b * f64::from(DrawStream::new(31, 7, i as u64).laplace()))
+                    .collect();
+                for alpha in [0.01, 0.001] {
+                    // Reject when (1 + #{reference ≥ t})/(z + 1) ≤ α.
+                    let k = (alpha * (DRAWS as f64 + 1.0) - 1.0).floor() as usize;
+                    let rate = |sorted: &[f64]| {
+                        let c = sorted[k];
+                        released.iter().filter(|&&t| t > c).count() as f64 / DRAWS as f64
+                    };
+                    let se = (alpha / DRAWS as f64).sqrt();
+                    println!(
+                        "| {n} | {design:?} | {epsilon} | {alpha} | {:.3} | {:.3} | {:.3} |",
+                        rate(&plain) / alpha,
+                        rate(&guarded) / alpha,
+                        se / alpha
+                    );
+                }
+            }
+        }
+    }
+}
