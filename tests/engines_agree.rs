@@ -52,16 +52,14 @@ fn wilcoxon_reference_agrees_across_engines() {
 
 /// A Kruskal–Wallis-abs release scored against its Monte Carlo reference on the CPU and on the
 /// GPU: the rank sums are integer-identical on both, so the p-values may differ only through
-/// draws whose float statistic lies within the GPU tolerance of the observed value.
+/// draws whose float statistic lies within the GPU tolerance of the observed value. Four groups:
+/// three groups of KW-abs draw through the size envelope, which has no GPU kernel and runs on
+/// the CPU whatever the engine (checked below).
 #[test]
 fn kruskal_wallis_p_value_agrees_across_engines() {
-    let values = [2.1, 3.4, 1.9, 5.6, 4.4, 3.3, 6.1, 7.2, 5.9, 6.6, 2.8, 4.9, 8.1, 7.7, 6.9];
-    let labels = ["a", "a", "a", "a", "a", "b", "b", "b", "b", "b", "c", "c", "c", "c", "c"];
-    let sample = GroupedSample::from_labels(&values, &labels).unwrap();
-    let mut ties = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(3);
-    let release =
-        release_kruskal_wallis(&sample, KwStatistic::Abs, Epsilon::new(1.0).unwrap(), &mut ties)
-            .unwrap();
+    let values = [2.1, 3.4, 1.9, 5.6, 4.4, 3.3, 6.1, 7.2, 5.9, 6.6, 2.8, 4.9, 8.1, 7.7, 6.9, 1.2];
+    let labels = ["a", "a", "a", "a", "a", "b", "b", "b", "b", "b", "c", "c", "c", "c", "d", "d"];
+    let release = kw_release(&values, &labels);
     let mc = MonteCarlo::new(100_000, 7).unwrap();
     let cpu = p_value_of_release(&release, Evaluator::cpu(mc)).unwrap();
     assert!(0.0 < cpu.p_value && cpu.p_value <= 1.0);
@@ -69,4 +67,26 @@ fn kruskal_wallis_p_value_agrees_across_engines() {
     let on_gpu = p_value_of_release(&release, Evaluator::MonteCarlo { engine: &gpu, mc }).unwrap();
     assert!((cpu.p_value - on_gpu.p_value).abs() <= 1e-3, "cpu {cpu:?} vs gpu {on_gpu:?}");
     assert_eq!(on_gpu.detail.reference.engine, "gpu");
+}
+
+/// Three groups of KW-abs asked of the GPU run on the CPU (the size envelope's map has no GPU
+/// kernel): the same p-value as the CPU engine's, and the result names the engine that ran.
+#[test]
+fn the_three_group_envelope_runs_on_the_cpu_whatever_the_engine() {
+    let values = [2.1, 3.4, 1.9, 5.6, 4.4, 3.3, 6.1, 7.2, 5.9, 6.6, 2.8, 4.9, 8.1, 7.7, 6.9];
+    let labels = ["a", "a", "a", "a", "a", "b", "b", "b", "b", "b", "c", "c", "c", "c", "c"];
+    let release = kw_release(&values, &labels);
+    let mc = MonteCarlo::new(20_000, 7).unwrap();
+    let cpu = p_value_of_release(&release, Evaluator::cpu(mc)).unwrap();
+    let Some(gpu) = gpu() else { return };
+    let asked = p_value_of_release(&release, Evaluator::MonteCarlo { engine: &gpu, mc }).unwrap();
+    assert_eq!(asked.p_value, cpu.p_value);
+    assert_eq!(asked.detail.reference.engine, "cpu");
+}
+
+fn kw_release(values: &[f64], labels: &[&str]) -> dptest::kruskal_wallis::KwRelease {
+    let sample = GroupedSample::from_labels(values, labels).expect("a grouped sample");
+    let mut ties = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(3);
+    let epsilon = Epsilon::new(1.0).expect("a valid ε");
+    release_kruskal_wallis(&sample, KwStatistic::Abs, epsilon, &mut ties).expect("a release")
 }

@@ -3,15 +3,14 @@
 
 use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::{Evaluator, Tail};
+use dptest_refdist::{Evaluator, Tail, engine_for};
 use dptest_report::{
     Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption, fmt,
 };
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, private_kruskal_wallis, rank_effect_interval, reference_engine,
-    reference_null,
+    PrivateKwOptions, private_kruskal_wallis, rank_effect_interval, reference_null,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -49,7 +48,7 @@ impl ReleaseTest for PrivateKruskalWallis {
         let model = reference_null(shape.n, shape.groups, options.statistic, options.epsilon)
             .map_err(Refusal::from_display)?;
         let Evaluator::MonteCarlo { engine, mc } = evaluator else { return Ok(()) };
-        reference_engine(&model, engine)
+        engine_for(&model, engine)
             .p_value(&model, 0.0, Tail::Upper, &mc)
             .map(|_| ())
             .map_err(Refusal::from_display)

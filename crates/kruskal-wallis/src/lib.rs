@@ -52,8 +52,7 @@ pub use crate::{
     private::{
         DEFAULT_DRAWS, DEFAULT_SEED, KwDetail, KwRelease, KwStatistic, PrivateKwOptions,
         equal_groups_statistic, p_value_of_release, private_kruskal_wallis, reference_at_sizes,
-        reference_engine, reference_model, reference_null, release_kruskal_wallis,
-        statistic_random_ties,
+        reference_model, reference_null, release_kruskal_wallis, statistic_random_ties,
     },
     public::{KruskalResult, kruskal},
     sample::GroupedSample,

@@ -6,8 +6,8 @@ use dptest_mechanisms::{
     Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
 };
 use dptest_refdist::{
-    CpuEngine, Engine, Evaluator, NullModel, RankStatistic, RankSumNull, ReferenceInfo, Tail,
-    kruskal_wallis_abs, kruskal_wallis_h,
+    Evaluator, RankStatistic, RankSumNull, ReferenceInfo, Tail, engine_for, kruskal_wallis_abs,
+    kruskal_wallis_h,
 };
 use rand::Rng;
 use serde::Serialize;
@@ -229,12 +229,6 @@ pub fn reference_null(
     Ok(KwNull::for_model(reference_model(n, groups, statistic, epsilon)?))
 }
 
-/// The engine a reference runs on: `engine`, or the CPU engine for a model without a GPU
-/// kernel (the normal limit of large n, the three-group size envelope), whatever was asked.
-pub fn reference_engine<'a>(model: &dyn NullModel, engine: &'a dyn Engine) -> &'a dyn Engine {
-    if model.spec().is_none() { &CpuEngine } else { engine }
-}
-
 /// Options of the full private test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PrivateKwOptions {
@@ -304,7 +298,7 @@ pub fn p_value_of_release(
         Some(sizes) => reference_at_sizes(sizes, release.statistic, epsilon)?,
         None => reference_null(release.n, release.groups, release.statistic, epsilon)?,
     };
-    let engine = reference_engine(&model, engine);
+    let engine = engine_for(&model, engine);
     let p = engine.p_value(&model, release.value, Tail::Upper, &monte_carlo)?;
     Ok(Outcome {
         test: release.statistic.test_name(),

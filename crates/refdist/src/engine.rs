@@ -69,6 +69,13 @@ impl Engine for CpuEngine {
     }
 }
 
+/// The engine `model` runs on when `engine` is asked: `engine`, or the CPU engine for a model
+/// without a GPU kernel (no [`NullModel::spec`]: the normal limit of large rank sums, the
+/// three-group size envelope), whatever was asked. Results report the engine that ran.
+pub fn engine_for<'a>(model: &dyn NullModel, engine: &'a dyn Engine) -> &'a dyn Engine {
+    if model.spec().is_none() { &CpuEngine } else { engine }
+}
+
 /// Where a p-value's reference distribution came from, as reported in results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReferenceInfo {

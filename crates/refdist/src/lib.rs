@@ -53,7 +53,7 @@ pub use dptest_core::{Alternative, Tail};
 
 pub use crate::{
     cpu::{MonteCarlo, MonteCarloPValue},
-    engine::{CpuEngine, Engine, ReferenceInfo},
+    engine::{CpuEngine, Engine, ReferenceInfo, engine_for},
     error::RefdistError,
     evaluator::Evaluator,
     model::NullModel,

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use dptest_refdist::parts::{self as draws, NormalPart, critical_values_of};
-use dptest_refdist::{CriticalValue, Engine, MonteCarlo, RefdistError, Tail, private_t, tags};
+use dptest_refdist::{
+    CriticalValue, Engine, MonteCarlo, RefdistError, Tail, engine_for, private_t, tags,
+};
 
 use crate::error::TablesError;
 use crate::model::{self, exact_reference, exact_value, normalized, raw_factor};
@@ -187,6 +189,8 @@ impl Unit {
         let mut rows = Vec::new();
         for (cell, alphas) in by_setting(&self.cells) {
             let Some(null) = model::null_model(&cell)? else { continue };
+            // A model without a GPU kernel (the three-group size envelope) runs on the CPU.
+            let engine = engine_for(null.model.as_ref(), engine);
             let values = engine.critical_values(null.model.as_ref(), &alphas, null.tail, &mc)?;
             rows.extend(mc_rows(&cell, &values, engine.name())?);
         }

@@ -197,7 +197,7 @@ fn kruskal_wallis(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Res
     sim.require_monte_carlo("kruskal-wallis")?;
     let alpha = common.alpha;
     // The three-group size envelope has no GPU kernel: it runs on the CPU whatever was asked.
-    let engine = kw::reference_engine(&model, sim.engine());
+    let engine = dptest_refdist::engine_for(&model, sim.engine());
     let cv = with_spinner("simulating the reference distribution", || {
         engine.critical_values(&model, &[alpha], Tail::Upper, &sim.mc)
     })
