@@ -133,22 +133,27 @@ pub enum FrontEnd {
     Cli,
     /// The Python package: `name=value`.
     Python,
+    /// The R package: `name = "value"`.
+    R,
 }
 
 impl FrontEnd {
-    /// An option with a value: `--reference paper` or `reference='paper'`.
+    /// An option with a value: `--reference paper`, `reference='paper'` or
+    /// `reference = "paper"`.
     pub fn option(self, name: &str, value: &str) -> String {
         match self {
             FrontEnd::Cli => format!("--{name} {value}"),
             FrontEnd::Python => format!("{}='{value}'", name.replace('-', "_")),
+            FrontEnd::R => format!("{} = \"{value}\"", name.replace('-', "_")),
         }
     }
 
-    /// A switch: `--known-sizes` or `known_sizes=True`.
+    /// A switch: `--known-sizes`, `known_sizes=True` or `known_sizes = TRUE`.
     pub fn switch(self, name: &str) -> String {
         match self {
             FrontEnd::Cli => format!("--{name}"),
             FrontEnd::Python => format!("{}=True", name.replace('-', "_")),
+            FrontEnd::R => format!("{} = TRUE", name.replace('-', "_")),
         }
     }
 
@@ -156,15 +161,17 @@ impl FrontEnd {
     pub fn name(self, name: &str) -> String {
         match self {
             FrontEnd::Cli => format!("--{name}"),
-            FrontEnd::Python => name.replace('-', "_"),
+            FrontEnd::Python | FrontEnd::R => name.replace('-', "_"),
         }
     }
 
-    /// How the declared bounds are given: `--bounds LO,HI` or `bounds=(lo, hi)`.
+    /// How the declared bounds are given: `--bounds LO,HI`, `bounds=(lo, hi)` or
+    /// `bounds = c(lo, hi)`.
     pub fn bounds_syntax(self) -> &'static str {
         match self {
             FrontEnd::Cli => "--bounds LO,HI",
             FrontEnd::Python => "bounds=(lo, hi)",
+            FrontEnd::R => "bounds = c(lo, hi)",
         }
     }
 }
@@ -575,6 +582,9 @@ mod tests {
         assert_eq!(FrontEnd::Cli.switch("known-sizes"), "--known-sizes");
         assert_eq!(FrontEnd::Python.switch("known-sizes"), "known_sizes=True");
         assert_eq!(FrontEnd::Python.name("known-sizes"), "known_sizes");
+        assert_eq!(FrontEnd::R.option("reference", "paper"), "reference = \"paper\"");
+        assert_eq!(FrontEnd::R.switch("known-sizes"), "known_sizes = TRUE");
+        assert_eq!(FrontEnd::R.bounds_syntax(), "bounds = c(lo, hi)");
     }
 
     #[test]

@@ -1,0 +1,345 @@
+//! The native half of the R package `dptest`: every private test of `dptest-registry` through
+//! its release hook, as the CLI and the Python package run it (same checks, same reference on
+//! the CPU engine, same seeds of the public reference, same fields), optionally charged to the
+//! CLI's ledger file. The R layer (R/*.R) turns the result into an `htest` object.
+//!
+//! Release noise comes only from `dptest-mechanisms` (OS CSPRNG, never seeded); `seed` fixes
+//! the public Monte Carlo reference only. A failure comes back as `list(error = message,
+//! budget = TRUE/FALSE)`, which the R layer raises as an R condition (no Rust panic crosses
+//! into R).
+
+use dptest_core::{PrivacyCost, Spent};
+use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo};
+use dptest_report::{
+    Choices, CiRequest, Data, Evaluation, Fields, FrontEnd, Layout, ReleaseTest, Shape,
+};
+use extendr_api::prelude::*;
+use serde_json::Value;
+
+fn fail(e: impl std::fmt::Display) -> Error {
+    Error::Other(e.to_string())
+}
+
+/// A ledger refusal (over budget): the R layer raises it as a `dptest_budget_error`.
+const BUDGET_REFUSAL: &str = "budget refusal: ";
+
+/// The value an exported function hands to R: the result, or `list(error =, budget =)`.
+fn to_r_outcome(result: Result<Robj>) -> Robj {
+    match result {
+        Ok(value) => value,
+        Err(error) => {
+            let text = match error {
+                Error::Other(text) => text,
+                other => other.to_string(),
+            };
+            let (message, budget) = match text.strip_prefix(BUDGET_REFUSAL) {
+                Some(rest) => (rest.to_owned(), true),
+                None => (text, false),
+            };
+            let values: [Robj; 2] = [Robj::from(message), Robj::from(budget)];
+            List::from_names_and_values(["error", "budget"], values)
+                .map(Robj::from)
+                .unwrap_or_else(|_| ().into())
+        }
+    }
+}
+
+/// A test of `dptest-registry` by name.
+fn registered(name: &str) -> Result<&'static dyn ReleaseTest> {
+    dptest_registry::find(name).ok_or_else(|| {
+        fail(format!("test must be one of {}, not {name:?}", dptest_registry::names().join(", ")))
+    })
+}
+
+fn alternative(name: &str) -> Result<Alternative> {
+    match name {
+        "two.sided" => Ok(Alternative::TwoSided),
+        "less" => Ok(Alternative::Less),
+        "greater" => Ok(Alternative::Greater),
+        other => Err(fail(format!(
+            "alternative must be \"two.sided\", \"less\" or \"greater\", not {other:?}"
+        ))),
+    }
+}
+
+/// An optional number: `NULL` or `NA` is absent.
+fn optional(x: &Robj) -> Option<f64> {
+    if x.is_null() {
+        return None;
+    }
+    x.as_real().filter(|v| !v.is_nan())
+}
+
+/// The public choices of a release, as the CLI's; names the test does not know are refused.
+#[allow(clippy::too_many_arguments)]
+fn choices(
+    test: &dyn ReleaseTest,
+    epsilon: f64,
+    delta: Option<f64>,
+    alternative: &str,
+    bounds: Option<(f64, f64)>,
+    popmean: f64,
+    named: Vec<(String, String)>,
+    ci: Option<CiRequest>,
+) -> Result<Choices> {
+    let bounds = bounds
+        .map(|(lo, hi)| dptest_core::Bounds::new(lo, hi).map_err(|e| fail(format!("bounds: {e}"))))
+        .transpose()?;
+    let choices = Choices {
+        epsilon,
+        delta,
+        alternative: self::alternative(alternative)?,
+        bounds,
+        popmean,
+        named,
+        ci,
+        front_end: FrontEnd::R,
+    };
+    choices.check(test.name(), test.options()).map_err(fail)?;
+    Ok(choices)
+}
+
+/// The data in the test's layout: one sample per declared group, or one sample.
+fn release_data(test: &dyn ReleaseTest, samples: Vec<Vec<f64>>, paired: bool) -> Result<Data> {
+    test.layout().check_groups(test.name(), samples.len()).map_err(fail)?;
+    match test.layout() {
+        Layout::Grouped { .. } => {
+            let groups = samples
+                .iter()
+                .enumerate()
+                .flat_map(|(i, s)| std::iter::repeat_n(i, s.len()))
+                .collect();
+            Ok(Data::Grouped { declared: samples.len(), values: samples.concat(), groups })
+        }
+        Layout::Values => match <[Vec<f64>; 1]>::try_from(samples) {
+            Ok([values]) => Ok(Data::Values { values, paired }),
+            Err(samples) => {
+                Err(fail(format!("{} tests one sample, not {}", test.name(), samples.len())))
+            }
+        },
+    }
+}
+
+/// A finished release: its fields (the CLI's `--json` keys) and what it spent.
+struct Released {
+    fields: Fields,
+    cost: PrivacyCost,
+}
+
+impl Spent for Released {
+    fn spent(&self) -> PrivacyCost {
+        self.cost
+    }
+}
+
+/// Everything a release needs besides the ledger.
+struct Request {
+    test: &'static dyn ReleaseTest,
+    choices: Choices,
+    data: Data,
+    draws: Option<u64>,
+    seed: Option<u64>,
+    alpha: f64,
+}
+
+impl Request {
+    /// The ε and δ the release will spend (public values only), for the ledger's check.
+    fn cost(&self) -> Result<(Shape, dptest_report::Prepared)> {
+        let shape = self.data.shape();
+        let prepared = self.test.prepare(shape, &self.choices).map_err(fail)?;
+        Ok((shape, prepared))
+    }
+
+    fn run(self) -> Result<Released> {
+        let (shape, prepared) = self.cost()?;
+        let engine = CpuEngine;
+        let evaluator = match prepared.evaluation {
+            Evaluation::MonteCarlo { draws, seed, required: true } => {
+                let mc = MonteCarlo::new(self.draws.unwrap_or(draws), self.seed.unwrap_or(seed))
+                    .map_err(|e| fail(format!("draws: {e}")))?;
+                Evaluator::MonteCarlo { engine: &engine, mc }
+            }
+            _ => Evaluator::Exact,
+        };
+        self.test.check(shape, &self.choices, evaluator).map_err(fail)?;
+        let done = self.test.release(self.data, &self.choices, evaluator).map_err(fail)?;
+        let cost = done.spent();
+        let mut fields = done.into_parts().1;
+        if matches!(evaluator, Evaluator::MonteCarlo { .. }) {
+            fields.engine("cpu (the R package runs the CPU engine)", &engine.device());
+        }
+        fields.decision(self.alpha);
+        if let Some(warning) = fields.monte_carlo_precision(|n| format!("draws = {n}")) {
+            fields.warn(&warning);
+        }
+        Ok(Released { fields, cost })
+    }
+}
+
+/// An R value of a JSON value: numbers, strings and logicals as length-one vectors, arrays of
+/// numbers or strings as vectors, other arrays and objects as (named) lists, null as NULL.
+fn to_r(value: &Value) -> Robj {
+    match value {
+        Value::Null => Robj::from(()),
+        Value::Bool(b) => Robj::from(*b),
+        Value::Number(x) => Robj::from(x.as_f64().unwrap_or(f64::NAN)),
+        Value::String(s) => Robj::from(s.as_str()),
+        Value::Array(items) => {
+            if !items.is_empty() && items.iter().all(Value::is_number) {
+                let numbers: Vec<f64> =
+                    items.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect();
+                Robj::from(numbers)
+            } else if !items.is_empty() && items.iter().all(Value::is_string) {
+                let strings: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                Robj::from(strings)
+            } else {
+                List::from_values(items.iter().map(to_r)).into()
+            }
+        }
+        Value::Object(map) => {
+            let names: Vec<&str> = map.keys().map(String::as_str).collect();
+            let values: Vec<Robj> = map.values().map(to_r).collect();
+            List::from_names_and_values(names, values).map(Robj::from).unwrap_or_else(|_| ().into())
+        }
+    }
+}
+
+/// Whole, non-negative numbers from R (draws and seeds arrive as doubles).
+fn whole(name: &str, x: &Robj) -> Result<Option<u64>> {
+    match optional(x) {
+        None => Ok(None),
+        Some(v) if v >= 0.0 && v.fract() == 0.0 && v < 2f64.powi(64) => Ok(Some(v as u64)),
+        Some(v) => Err(fail(format!("{name} must be a whole number ≥ 0, not {v}"))),
+    }
+}
+
+/// The named arguments of a release, as the R layer passes them (one list).
+struct Arguments(std::collections::HashMap<String, Robj>);
+
+impl Arguments {
+    fn of(list: List) -> Self {
+        Arguments(list.iter().map(|(name, value)| (name.to_owned(), value)).collect())
+    }
+
+    /// An argument that may be `NULL` (absent from the list reads as `NULL` too).
+    fn robj(&self, name: &str) -> Robj {
+        self.0.get(name).cloned().unwrap_or_else(|| ().into())
+    }
+
+    fn number(&self, name: &str) -> Result<f64> {
+        optional(&self.robj(name)).ok_or_else(|| fail(format!("`{name}` must be a number")))
+    }
+
+    fn text(&self, name: &str) -> Result<String> {
+        self.robj(name)
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| fail(format!("`{name}` must be a string")))
+    }
+
+    fn texts(&self, name: &str) -> Vec<String> {
+        self.robj(name).as_str_vector().unwrap_or_default().into_iter().map(str::to_owned).collect()
+    }
+}
+
+/// Any private test of `dptest-registry` through its release hook, as the CLI runs it, and
+/// charged to the ledger `ledger_path` (dataset `dataset`) when it is given: refused before
+/// anything is spent if it would overspend, recorded at what the release itself spent.
+/// Returns the CLI's `--json` fields as a named list, with `ledger` (the dataset's status)
+/// when charged.
+#[extendr]
+fn dp_release(arguments: List) -> Robj {
+    to_r_outcome(release(&Arguments::of(arguments)))
+}
+
+fn release(args: &Arguments) -> Result<Robj> {
+    let test = registered(&args.text("test")?)?;
+    let bounds = match args.robj("bounds").as_real_slice() {
+        Some([lo, hi]) => Some((*lo, *hi)),
+        Some(_) => return Err(fail("bounds must be c(lo, hi)")),
+        None => None,
+    };
+    let named = args.texts("option_names").into_iter().zip(args.texts("option_values")).collect();
+    let ci = optional(&args.robj("ci_level"))
+        .map(|level| CiRequest { level, epsilon: optional(&args.robj("ci_epsilon")) });
+    let choices = choices(
+        test,
+        args.number("epsilon")?,
+        optional(&args.robj("delta")),
+        &args.text("alternative")?,
+        bounds,
+        args.number("popmean")?,
+        named,
+        ci,
+    )?;
+    let samples = args
+        .robj("samples")
+        .as_list()
+        .ok_or_else(|| fail("`samples` must be a list"))?
+        .values()
+        .map(|s| s.as_real_vector().ok_or_else(|| fail("every sample must be numeric")))
+        .collect::<Result<Vec<Vec<f64>>>>()?;
+    let paired = args.robj("paired").as_bool().unwrap_or(false);
+    let request = Request {
+        test,
+        choices,
+        data: release_data(test, samples, paired)?,
+        draws: whole("draws", &args.robj("draws"))?,
+        seed: whole("seed", &args.robj("seed"))?,
+        alpha: args.number("alpha")?,
+    };
+    let ledger_path = args.robj("ledger_path");
+    let Some(path) = ledger_path.as_str() else {
+        let done = request.run()?;
+        return Ok(to_r(&Value::Object(done.fields.into_map())));
+    };
+    let (_, prepared) = request.cost()?;
+    let file = std::path::PathBuf::from(path);
+    let dataset = args.text("dataset")?;
+    let account = dptest_ledger::Account {
+        file: &file,
+        dataset: &dataset,
+        budget: optional(&args.robj("budget")),
+        delta_budget: optional(&args.robj("delta_budget")),
+    };
+    let charge =
+        dptest_ledger::Charge { test: test.name(), epsilon: prepared.epsilon, delta: prepared.delta };
+    let (done, status) = dptest_ledger::charged(&account, &charge, || request.run()).map_err(
+        |failure| match failure {
+            dptest_ledger::Failure::Ledger(e) if e.is_refusal() => {
+                fail(format!("{BUDGET_REFUSAL}ledger: {e}"))
+            }
+            dptest_ledger::Failure::Ledger(e) => fail(format!("ledger: {e}")),
+            dptest_ledger::Failure::Release(e) => e,
+        },
+    )?;
+    let mut map = done.fields.into_map();
+    map.insert("ledger".to_owned(), serde_json::to_value(status).map_err(fail)?);
+    Ok(to_r(&Value::Object(map)))
+}
+
+/// The budget state of a named dataset in a ledger file (a named list), or NULL when the
+/// dataset has no entry.
+#[extendr]
+fn dp_ledger_status(path: &str, dataset: &str) -> Robj {
+    to_r_outcome((|| {
+        let status = dptest_ledger::status(std::path::Path::new(path), dataset).map_err(fail)?;
+        match status {
+            Some(status) => Ok(to_r(&serde_json::to_value(status).map_err(fail)?)),
+            None => Ok(().into()),
+        }
+    })())
+}
+
+/// The names of the private tests of `dptest-registry`.
+#[extendr]
+fn dp_test_names() -> Vec<String> {
+    dptest_registry::names().into_iter().map(str::to_owned).collect()
+}
+
+extendr_module! {
+    mod dptest;
+    fn dp_release;
+    fn dp_ledger_status;
+    fn dp_test_names;
+}

@@ -1,0 +1,4 @@
+library(testthat)
+library(dptest)
+
+test_check("dptest")
