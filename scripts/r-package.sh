@@ -31,6 +31,9 @@ for name in $used; do
   # A tarball's lock file would make it a workspace root; its VCS note is a hidden file,
   # which R CMD check flags.
   rm -f "$vendor/$dir/Cargo.lock" "$vendor/$dir/.cargo_vcs_info.json"
+  # Tarballs carry one fixed timestamp: a fresh one, or cargo would take artefacts built from
+  # an earlier tarball at the same path as up to date.
+  find "$vendor/$dir" -type f -exec touch {} +
   patches+=("$name = { path = \"vendor/$dir\" }")
 done
 manifest="$stage/dptest/src/rust/Cargo.toml"
@@ -46,5 +49,5 @@ sed -E -i "s#path = \"\\.\\./\\.\\./\\.\\./crates/([a-z0-9-]+)\"#path = \"vendor
 # file: record them (the versions already locked stay as they are).
 cargo metadata --format-version 1 --manifest-path "$manifest" >/dev/null
 
-(cd "$out" && R CMD build --no-build-vignettes "$stage/dptest" >&2)
+(cd "$out" && R CMD build "$stage/dptest" >&2)
 ls "$out"/dptest_*.tar.gz

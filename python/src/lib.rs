@@ -15,8 +15,8 @@ use dptest_mann_whitney as mw;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo, Tail};
 use dptest_report::{
-    Choices, Data, Evaluation, Fields, FrontEnd, Layout, ReleaseTest, Shape, asymptotic_reference,
-    exact_reference, exact_reference_of,
+    Binding, Choices, Fields, FrontEnd, Layout, ReleaseTest, Shape, Simulation,
+    asymptotic_reference, data_of_samples, exact_reference, exact_reference_of, release_on_cpu,
 };
 use dptest_sign as sg;
 use dptest_t_test as tt;
@@ -383,21 +383,6 @@ fn choices(
     Ok(choices)
 }
 
-/// The data of a release in the test's layout: one sample per declared group, or one sample.
-fn release_data(test: &dyn ReleaseTest, samples: Vec<Vec<f64>>, paired: bool) -> PyResult<Data> {
-    test.layout().check_groups(test.name(), samples.len()).map_err(err)?;
-    match test.layout() {
-        Layout::Grouped { .. } => {
-            let groups = samples.iter().enumerate().flat_map(|(i, s)| std::iter::repeat_n(i, s.len())).collect();
-            Ok(Data::Grouped { declared: samples.len(), values: samples.concat(), groups })
-        }
-        Layout::Values => match <[Vec<f64>; 1]>::try_from(samples) {
-            Ok([values]) => Ok(Data::Values { values, paired }),
-            Err(samples) => Err(err(format!("{} tests one sample, not {}", test.name(), samples.len()))),
-        },
-    }
-}
-
 /// The ε and δ a private release of `test` spends (public values only: n, the number of
 /// groups, whether the data are paired, the choices), for the ledger before the release.
 #[pyfunction]
@@ -449,30 +434,24 @@ fn release(
     let test = registered(test)?;
     let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     let samples: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
-    let data = release_data(test, samples, paired)?;
-    let shape = data.shape();
-    let prepared = test.prepare(shape, &choices).map_err(err)?;
-    let engine = CpuEngine;
-    let evaluator = match prepared.evaluation {
-        Evaluation::MonteCarlo { draws: d, seed: s, required: true } => {
-            Evaluator::MonteCarlo { engine: &engine, mc: monte_carlo(draws, d, seed, s)? }
-        }
-        _ => Evaluator::Exact,
-    };
-    test.check(shape, &choices, evaluator).map_err(err)?;
-    let done = py.detach(|| test.release(data, &choices, evaluator)).map_err(err)?;
-    let spent = cost(&done);
-    let mut r = Report { fields: done.into_parts().1 };
-    if matches!(evaluator, Evaluator::MonteCarlo { .. }) {
-        r.engine(&engine);
-    }
+    let data = data_of_samples(test, samples, paired).map_err(err)?;
+    let simulation = Simulation { draws, seed };
+    let (fields, spent) = py
+        .detach(|| release_on_cpu(test, data, &choices, simulation, alpha, PYTHON_BINDING))
+        .map_err(err)?;
+    let mut r = Report { fields };
     match test.layout() {
         Layout::Grouped { .. } => r.set("group_labels", &labels),
         Layout::Values => r.set("kind", if paired { "paired" } else { "one-sample" }),
     }
-    r.decision(alpha);
-    Ok((r.finish(), spent))
+    Ok((r.json(), (spent.epsilon, spent.delta)))
 }
+
+/// How the Python package names itself in the fields and warnings it adds.
+const PYTHON_BINDING: Binding = Binding {
+    engine_choice: "cpu (the Python package runs the CPU engine)",
+    more_draws: |n| format!("draws={n}"),
+};
 
 /// Swanberg et al.'s private ANOVA (a baseline; group sizes treated as public).
 #[pyfunction]

@@ -11,6 +11,8 @@
 //! - [`ReleaseTest`] (module `release`): the hook every private test of `dptest-registry`
 //!   implements, so that the front ends run any test through one path: [`Data`] and
 //!   [`Choices`] in, a [`Release`] (fields, title, human lines) out.
+//! - [`data_of_samples`], [`release_on_cpu`] (module `binding`): that path as the Python and R
+//!   bindings run it, from samples in memory, on the CPU engine.
 //!
 //! # Example
 //!
@@ -26,6 +28,7 @@
 
 #![deny(missing_docs)]
 
+pub use crate::binding::{Binding, Simulation, data_of_samples, release_on_cpu};
 pub use crate::interval::{MEDIAN_METHOD, median_ci_epsilon, median_estimate};
 pub use crate::release::{
     Choices, CiRequest, Data, EPSILON_TOTAL, Estimate, Evaluation, FrontEnd, Layout, Prepared,
@@ -37,6 +40,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+mod binding;
 mod interval;
 mod release;
 

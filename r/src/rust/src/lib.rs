@@ -9,9 +9,10 @@
 //! into R).
 
 use dptest_core::{PrivacyCost, Spent};
-use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo};
+use dptest_refdist::Alternative;
 use dptest_report::{
-    Choices, CiRequest, Data, Evaluation, Fields, FrontEnd, Layout, ReleaseTest, Shape,
+    Binding, Choices, CiRequest, Data, Fields, FrontEnd, ReleaseTest, Simulation, data_of_samples,
+    release_on_cpu,
 };
 use extendr_api::prelude::*;
 use serde_json::Value;
@@ -99,27 +100,6 @@ fn choices(
     Ok(choices)
 }
 
-/// The data in the test's layout: one sample per declared group, or one sample.
-fn release_data(test: &dyn ReleaseTest, samples: Vec<Vec<f64>>, paired: bool) -> Result<Data> {
-    test.layout().check_groups(test.name(), samples.len()).map_err(fail)?;
-    match test.layout() {
-        Layout::Grouped { .. } => {
-            let groups = samples
-                .iter()
-                .enumerate()
-                .flat_map(|(i, s)| std::iter::repeat_n(i, s.len()))
-                .collect();
-            Ok(Data::Grouped { declared: samples.len(), values: samples.concat(), groups })
-        }
-        Layout::Values => match <[Vec<f64>; 1]>::try_from(samples) {
-            Ok([values]) => Ok(Data::Values { values, paired }),
-            Err(samples) => {
-                Err(fail(format!("{} tests one sample, not {}", test.name(), samples.len())))
-            }
-        },
-    }
-}
-
 /// A finished release: its fields (the CLI's `--json` keys) and what it spent.
 struct Released {
     fields: Fields,
@@ -132,46 +112,37 @@ impl Spent for Released {
     }
 }
 
+/// How the R package names itself in the fields and warnings it adds.
+const R_BINDING: Binding = Binding {
+    engine_choice: "cpu (the R package runs the CPU engine)",
+    more_draws: |n| format!("draws = {n}"),
+};
+
 /// Everything a release needs besides the ledger.
 struct Request {
     test: &'static dyn ReleaseTest,
     choices: Choices,
     data: Data,
-    draws: Option<u64>,
-    seed: Option<u64>,
+    simulation: Simulation,
     alpha: f64,
 }
 
 impl Request {
     /// The ε and δ the release will spend (public values only), for the ledger's check.
-    fn cost(&self) -> Result<(Shape, dptest_report::Prepared)> {
-        let shape = self.data.shape();
-        let prepared = self.test.prepare(shape, &self.choices).map_err(fail)?;
-        Ok((shape, prepared))
+    fn cost(&self) -> Result<dptest_report::Prepared> {
+        self.test.prepare(self.data.shape(), &self.choices).map_err(fail)
     }
 
     fn run(self) -> Result<Released> {
-        let (shape, prepared) = self.cost()?;
-        let engine = CpuEngine;
-        let evaluator = match prepared.evaluation {
-            Evaluation::MonteCarlo { draws, seed, required: true } => {
-                let mc = MonteCarlo::new(self.draws.unwrap_or(draws), self.seed.unwrap_or(seed))
-                    .map_err(|e| fail(format!("draws: {e}")))?;
-                Evaluator::MonteCarlo { engine: &engine, mc }
-            }
-            _ => Evaluator::Exact,
-        };
-        self.test.check(shape, &self.choices, evaluator).map_err(fail)?;
-        let done = self.test.release(self.data, &self.choices, evaluator).map_err(fail)?;
-        let cost = done.spent();
-        let mut fields = done.into_parts().1;
-        if matches!(evaluator, Evaluator::MonteCarlo { .. }) {
-            fields.engine("cpu (the R package runs the CPU engine)", &engine.device());
-        }
-        fields.decision(self.alpha);
-        if let Some(warning) = fields.monte_carlo_precision(|n| format!("draws = {n}")) {
-            fields.warn(&warning);
-        }
+        let (fields, cost) = release_on_cpu(
+            self.test,
+            self.data,
+            &self.choices,
+            self.simulation,
+            self.alpha,
+            R_BINDING,
+        )
+        .map_err(fail)?;
         Ok(Released { fields, cost })
     }
 }
@@ -283,9 +254,11 @@ fn release(args: &Arguments) -> Result<Robj> {
     let request = Request {
         test,
         choices,
-        data: release_data(test, samples, paired)?,
-        draws: whole("draws", &args.robj("draws"))?,
-        seed: whole("seed", &args.robj("seed"))?,
+        data: data_of_samples(test, samples, paired).map_err(fail)?,
+        simulation: Simulation {
+            draws: whole("draws", &args.robj("draws"))?,
+            seed: whole("seed", &args.robj("seed"))?,
+        },
         alpha: args.number("alpha")?,
     };
     let ledger_path = args.robj("ledger_path");
@@ -293,7 +266,7 @@ fn release(args: &Arguments) -> Result<Robj> {
         let done = request.run()?;
         return Ok(to_r(&Value::Object(done.fields.into_map())));
     };
-    let (_, prepared) = request.cost()?;
+    let prepared = request.cost()?;
     let file = std::path::PathBuf::from(path);
     let dataset = args.text("dataset")?;
     let account = dptest_ledger::Account {
@@ -302,8 +275,11 @@ fn release(args: &Arguments) -> Result<Robj> {
         budget: optional(&args.robj("budget")),
         delta_budget: optional(&args.robj("delta_budget")),
     };
-    let charge =
-        dptest_ledger::Charge { test: test.name(), epsilon: prepared.epsilon, delta: prepared.delta };
+    let charge = dptest_ledger::Charge {
+        test: test.name(),
+        epsilon: prepared.epsilon,
+        delta: prepared.delta,
+    };
     let (done, status) = dptest_ledger::charged(&account, &charge, || request.run()).map_err(
         |failure| match failure {
             dptest_ledger::Failure::Ledger(e) if e.is_refusal() => {

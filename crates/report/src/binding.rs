@@ -1,0 +1,98 @@
+//! A private release as the language bindings (Python, R) run it: the CLI's path through the
+//! test's [`ReleaseTest`] hook, on the CPU engine, from samples already in memory. One copy of
+//! it, so that a binding only converts its language's values.
+
+use dptest_core::{PrivacyCost, Refusal, Spent};
+use dptest_refdist::{CpuEngine, Engine, Evaluator, MonteCarlo};
+
+use crate::{Choices, Data, Evaluation, Fields, Layout, ReleaseTest};
+
+/// One sample per declared group (a grouped test) or one sample, in `test`'s layout.
+///
+/// # Errors
+/// A [`Refusal`] naming the layout's requirement when the number of samples does not fit it.
+pub fn data_of_samples(
+    test: &dyn ReleaseTest,
+    samples: Vec<Vec<f64>>,
+    paired: bool,
+) -> Result<Data, Refusal> {
+    test.layout().check_groups(test.name(), samples.len())?;
+    match test.layout() {
+        Layout::Grouped { .. } => {
+            let groups = samples
+                .iter()
+                .enumerate()
+                .flat_map(|(i, s)| std::iter::repeat_n(i, s.len()))
+                .collect();
+            Ok(Data::Grouped { declared: samples.len(), values: samples.concat(), groups })
+        }
+        Layout::Values => match <[Vec<f64>; 1]>::try_from(samples) {
+            Ok([values]) => Ok(Data::Values { values, paired }),
+            Err(samples) => {
+                Err(Refusal(format!("{} tests one sample, not {}", test.name(), samples.len())))
+            }
+        },
+    }
+}
+
+/// The public Monte Carlo settings a binding may override (`None`: the test's defaults, the
+/// CLI's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Simulation {
+    /// Reference draws.
+    pub draws: Option<u64>,
+    /// Reference seed.
+    pub seed: Option<u64>,
+}
+
+/// How a binding names itself and its draws option in the fields and warnings it adds.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    /// The `engine_choice` field: which engine the binding runs and why.
+    pub engine_choice: &'static str,
+    /// The binding's spelling of a draws option with a value, for the Monte Carlo precision
+    /// warning (`draws=N`, `draws = N`).
+    pub more_draws: fn(u64) -> String,
+}
+
+/// A release as the CLI runs it: `prepare` (the public checks and the charge), the reference
+/// on the CPU engine where it must be simulated (else exactly), `check`, the release; then the
+/// engine that ran, the decision at `alpha` and the Monte Carlo precision warning. Returns the
+/// release's fields and what it spent.
+///
+/// # Errors
+/// The test's [`Refusal`]s, in the CLI's order (every refusal that depends only on public
+/// parameters comes before the release).
+pub fn release_on_cpu(
+    test: &dyn ReleaseTest,
+    data: Data,
+    choices: &Choices,
+    simulation: Simulation,
+    alpha: f64,
+    binding: Binding,
+) -> Result<(Fields, PrivacyCost), Refusal> {
+    let shape = data.shape();
+    let prepared = test.prepare(shape, choices)?;
+    let engine = CpuEngine;
+    let evaluator = match prepared.evaluation {
+        Evaluation::MonteCarlo { draws, seed, required: true } => {
+            let mc =
+                MonteCarlo::new(simulation.draws.unwrap_or(draws), simulation.seed.unwrap_or(seed))
+                    .map_err(|e| Refusal(format!("draws: {e}")))?;
+            Evaluator::MonteCarlo { engine: &engine, mc }
+        }
+        _ => Evaluator::Exact,
+    };
+    test.check(shape, choices, evaluator)?;
+    let done = test.release(data, choices, evaluator)?;
+    let cost = done.spent();
+    let mut fields = done.into_parts().1;
+    if matches!(evaluator, Evaluator::MonteCarlo { .. }) {
+        fields.engine(binding.engine_choice, &engine.device());
+    }
+    fields.decision(alpha);
+    if let Some(warning) = fields.monte_carlo_precision(binding.more_draws) {
+        fields.warn(&warning);
+    }
+    Ok((fields, cost))
+}
