@@ -60,7 +60,11 @@ one_sample_name <- function(x, y, paired) {
 #' dp_wilcox_test(sleep$extra[sleep$group == 2], sleep$extra[sleep$group == 1],
 #'                paired = TRUE, epsilon = 1)
 #' @export
-dp_wilcox_test <- function(x, y = NULL, alternative = c("two.sided", "less", "greater"),
+dp_wilcox_test <- function(x, ...) UseMethod("dp_wilcox_test")
+
+#' @rdname dp_wilcox_test
+#' @export
+dp_wilcox_test.default <- function(x, y = NULL, alternative = c("two.sided", "less", "greater"),
                            mu = 0, paired = FALSE, ..., epsilon = NULL, public = FALSE,
                            reference = NULL, conf.level = NULL, ci.epsilon = NULL,
                            bounds = NULL, exact = NULL, correct = TRUE, alpha = 0.05,
@@ -159,14 +163,20 @@ dp_sign_test <- function(x, y = NULL, alternative = c("two.sided", "less", "grea
 #' @param var.equal Passed to [stats::t.test()] in public mode.
 #' @param draws,seed The Monte Carlo reference's draws and seed (public).
 #' @param public `TRUE` for the ordinary test, exactly [stats::t.test()].
+#' @param ... Further arguments for the methods (passed to [stats::t.test()] by the formula
+#'   method).
 #' @return An object of class `c("dp_htest", "htest")` (see [dp_kruskal_test()]); with
 #'   `public = TRUE`, the `htest` of [stats::t.test()].
 #' @examples
 #' dp_t_test(sleep$extra[sleep$group == 2], sleep$extra[sleep$group == 1], paired = TRUE,
 #'           bounds = c(-5, 5), epsilon = 1)
 #' @export
-dp_t_test <- function(x, y = NULL, alternative = c("two.sided", "less", "greater"), mu = 0,
-                      paired = FALSE, epsilon = NULL, public = FALSE, bounds = NULL,
+dp_t_test <- function(x, ...) UseMethod("dp_t_test")
+
+#' @rdname dp_t_test
+#' @export
+dp_t_test.default <- function(x, y = NULL, alternative = c("two.sided", "less", "greater"), mu = 0,
+                      paired = FALSE, ..., epsilon = NULL, public = FALSE, bounds = NULL,
                       reference = NULL, conf.level = NULL, var.equal = FALSE, draws = NULL,
                       seed = NULL, alpha = 0.05, ledger = NULL) {
   alternative <- match.arg(alternative)
@@ -189,4 +199,36 @@ dp_t_test <- function(x, y = NULL, alternative = c("two.sided", "less", "greater
               method = paste0("Private ", if (data$paired) "paired " else "One Sample ",
                               "t-test (clamped data, Laplace noise)"),
               data.name = dname, statistic.name = "noisy t", alternative = alternative)
+}
+
+#' @rdname dp_wilcox_test
+#' @param formula A formula `response ~ group` with two groups (a two-sample test, as
+#'   [stats::wilcox.test()]'s formula method), passed to [dp_mann_whitney_test()].
+#' @param data A data frame holding the variables of `formula`.
+#' @param subset,na.action As for [stats::wilcox.test()]; public mode only.
+#' @export
+dp_wilcox_test.formula <- function(formula, data, subset, na.action, ...) {
+  call <- match.call()
+  call[[1L]] <- quote(dptest::dp_mann_whitney_test)
+  names(call)[names(call) == "formula"] <- ""
+  eval(call, parent.frame())
+}
+
+#' @rdname dp_t_test
+#' @param formula A formula `response ~ group` (two groups): public mode only, as
+#'   [stats::t.test()]'s formula method; the private t-test is one-sample or paired.
+#' @param data A data frame holding the variables of `formula`.
+#' @param subset,na.action As for [stats::t.test()].
+#' @export
+dp_t_test.formula <- function(formula, data, subset, na.action, ...) {
+  if (is_private(...)) {
+    stop("the private t-test is one-sample or paired: dp_t_test(x, epsilon = ...) or ",
+         "dp_t_test(x, y, paired = TRUE, epsilon = ...); for two groups use ",
+         "dp_mann_whitney_test()", call. = FALSE)
+  }
+  call <- match.call()
+  call[[1L]] <- quote(stats::t.test)
+  names(call)[names(call) == "formula"] <- ""
+  call$public <- NULL
+  eval(call, parent.frame())
 }

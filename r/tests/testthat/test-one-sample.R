@@ -51,3 +51,14 @@ test_that("refusals name the R arguments", {
   expect_error(dp_t_test(after, before, epsilon = 1, bounds = c(-5, 5)), "paired = TRUE")
   expect_error(dp_sign_test(after, epsilon = 1, ci.epsilon = 0.5), "conf.level")
 })
+
+test_that("the formula methods follow stats: two groups, public or rank sum", {
+  expect_equal(dp_t_test(extra ~ group, data = sleep, public = TRUE),
+               stats::t.test(extra ~ group, data = sleep))
+  expect_error(dp_t_test(extra ~ group, data = sleep, epsilon = 1), "one-sample or paired")
+  expect_equal(dp_wilcox_test(extra ~ group, data = sleep, public = TRUE, exact = FALSE),
+               stats::wilcox.test(extra ~ group, data = sleep, exact = FALSE))
+  r <- dp_wilcox_test(extra ~ group, data = sleep, epsilon = 1, groups = c("1", "2"))
+  expect_equal(r$release$test, "mann-whitney")
+  expect_equal(r$data.name, "extra by group")
+})

@@ -111,12 +111,12 @@ fn design_draws(sizes: &[u32], seed: u64, draws: usize) -> Vec<f64> {
 }
 
 #[test]
-#[ignore = "study: the finite-n Monte Carlo type-I table of docs/notes/size-envelope.md (about 4 minutes)"]
+#[ignore = "study: the finite-n Monte Carlo type-I table of docs/notes/size-envelope.md (about a minute)"]
 fn size_envelope_study_finite_n_type_one() {
     const DRAWS: usize = 2_000_000;
     println!("| n | design | ε | α | rate / α, equal reference | rate / α, envelope | s.e. / α |");
     println!("|---:|---|---:|---:|---:|---:|---:|");
-    for n in [60u32, 300] {
+    for n in [30u32, 60, 120, 300] {
         let designs = [
             [n * 46 / 100, n * 46 / 100, n - 2 * (n * 46 / 100)],
             [n / 2, n - n / 2, 0],
