@@ -16,7 +16,8 @@ use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo, Tail};
 use dptest_report::{
     Binding, Choices, Fields, FrontEnd, Layout, ReleaseTest, Shape, Simulation,
-    asymptotic_reference, data_of_samples, exact_reference, exact_reference_of, release_on_cpu,
+    asymptotic_reference, binding_choices, data_of_samples, exact_reference, exact_reference_of,
+    release_on_cpu,
 };
 use dptest_sign as sg;
 use dptest_t_test as tt;
@@ -366,21 +367,10 @@ fn choices(
     options: Vec<(String, String)>,
     ci: Option<(f64, Option<f64>)>,
 ) -> PyResult<Choices> {
-    let bounds = bounds
-        .map(|(lo, hi)| dptest_core::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}"))))
-        .transpose()?;
-    let choices = Choices {
-        epsilon,
-        delta,
-        alternative: self::alternative(alternative)?,
-        bounds,
-        popmean,
-        named: options,
-        ci: ci.map(|(level, epsilon)| dptest_report::CiRequest { level, epsilon }),
-        front_end: FrontEnd::Python,
-    };
-    choices.check(test.name(), test.options()).map_err(err)?;
-    Ok(choices)
+    let ci = ci.map(|(level, epsilon)| dptest_report::CiRequest { level, epsilon });
+    let alternative = self::alternative(alternative)?;
+    binding_choices(test, epsilon, delta, alternative, bounds, popmean, options, ci, FrontEnd::Python)
+        .map_err(err)
 }
 
 /// The ε and δ a private release of `test` spends (public values only: n, the number of

@@ -2,10 +2,35 @@
 //! test's [`ReleaseTest`] hook, on the CPU engine, from samples already in memory. One copy of
 //! it, so that a binding only converts its language's values.
 
-use dptest_core::{PrivacyCost, Refusal, Spent};
+use dptest_core::{Alternative, Bounds, PrivacyCost, Refusal, Spent};
 use dptest_refdist::{CpuEngine, Engine, Evaluator, MonteCarlo};
 
-use crate::{Choices, Data, Evaluation, Fields, Layout, ReleaseTest};
+use crate::{Choices, CiRequest, Data, Evaluation, Fields, FrontEnd, Layout, ReleaseTest};
+
+/// The public choices of a release from a binding's values, checked as the CLI's are (names
+/// the test does not know are refused; a switch that is on has the value `"true"`).
+///
+/// # Errors
+/// A [`Refusal`] for bounds that are not `lo < hi` (finite) or a choice the test refuses.
+#[allow(clippy::too_many_arguments)]
+pub fn binding_choices(
+    test: &dyn ReleaseTest,
+    epsilon: f64,
+    delta: Option<f64>,
+    alternative: Alternative,
+    bounds: Option<(f64, f64)>,
+    popmean: f64,
+    named: Vec<(String, String)>,
+    ci: Option<CiRequest>,
+    front_end: FrontEnd,
+) -> Result<Choices, Refusal> {
+    let bounds = bounds
+        .map(|(lo, hi)| Bounds::new(lo, hi).map_err(|e| Refusal(format!("bounds: {e}"))))
+        .transpose()?;
+    let choices = Choices { epsilon, delta, alternative, bounds, popmean, named, ci, front_end };
+    choices.check(test.name(), test.options())?;
+    Ok(choices)
+}
 
 /// One sample per declared group (a grouped test) or one sample, in `test`'s layout.
 ///

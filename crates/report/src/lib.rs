@@ -28,7 +28,7 @@
 
 #![deny(missing_docs)]
 
-pub use crate::binding::{Binding, Simulation, data_of_samples, release_on_cpu};
+pub use crate::binding::{Binding, Simulation, binding_choices, data_of_samples, release_on_cpu};
 pub use crate::interval::{MEDIAN_METHOD, median_ci_epsilon, median_estimate};
 pub use crate::release::{
     Choices, CiRequest, Data, EPSILON_TOTAL, Estimate, Evaluation, FrontEnd, Layout, Prepared,

@@ -11,8 +11,8 @@
 use dptest_core::{PrivacyCost, Spent};
 use dptest_refdist::Alternative;
 use dptest_report::{
-    Binding, Choices, CiRequest, Data, Fields, FrontEnd, ReleaseTest, Simulation, data_of_samples,
-    release_on_cpu,
+    Binding, Choices, CiRequest, Data, Fields, FrontEnd, ReleaseTest, Simulation, binding_choices,
+    data_of_samples, release_on_cpu,
 };
 use extendr_api::prelude::*;
 use serde_json::Value;
@@ -69,35 +69,6 @@ fn optional(x: &Robj) -> Option<f64> {
         return None;
     }
     x.as_real().filter(|v| !v.is_nan())
-}
-
-/// The public choices of a release, as the CLI's; names the test does not know are refused.
-#[allow(clippy::too_many_arguments)]
-fn choices(
-    test: &dyn ReleaseTest,
-    epsilon: f64,
-    delta: Option<f64>,
-    alternative: &str,
-    bounds: Option<(f64, f64)>,
-    popmean: f64,
-    named: Vec<(String, String)>,
-    ci: Option<CiRequest>,
-) -> Result<Choices> {
-    let bounds = bounds
-        .map(|(lo, hi)| dptest_core::Bounds::new(lo, hi).map_err(|e| fail(format!("bounds: {e}"))))
-        .transpose()?;
-    let choices = Choices {
-        epsilon,
-        delta,
-        alternative: self::alternative(alternative)?,
-        bounds,
-        popmean,
-        named,
-        ci,
-        front_end: FrontEnd::R,
-    };
-    choices.check(test.name(), test.options()).map_err(fail)?;
-    Ok(choices)
 }
 
 /// A finished release: its fields (the CLI's `--json` keys) and what it spent.
@@ -233,16 +204,18 @@ fn release(args: &Arguments) -> Result<Robj> {
     let named = args.texts("option_names").into_iter().zip(args.texts("option_values")).collect();
     let ci = optional(&args.robj("ci_level"))
         .map(|level| CiRequest { level, epsilon: optional(&args.robj("ci_epsilon")) });
-    let choices = choices(
+    let choices = binding_choices(
         test,
         args.number("epsilon")?,
         optional(&args.robj("delta")),
-        &args.text("alternative")?,
+        alternative(&args.text("alternative")?)?,
         bounds,
         args.number("popmean")?,
         named,
         ci,
-    )?;
+        FrontEnd::R,
+    )
+    .map_err(fail)?;
     let samples = args
         .robj("samples")
         .as_list()
