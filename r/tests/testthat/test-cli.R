@@ -37,3 +37,17 @@ test_that("the one-sample tests: the same keys, charge and law as the CLI", {
     }
   }
 })
+
+test_that("Mann-Whitney: the same keys, charge and law as the CLI", {
+  csv <- tempfile(fileext = ".csv")
+  utils::write.csv(ToothGrowth, csv, row.names = FALSE)
+  cli <- cli_json(c("mann-whitney", "--input", csv, "--group", "supp", "--value", "len",
+                    "--groups", "OJ,VC", "--epsilon", "0.8"))
+  r <- dp_mann_whitney_test(len ~ supp, data = ToothGrowth, epsilon = 0.8,
+                            groups = c("OJ", "VC"))
+  expect_equal(sort(setdiff(names(r$release), "group_labels")),
+               setdiff(json_keys(cli), "group_labels"))
+  for (key in c("epsilon", "delta", "n", "sensitivity", "noise_scale")) {
+    expect_equal(r$release[[key]], json_number(cli, key), info = key)
+  }
+})
