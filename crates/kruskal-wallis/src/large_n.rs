@@ -2,7 +2,7 @@
 //! [`LIMIT_LAW_MIN_N`], their multivariate normal limit (exact finite-n covariance) from there
 //! on, where each permutation draw would cost O(n) (docs/notes/large-n.md).
 
-use dptest_refdist::{DrawStream, NullModel, RankSumNormalLimit, RankSumNull};
+use dptest_refdist::{DrawStream, NullModel, RankStatistic, RankSumNormalLimit, RankSumNull};
 use serde::Serialize;
 
 /// From this n on, the private KW reference is the normal limit of the rank sums: below it a
@@ -31,10 +31,14 @@ pub enum KwNull {
 }
 
 impl KwNull {
-    /// The law for the finite model's n: the model itself, or its normal limit.
+    /// The law for the finite model: its normal limit from [`LIMIT_LAW_MIN_N`] on, and at
+    /// every n for the three-group size envelope (its map is the supremum of the limit laws,
+    /// and each design's finite-n tail lies below its limit's: docs/notes/size-envelope.md);
+    /// the model itself otherwise.
     pub fn for_model(finite: RankSumNull) -> Self {
         let n: usize = finite.sizes().iter().map(|&s| s as usize).sum();
-        if n >= LIMIT_LAW_MIN_N {
+        let envelope = finite.statistic() == RankStatistic::KruskalWallisAbsSizeEnvelope;
+        if n >= LIMIT_LAW_MIN_N || envelope {
             KwNull::NormalLimit(RankSumNormalLimit::of(&finite))
         } else {
             KwNull::Permutation(finite)
@@ -94,7 +98,6 @@ impl NullModel for KwNull {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dptest_refdist::RankStatistic;
 
     #[test]
     fn the_law_switches_at_the_crossover() {
@@ -106,6 +109,15 @@ mod tests {
             assert_eq!(null.law(), law, "n = {n}");
             assert_eq!(null.sizes().iter().sum::<u32>(), n);
             assert_eq!(null.laplace_scale(), 8.0);
+        }
+    }
+
+    #[test]
+    fn the_three_group_envelope_draws_from_the_limit_at_every_n() {
+        for n in [3, 30, 9_999] {
+            let statistic = RankStatistic::KruskalWallisAbsSizeEnvelope;
+            let finite = RankSumNull::equal_groups(n, 3, statistic, 8.0).unwrap();
+            assert_eq!(KwNull::for_model(finite).law(), ReferenceLaw::NormalLimit, "n = {n}");
         }
     }
 }

@@ -12,7 +12,10 @@
 //!   upper tail, +1 p-value. Group sizes are never used, so they stay private.
 //! - Any n ([`reference_null`], [`KwNull`]): from [`LIMIT_LAW_MIN_N`] on, the reference is the
 //!   multivariate normal limit of the rank sums with their exact finite-n covariance (O(g) a
-//!   draw instead of O(n)); results name the law in `reference_law`.
+//!   draw instead of O(n)); results name the law in `reference_law`. Three groups of KW-abs
+//!   draw the limit at every n, through the size envelope (`dptest_refdist::size_envelope`):
+//!   equal groups are not the worst split in the far tail, and the envelope is the supremum
+//!   of the limit laws (docs/notes/size-envelope.md).
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].

@@ -444,13 +444,16 @@ mod tests {
         let mc = MonteCarlo::new(5_000, 2).unwrap();
         let result = p_value_of_release(&release, Evaluator::cpu(mc)).unwrap();
         assert_eq!(result.detail.reference_sizes, vec![5, 5, 4]);
-        let model = RankSumNull::equal_groups(
+        // Three groups of KW-abs: the size envelope, drawn from the rank sums' normal limit.
+        assert_eq!(result.detail.reference_law, ReferenceLaw::NormalLimit);
+        let finite = RankSumNull::equal_groups(
             14,
             3,
-            RankStatistic::KruskalWallisAbs,
+            RankStatistic::KruskalWallisAbsSizeEnvelope,
             release.laplace.scale,
         )
         .unwrap();
+        let model = dptest_refdist::RankSumNormalLimit::of(&finite);
         let direct = cpu::p_value(&model, release.value, Tail::Upper, &mc).unwrap();
         assert_eq!(result.p_value, direct.p_value);
         assert_eq!(result.test, "kruskal-wallis-abs");

@@ -4,9 +4,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use dptest_kruskal_wallis::equal_groups_statistic;
 use dptest_refdist::parts::{self as draws, NormalPart, critical_values_of};
 use dptest_refdist::{
-    CriticalValue, Engine, MonteCarlo, RefdistError, Tail, engine_for, private_t, tags,
+    CpuEngine, CriticalValue, Engine, MonteCarlo, RankStatistic, Tail, engine_for, private_t, tags,
 };
 
 use crate::error::TablesError;
@@ -78,6 +79,9 @@ enum Shared {
     RankSums(u32, u32),
     /// Clamped-normal mean and variance of n observations.
     TData(u32),
+    /// Each cell's own null model on the CPU engine (the three-group KW-abs size envelope,
+    /// drawn from the rank sums' normal limit at every n).
+    Model,
     /// Nothing: analytic cells.
     Analytic,
 }
@@ -121,6 +125,12 @@ fn shared_of(cell: &Cell) -> Shared {
         }
         TableTest::MannWhitney { .. } => Shared::Normal(tags::FOLDED_NORMAL_LAPLACE),
         TableTest::Wilcoxon(WilcoxonReference::Exact) => Shared::SignedRank(cell.n),
+        TableTest::KruskalWallis { statistic, groups }
+            if equal_groups_statistic(statistic, groups)
+                == RankStatistic::KruskalWallisAbsSizeEnvelope =>
+        {
+            Shared::Model
+        }
         TableTest::KruskalWallis { groups, .. } => Shared::RankSums(cell.n, groups),
         TableTest::TTest => Shared::TData(cell.n),
         TableTest::PublicNormal | TableTest::TaskClifton => Shared::Analytic,
@@ -156,6 +166,7 @@ impl Unit {
             Shared::SignedRank(n) => u64::from(n / 32 + 2),
             Shared::RankSums(n, _) => u64::from(n + 1),
             Shared::TData(n) => u64::from(n + 2),
+            Shared::Model => 8,
             Shared::Analytic => 0,
         };
         // Selection passes cost about one word per draw per setting.
@@ -176,6 +187,7 @@ impl Unit {
         match source {
             Source::Exact => self.cells.iter().map(exact_row).collect(),
             Source::Engine(engine) => self.with_engine(engine, settings),
+            Source::Cpu if self.shared == Shared::Model => self.with_engine(&CpuEngine, settings),
             Source::Cpu => self.streaming(settings, cache),
         }
     }
@@ -226,14 +238,17 @@ impl Unit {
             Shared::RankSums(n, groups) => {
                 let parts = draws::rank_sum_parts(n, groups, seed, draws)?;
                 for (cell, alphas) in settings_list {
-                    let (b, statistic) = model::kw_reference(&cell)?;
-                    // The noiseless statistic the cell's reference draws, beside its noise.
-                    let draws = parts
-                        .iter()
-                        .map(|p| Ok((p.statistic(statistic, n)?, p.laplace)))
-                        .collect::<Result<Vec<(f64, f32)>, RefdistError>>()?;
-                    let values = select(&draws, &alphas, Tail::Upper, |&(h, noise)| {
-                        h + b * f64::from(noise)
+                    let b = model::kw_scale(&cell)?;
+                    let squared = matches!(
+                        cell.test,
+                        TableTest::KruskalWallis {
+                            statistic: dptest_kruskal_wallis::KwStatistic::Squared,
+                            ..
+                        }
+                    );
+                    let values = select(&parts, &alphas, Tail::Upper, |p| {
+                        let h = if squared { p.squared } else { p.abs };
+                        h + b * f64::from(p.laplace)
                     })?;
                     rows.extend(mc_rows(&cell, &values, "cpu")?);
                 }
@@ -250,7 +265,7 @@ impl Unit {
                     rows.extend(mc_rows(&cell, &values, "cpu")?);
                 }
             }
-            Shared::Analytic => {}
+            Shared::Model | Shared::Analytic => {}
         }
         Ok(rows)
     }

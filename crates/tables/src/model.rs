@@ -1,11 +1,10 @@
 //! The null model, tail and exact value behind each cell: the tests' own references.
 
-use dptest_kruskal_wallis::reference_model;
+use dptest_kruskal_wallis::{reference_model, reference_null};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::exact::ExactReference;
 use dptest_refdist::{
-    FoldedNormalLaplace, NormalLaplace, NullModel, RankStatistic, SignedRankLaplace,
-    TStatisticNull, Tail,
+    FoldedNormalLaplace, NormalLaplace, NullModel, SignedRankLaplace, TStatisticNull, Tail,
 };
 use dptest_t_test::PrivateTOptions;
 use dptest_wilcoxon::{tc_analytic_critical_value, tc_sensitivity};
@@ -69,7 +68,7 @@ pub fn null_model(cell: &Cell) -> Result<Option<CellNull>, TablesError> {
         }
         TableTest::KruskalWallis { statistic, groups } => {
             let model =
-                reference_model(n as usize, groups as usize, statistic, kw_epsilon(epsilon)?)
+                reference_null(n as usize, groups as usize, statistic, kw_epsilon(epsilon)?)
                     .map_err(|error| TablesError::Unsupported(error.to_string()))?;
             (Box::new(model), Tail::Upper)
         }
@@ -101,16 +100,15 @@ pub fn t_scales(n: u32, epsilon: f64) -> Result<(f64, f64), TablesError> {
     Ok((scales.mean, scales.variance))
 }
 
-/// The Laplace scale and rank statistic of a Kruskal–Wallis cell's reference (what the
-/// private test uses: [`reference_model`]).
-pub fn kw_reference(cell: &Cell) -> Result<(f64, RankStatistic), TablesError> {
+/// The Laplace scale of a Kruskal–Wallis cell's reference (what the private test uses).
+pub fn kw_scale(cell: &Cell) -> Result<f64, TablesError> {
     let TableTest::KruskalWallis { statistic, groups } = cell.test else {
         return Err(TablesError::Unsupported("not a Kruskal–Wallis cell".into()));
     };
     let model =
         reference_model(cell.n as usize, groups as usize, statistic, kw_epsilon(cell.epsilon)?)
             .map_err(|error| TablesError::Unsupported(error.to_string()))?;
-    Ok((model.laplace_scale(), model.statistic()))
+    Ok(model.laplace_scale())
 }
 
 /// The exact reference of a cell (on the model's scale), where the exact engine has one.

@@ -192,7 +192,7 @@ fn lookup_family(row: &tables::TableRow) -> &'static str {
 fn kruskal_wallis(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Report> {
     let statistic = kw_statistic(args.statistic);
     let model =
-        kw::reference_model(args.n, args.groups, statistic, epsilon).map_err(|e| anyhow!("{e}"))?;
+        kw::reference_null(args.n, args.groups, statistic, epsilon).map_err(|e| anyhow!("{e}"))?;
     let sim = simulation(common, kw::DEFAULT_DRAWS, kw::DEFAULT_SEED)?;
     sim.require_monte_carlo("kruskal-wallis")?;
     let alpha = common.alpha;

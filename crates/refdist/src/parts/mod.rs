@@ -79,30 +79,6 @@ pub struct RankSumPart {
     pub laplace: f32,
 }
 
-impl RankSumPart {
-    /// The noiseless statistic of this draw that `statistic` computes, n rows in all (the
-    /// size envelope maps H_abs as [`RankStatistic::of_rank_sums`] does).
-    ///
-    /// # Errors
-    /// [`RefdistError::InvalidParameter`] for a Mann–Whitney statistic.
-    pub fn statistic(&self, statistic: RankStatistic, n: u32) -> Result<f64, RefdistError> {
-        match statistic {
-            RankStatistic::KruskalWallis => Ok(self.squared),
-            RankStatistic::KruskalWallisAbs => Ok(self.abs),
-            RankStatistic::KruskalWallisAbsSizeEnvelope => {
-                Ok(crate::size_envelope::three_group_abs(self.abs, n))
-            }
-            RankStatistic::MannWhitneyMinU | RankStatistic::MannWhitneyU1 => {
-                Err(RefdistError::InvalidParameter {
-                    name: "statistic",
-                    value: 0.0,
-                    requirement: "a Kruskal–Wallis statistic",
-                })
-            }
-        }
-    }
-}
-
 /// The clamped-data mean and variance of one t null draw and its two standard Laplaces.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TPart {

@@ -4,7 +4,9 @@
 //! `cargo test --release -p dptest-refdist --test integration -- size_envelope_study --ignored --nocapture --test-threads 1`
 
 use dptest_refdist::size_envelope::{envelope_map, equal_tail, three_group_tail};
-use dptest_refdist::{DrawStream, RankStatistic, RankSumNull, cpu, kruskal_wallis_abs_constant};
+use dptest_refdist::{
+    DrawStream, RankStatistic, RankSumNormalLimit, RankSumNull, cpu, kruskal_wallis_abs_constant,
+};
 
 const ALPHAS: [f64; 4] = [0.05, 0.01, 0.001, 1e-4];
 const EPSILONS: [f64; 3] = [0.1, 1.0, 10.0];
@@ -111,13 +113,16 @@ fn design_draws(sizes: &[u32], seed: u64, draws: usize) -> Vec<f64> {
 }
 
 #[test]
-#[ignore = "study: the finite-n Monte Carlo type-I table of docs/notes/size-envelope.md (about a minute)"]
+#[ignore = "study: the finite-n Monte Carlo type-I table of docs/notes/size-envelope.md (about two minutes)"]
 fn size_envelope_study_finite_n_type_one() {
     const DRAWS: usize = 2_000_000;
-    println!("| n | design | ε | α | rate / α, equal reference | rate / α, envelope | s.e. / α |");
-    println!("|---:|---|---:|---:|---:|---:|---:|");
-    for n in [30u32, 60, 120, 300] {
+    println!(
+        "| n | design | ε | α | rate / α: permutation | through φ | limit through φ (the test's) | s.e. / α |"
+    );
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|");
+    for n in [10u32, 30, 60, 120, 300] {
         let designs = [
+            [n.div_ceil(3), (n + 1) / 3, n / 3],
             [n * 46 / 100, n * 46 / 100, n - 2 * (n * 46 / 100)],
             [n / 2, n - n / 2, 0],
             [n / 2, n / 4, n - n / 2 - n / 4],
@@ -134,6 +139,15 @@ fn size_envelope_study_finite_n_type_one() {
                 reference(RankStatistic::KruskalWallisAbs),
                 reference(RankStatistic::KruskalWallisAbsSizeEnvelope),
             );
+            let limit = {
+                let finite =
+                    RankSumNull::equal_groups(n, 3, RankStatistic::KruskalWallisAbsSizeEnvelope, b)
+                        .expect("equal groups");
+                let model = RankSumNormalLimit::of(&finite);
+                let mut draws = cpu::sample(&model, 11, 0, DRAWS);
+                draws.sort_by(|a, c| c.total_cmp(a));
+                draws
+            };
             for design in designs {
                 let noiseless = design_draws(&design, 23, DRAWS);
                 // Independent standard Laplace noise from its own Philox stream.
@@ -142,7 +156,7 @@ fn size_envelope_study_finite_n_type_one() {
                     .enumerate()
                     .map(|(i, t)| t + b * f64::from(DrawStream::new(31, 7, i as u64).laplace()))
                     .collect();
-                for alpha in [0.01, 0.001] {
+                for alpha in [0.05, 0.01, 0.001] {
                     // Reject when (1 + #{reference ≥ t})/(z + 1) ≤ α.
                     let k = (alpha * (DRAWS as f64 + 1.0) - 1.0).floor() as usize;
                     let rate = |sorted: &[f64]| {
@@ -151,9 +165,10 @@ fn size_envelope_study_finite_n_type_one() {
                     };
                     let se = (alpha / DRAWS as f64).sqrt();
                     println!(
-                        "| {n} | {design:?} | {epsilon} | {alpha} | {:.3} | {:.3} | {:.3} |",
+                        "| {n} | {design:?} | {epsilon} | {alpha} | {:.3} | {:.3} | {:.3} | {:.3} |",
                         rate(&plain) / alpha,
                         rate(&guarded) / alpha,
+                        rate(&limit) / alpha,
                         se / alpha
                     );
                 }
