@@ -145,7 +145,7 @@ fn kruskal_reference_pvalue(
     seed: Option<u64>,
 ) -> PyResult<f64> {
     let statistic = kw_statistic(statistic)?;
-    let model = kw::reference_model(n, groups, statistic, Epsilon::new(epsilon).map_err(err)?)
+    let model = kw::reference_null(n, groups, statistic, Epsilon::new(epsilon).map_err(err)?)
         .map_err(err)?;
     let mc = monte_carlo(draws, kw::DEFAULT_DRAWS, seed, kw::DEFAULT_SEED)?;
     let p = py.detach(|| CpuEngine.p_value(&model, released, Tail::Upper, &mc)).map_err(err)?;

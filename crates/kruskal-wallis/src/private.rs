@@ -207,7 +207,7 @@ pub fn reference_model(
 
 /// The rank statistic the equal-groups reference draws: KW-abs of three groups through the
 /// size envelope (equal thirds are not the worst split below tail probabilities of about
-/// 0.005; docs/notes/size-envelope.md), otherwise the test's own.
+/// 0.007; docs/notes/size-envelope.md), otherwise the test's own.
 pub fn equal_groups_statistic(statistic: KwStatistic, groups: u32) -> RankStatistic {
     match (statistic, groups) {
         (KwStatistic::Abs, 3) => RankStatistic::KruskalWallisAbsSizeEnvelope,
@@ -216,7 +216,8 @@ pub fn equal_groups_statistic(statistic: KwStatistic, groups: u32) -> RankStatis
 }
 
 /// The reference the private test uses: [`reference_model`] below
-/// [`crate::LIMIT_LAW_MIN_N`], its multivariate normal limit (exact covariance) from there on.
+/// [`crate::LIMIT_LAW_MIN_N`], its multivariate normal limit (exact covariance) from there on,
+/// and the limit at every n for three groups of KW-abs ([`KwNull::for_model`]).
 ///
 /// # Errors
 /// As [`reference_model`].

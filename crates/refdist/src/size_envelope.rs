@@ -5,7 +5,7 @@
 //! In the limit the centred rank sums of groups with shares p = (p₁, p₂, p₃) are √(n²(n+1)/12)
 //! times the increments Z of a Brownian bridge over cells of lengths p, and KW-abs is
 //! `c_n·√(n²(n+1)/12)·Σ|Zᵢ|`. Equal thirds maximise P(Σ|Z| ≥ y) down to tail
-//! probabilities of about 0.005, but not beyond: there the worst designs move towards two
+//! probabilities of about 0.007, but not beyond: there the worst designs move towards two
 //! halves (p ≈ (0.46, 0.46, 0.08) at 10⁻⁵). With S(y) = sup_p P_p(Σ|Z| ≥ y) and P₌ the equal
 //! design's tail, [`envelope_map`] is φ = S⁻¹ ∘ P₌: a reference drawing φ(Σ|Z|) under equal
 //! sizes has tail S, so its p-values are valid for every size vector, and φ is the identity

@@ -176,3 +176,75 @@ fn size_envelope_study_finite_n_type_one() {
         }
     }
 }
+
+#[test]
+#[ignore = "study: four and five groups at finite n (docs/notes/size-envelope.md, about a minute)"]
+fn size_envelope_study_more_groups() {
+    const DRAWS: usize = 2_000_000;
+    println!(
+        "| g | n | design | ε | α | rate / α: permutation reference | limit reference | s.e. / α |"
+    );
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|");
+    let cases: [(u32, u32, Vec<Vec<u32>>); 4] = [
+        (4, 12, vec![vec![3, 3, 3, 3], vec![5, 5, 1, 1], vec![6, 6, 0, 0], vec![6, 2, 2, 2]]),
+        (
+            4,
+            40,
+            vec![vec![10, 10, 10, 10], vec![18, 18, 2, 2], vec![20, 20, 0, 0], vec![20, 10, 5, 5]],
+        ),
+        (
+            5,
+            15,
+            vec![
+                vec![3, 3, 3, 3, 3],
+                vec![6, 6, 1, 1, 1],
+                vec![5, 5, 5, 0, 0],
+                vec![7, 7, 1, 0, 0],
+            ],
+        ),
+        (
+            5,
+            50,
+            vec![
+                vec![10, 10, 10, 10, 10],
+                vec![22, 22, 2, 2, 2],
+                vec![17, 17, 16, 0, 0],
+                vec![25, 25, 0, 0, 0],
+            ],
+        ),
+    ];
+    for (g, n, designs) in cases {
+        for epsilon in EPSILONS {
+            let b = DELTA / epsilon;
+            let finite = RankSumNull::equal_groups(n, g, RankStatistic::KruskalWallisAbs, b)
+                .expect("equal groups");
+            let sorted = |mut draws: Vec<f64>| {
+                draws.sort_by(|a, c| c.total_cmp(a));
+                draws
+            };
+            let permutation = sorted(cpu::sample(&finite, 11, 0, DRAWS));
+            let limit = sorted(cpu::sample(&RankSumNormalLimit::of(&finite), 11, 0, DRAWS));
+            for design in &designs {
+                let noiseless = design_draws(design, 23, DRAWS);
+                let released: Vec<f64> = noiseless
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| t + b * f64::from(DrawStream::new(31, 7, i as u64).laplace()))
+                    .collect();
+                for alpha in [0.05, 0.01, 0.001] {
+                    let k = (alpha * (DRAWS as f64 + 1.0) - 1.0).floor() as usize;
+                    let rate = |reference: &[f64]| {
+                        let c = reference[k];
+                        released.iter().filter(|&&t| t > c).count() as f64 / DRAWS as f64
+                    };
+                    println!(
+                        "| {g} | {n} | {design:?} | {epsilon} | {alpha} | {:.3} | {:.3} | {:.3} |",
+                        rate(&permutation) / alpha,
+                        rate(&limit) / alpha,
+                        (alpha / DRAWS as f64).sqrt() / alpha
+                    );
+                }
+            }
+        }
+    }
+}
