@@ -3,14 +3,15 @@
 
 use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
-use dptest_refdist::{Evaluator, Tail, engine_for};
+use dptest_refdist::{Evaluator, RankStatistic, Tail, engine_for};
 use dptest_report::{
     Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption, fmt,
 };
 
 use crate::{
-    DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, private_kruskal_wallis, rank_effect_interval, reference_null,
+    DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
+    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, private_kruskal_wallis,
+    rank_effect_interval, reference_null,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -87,7 +88,7 @@ impl ReleaseTest for PrivateKruskalWallis {
                 sizes.join(", ")
             )
         } else {
-            format!("{} equal groups", detail.groups)
+            equal_groups_text(options.statistic, detail)
         };
         r.line(
             "noise",
@@ -130,4 +131,22 @@ fn options(choices: &Choices) -> Result<PrivateKwOptions, Refusal> {
     let epsilon = Epsilon::new(choices.epsilon).map_err(Refusal::from_display)?;
     let options = PrivateKwOptions::new(statistic, epsilon);
     Ok(if choices.switch(KNOWN_SIZES.name) { options.with_known_sizes() } else { options })
+}
+
+/// The human line's reference without public sizes: the equal split, the law it is drawn
+/// from, and the size envelope where the test maps it (three groups of KW-abs).
+fn equal_groups_text(statistic: KwStatistic, detail: &KwDetail) -> String {
+    let law = match detail.reference_law {
+        ReferenceLaw::NormalLimit => ", the rank sums' normal limit",
+        ReferenceLaw::Permutation => "",
+    };
+    let groups = u32::try_from(detail.groups).unwrap_or(u32::MAX);
+    let envelope = if equal_groups_statistic(statistic, groups)
+        == RankStatistic::KruskalWallisAbsSizeEnvelope
+    {
+        " through the size envelope (the worst case over every split of n)"
+    } else {
+        ""
+    };
+    format!("{} equal groups{law}{envelope}", detail.groups)
 }
