@@ -5,7 +5,8 @@
 
 use dptest_refdist::size_envelope::{envelope_map, equal_tail, three_group_tail};
 use dptest_refdist::{
-    DrawStream, RankStatistic, RankSumNormalLimit, RankSumNull, cpu, kruskal_wallis_abs_constant,
+    DrawStream, NullModel, RankStatistic, RankSumNormalLimit, RankSumNull, cpu,
+    kruskal_wallis_abs_constant,
 };
 
 const ALPHAS: [f64; 4] = [0.05, 0.01, 0.001, 1e-4];
@@ -112,6 +113,31 @@ fn design_draws(sizes: &[u32], seed: u64, draws: usize) -> Vec<f64> {
     cpu::sample(&model, seed, 0, draws)
 }
 
+/// A reference's draws, largest first.
+fn sorted_draws(model: &dyn NullModel, draws: usize) -> Vec<f64> {
+    let mut out = cpu::sample(model, 11, 0, draws);
+    out.sort_by(|a, c| c.total_cmp(a));
+    out
+}
+
+/// A design's releases: its noiseless draws plus independent Laplace(b) noise from a Philox
+/// stream of its own.
+fn design_releases(design: &[u32], b: f64, draws: usize) -> Vec<f64> {
+    design_draws(design, 23, draws)
+        .iter()
+        .enumerate()
+        .map(|(i, t)| t + b * f64::from(DrawStream::new(31, 7, i as u64).laplace()))
+        .collect()
+}
+
+/// The share of `released` that the reference (largest first) rejects at α: reject when
+/// (1 + #{reference ≥ t})/(z + 1) ≤ α.
+fn rejection_rate(released: &[f64], reference: &[f64], alpha: f64) -> f64 {
+    let k = (alpha * (reference.len() as f64 + 1.0) - 1.0).floor() as usize;
+    let c = reference[k];
+    released.iter().filter(|&&t| t > c).count() as f64 / released.len() as f64
+}
+
 #[test]
 #[ignore = "study: the finite-n Monte Carlo type-I table of docs/notes/size-envelope.md (about two minutes)"]
 fn size_envelope_study_finite_n_type_one() {
@@ -131,9 +157,7 @@ fn size_envelope_study_finite_n_type_one() {
             let b = DELTA / epsilon;
             let reference = |statistic| {
                 let model = RankSumNull::equal_groups(n, 3, statistic, b).expect("equal groups");
-                let mut draws = cpu::sample(&model, 11, 0, DRAWS);
-                draws.sort_by(|a, c| c.total_cmp(a));
-                draws
+                sorted_draws(&model, DRAWS)
             };
             let (plain, guarded) = (
                 reference(RankStatistic::KruskalWallisAbs),
@@ -143,26 +167,12 @@ fn size_envelope_study_finite_n_type_one() {
                 let finite =
                     RankSumNull::equal_groups(n, 3, RankStatistic::KruskalWallisAbsSizeEnvelope, b)
                         .expect("equal groups");
-                let model = RankSumNormalLimit::of(&finite);
-                let mut draws = cpu::sample(&model, 11, 0, DRAWS);
-                draws.sort_by(|a, c| c.total_cmp(a));
-                draws
+                sorted_draws(&RankSumNormalLimit::of(&finite), DRAWS)
             };
             for design in designs {
-                let noiseless = design_draws(&design, 23, DRAWS);
-                // Independent standard Laplace noise from its own Philox stream.
-                let released: Vec<f64> = noiseless
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| t + b * f64::from(DrawStream::new(31, 7, i as u64).laplace()))
-                    .collect();
+                let released = design_releases(&design, b, DRAWS);
                 for alpha in [0.05, 0.01, 0.001] {
-                    // Reject when (1 + #{reference ≥ t})/(z + 1) ≤ α.
-                    let k = (alpha * (DRAWS as f64 + 1.0) - 1.0).floor() as usize;
-                    let rate = |sorted: &[f64]| {
-                        let c = sorted[k];
-                        released.iter().filter(|&&t| t > c).count() as f64 / DRAWS as f64
-                    };
+                    let rate = |reference: &[f64]| rejection_rate(&released, reference, alpha);
                     let se = (alpha / DRAWS as f64).sqrt();
                     println!(
                         "| {n} | {design:?} | {epsilon} | {alpha} | {:.3} | {:.3} | {:.3} | {:.3} |",
@@ -218,25 +228,12 @@ fn size_envelope_study_more_groups() {
             let b = DELTA / epsilon;
             let finite = RankSumNull::equal_groups(n, g, RankStatistic::KruskalWallisAbs, b)
                 .expect("equal groups");
-            let sorted = |mut draws: Vec<f64>| {
-                draws.sort_by(|a, c| c.total_cmp(a));
-                draws
-            };
-            let permutation = sorted(cpu::sample(&finite, 11, 0, DRAWS));
-            let limit = sorted(cpu::sample(&RankSumNormalLimit::of(&finite), 11, 0, DRAWS));
+            let permutation = sorted_draws(&finite, DRAWS);
+            let limit = sorted_draws(&RankSumNormalLimit::of(&finite), DRAWS);
             for design in &designs {
-                let noiseless = design_draws(design, 23, DRAWS);
-                let released: Vec<f64> = noiseless
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| t + b * f64::from(DrawStream::new(31, 7, i as u64).laplace()))
-                    .collect();
+                let released = design_releases(design, b, DRAWS);
                 for alpha in [0.05, 0.01, 0.001] {
-                    let k = (alpha * (DRAWS as f64 + 1.0) - 1.0).floor() as usize;
-                    let rate = |reference: &[f64]| {
-                        let c = reference[k];
-                        released.iter().filter(|&&t| t > c).count() as f64 / DRAWS as f64
-                    };
+                    let rate = |reference: &[f64]| rejection_rate(&released, reference, alpha);
                     println!(
                         "| {g} | {n} | {design:?} | {epsilon} | {alpha} | {:.3} | {:.3} | {:.3} |",
                         rate(&permutation) / alpha,
