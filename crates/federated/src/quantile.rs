@@ -3,9 +3,10 @@
 //! by federated bisection on counts.
 
 use crate::error::{FederatedError, check_finite, check_probability};
-use crate::numeric::{minimize_bounded, pearson};
+use crate::numeric::pearson;
 use crate::table::SummaryTable;
 use crate::yeojohnson::{YjCentreSums, psi, yeo_johnson_inverse, yj_centre_sums};
+use dptest_refdist::optimize::minimize_bounded;
 use dptest_refdist::special::normal_quantile;
 use serde::Serialize;
 

@@ -22,6 +22,10 @@
 //!   and the Normal ⊕ Laplace, signed-rank and rank-sum models fill whole batches through
 //!   branch-free code that autovectorises; a batched `fill` returns exactly what the per-draw
 //!   `draw` does.
+//! - [`size_envelope`]: the three-group KW-abs map that makes the equal-groups reference the
+//!   supremum over every split of n ([`RankStatistic::KruskalWallisAbsSizeEnvelope`]), and
+//!   [`engine_for`]: models without a GPU kernel run on the CPU. [`optimize`]: the bounded
+//!   Brent minimiser the envelope's search and the federated estimators share.
 //!
 //! Every private test takes an [`Evaluator`] (exact, or Monte Carlo on an engine) as its last
 //! argument.
@@ -80,6 +84,7 @@ pub use crate::{
 
 pub mod cpu;
 pub mod exact;
+pub mod optimize;
 pub mod parts;
 pub mod size_envelope;
 pub mod special;

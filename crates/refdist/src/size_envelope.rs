@@ -13,11 +13,13 @@
 //!
 //! - [`three_group_tail`]: P_p(Σ|Z| ≥ y), by one-dimensional Gauss–Legendre quadrature.
 //! - [`envelope_tail`]: S(y), the supremum over the symmetric designs (q, q, 1 − 2q) (a grid,
-//!   then a golden-section refinement); that no other design exceeds it is checked on a
+//!   then Brent's bounded refinement, [`crate::optimize::minimize_bounded`]); that no other
+//!   design exceeds it is checked on a
 //!   two-dimensional grid by this module's tests.
 //! - [`envelope_map`]: φ from the knots in `size_envelope_knots.rs`, computed by
 //!   `cargo xtask size-envelope` from [`envelope_knot`] and checked against it by a test.
 
+use crate::optimize::minimize_bounded;
 use crate::special::normal_sf;
 
 /// Gauss–Legendre nodes on [0, 1] for the inner integral (the integrand is smooth and
@@ -77,13 +79,8 @@ pub fn envelope_tail(y: f64) -> (f64, f64) {
     let (best, _) = (1..=GRID)
         .map(|k| (k, tail(k as f64 * step)))
         .fold((GRID, f64::MIN), |acc, (k, v)| if v > acc.1 { (k, v) } else { acc });
-    let (mut lo, mut hi) = ((best as f64 - 1.0) * step, ((best as f64 + 1.0) * step).min(0.5));
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
-        if tail(a) >= tail(b) { hi = b } else { lo = a }
-    }
-    let refined = 0.5 * (lo + hi);
+    let (lo, hi) = ((best as f64 - 1.0) * step, ((best as f64 + 1.0) * step).min(0.5));
+    let refined = minimize_bounded(|q| -tail(q), lo, hi, 1e-12);
     let grid_best = best as f64 * step;
     let (q, value) = [(refined, tail(refined)), (grid_best, tail(grid_best))]
         .into_iter()
@@ -137,11 +134,17 @@ pub fn envelope_map(y: f64) -> f64 {
 /// Relative differences of the tails below this are rounding, not a worse design.
 const SAME: f64 = 1e-12;
 
-/// KW-abs of three groups (n rows in all) through the envelope: s_n·φ(T/s_n), with
-/// s_n = c_n·n·√((n + 1)/12) the statistic's scale (T = s_n·Σ|Z| in the limit).
-pub fn three_group_abs(statistic: f64, n: u32) -> f64 {
+/// The scale s_n = c_n·n·√((n + 1)/12) of KW-abs with n rows: in the limit KW-abs is
+/// s_n·Σ|Z| for every design.
+pub fn kw_abs_scale(n: u32) -> f64 {
     let nf = f64::from(n);
-    let scale = crate::kruskal_wallis_abs_constant(n) * nf * ((nf + 1.0) / 12.0).sqrt();
+    crate::kruskal_wallis_abs_constant(n) * nf * ((nf + 1.0) / 12.0).sqrt()
+}
+
+/// KW-abs of three groups (n rows in all) through the envelope: s_n·φ(T/s_n), with s_n
+/// [`kw_abs_scale`].
+pub fn three_group_abs(statistic: f64, n: u32) -> f64 {
+    let scale = kw_abs_scale(n);
     scale * envelope_map(statistic / scale)
 }
 

@@ -10,7 +10,9 @@ test_that("paired differences are x - y, as in stats", {
     function(...) dp_t_test(x, y, paired = TRUE, epsilon = 20, bounds = c(-5, 5), ...)
   )) {
     # x - y is large and positive: "greater" rejects and "less" cannot. (The private
-    # t-test's p-value is noisy at n = 20, so the direction is what is compared.)
+    # t-test's p-value is noisy at n = 20, so the direction is what is compared.) A false
+    # alarm needs noise that flips the statistic's sign: Laplace scales 4 (W = 210), 0.1
+    # (T = 20) and 0.05 (the mean, 2.15), each below 1e-18.
     greater <- test(alternative = "greater")$p.value
     less <- test(alternative = "less")$p.value
     expect_lt(greater, less)

@@ -17,42 +17,42 @@ use dptest_report::{
 use extendr_api::prelude::*;
 use serde_json::Value;
 
-fn fail(e: impl std::fmt::Display) -> Error {
-    Error::Other(e.to_string())
+/// Why a call failed, as the R layer raises it.
+enum CallError {
+    /// Bad input, a refused choice or a library error: an R error with this message.
+    Error(String),
+    /// A ledger's refusal (the release would overspend): a `dptest_budget_error`.
+    Budget(String),
 }
 
-/// A ledger refusal (over budget): the R layer raises it as a `dptest_budget_error`.
-const BUDGET_REFUSAL: &str = "budget refusal: ";
+/// A binding call's result.
+type Outcome<T> = std::result::Result<T, CallError>;
+
+fn fail(e: impl std::fmt::Display) -> CallError {
+    CallError::Error(e.to_string())
+}
 
 /// The value an exported function hands to R: the result, or `list(error =, budget =)`.
-fn to_r_outcome(result: Result<Robj>) -> Robj {
-    match result {
-        Ok(value) => value,
-        Err(error) => {
-            let text = match error {
-                Error::Other(text) => text,
-                other => other.to_string(),
-            };
-            let (message, budget) = match text.strip_prefix(BUDGET_REFUSAL) {
-                Some(rest) => (rest.to_owned(), true),
-                None => (text, false),
-            };
-            let values: [Robj; 2] = [Robj::from(message), Robj::from(budget)];
-            List::from_names_and_values(["error", "budget"], values)
-                .map(Robj::from)
-                .unwrap_or_else(|_| ().into())
-        }
-    }
+fn to_r_outcome(result: Outcome<Robj>) -> Robj {
+    let (message, budget) = match result {
+        Ok(value) => return value,
+        Err(CallError::Error(message)) => (message, false),
+        Err(CallError::Budget(message)) => (message, true),
+    };
+    let values: [Robj; 2] = [Robj::from(message), Robj::from(budget)];
+    List::from_names_and_values(["error", "budget"], values)
+        .map(Robj::from)
+        .unwrap_or_else(|_| ().into())
 }
 
 /// A test of `dptest-registry` by name.
-fn registered(name: &str) -> Result<&'static dyn ReleaseTest> {
+fn registered(name: &str) -> Outcome<&'static dyn ReleaseTest> {
     dptest_registry::find(name).ok_or_else(|| {
         fail(format!("test must be one of {}, not {name:?}", dptest_registry::names().join(", ")))
     })
 }
 
-fn alternative(name: &str) -> Result<Alternative> {
+fn alternative(name: &str) -> Outcome<Alternative> {
     match name {
         "two.sided" => Ok(Alternative::TwoSided),
         "less" => Ok(Alternative::Less),
@@ -100,11 +100,11 @@ struct Request {
 
 impl Request {
     /// The ε and δ the release will spend (public values only), for the ledger's check.
-    fn cost(&self) -> Result<dptest_report::Prepared> {
+    fn cost(&self) -> Outcome<dptest_report::Prepared> {
         self.test.prepare(self.data.shape(), &self.choices).map_err(fail)
     }
 
-    fn run(self) -> Result<Released> {
+    fn run(self) -> Outcome<Released> {
         let (fields, cost) = release_on_cpu(
             self.test,
             self.data,
@@ -147,7 +147,7 @@ fn to_r(value: &Value) -> Robj {
 }
 
 /// Whole, non-negative numbers from R (draws and seeds arrive as doubles).
-fn whole(name: &str, x: &Robj) -> Result<Option<u64>> {
+fn whole(name: &str, x: &Robj) -> Outcome<Option<u64>> {
     match optional(x) {
         None => Ok(None),
         Some(v) if v >= 0.0 && v.fract() == 0.0 && v < 2f64.powi(64) => Ok(Some(v as u64)),
@@ -168,11 +168,11 @@ impl Arguments {
         self.0.get(name).cloned().unwrap_or_else(|| ().into())
     }
 
-    fn number(&self, name: &str) -> Result<f64> {
+    fn number(&self, name: &str) -> Outcome<f64> {
         optional(&self.robj(name)).ok_or_else(|| fail(format!("`{name}` must be a number")))
     }
 
-    fn text(&self, name: &str) -> Result<String> {
+    fn text(&self, name: &str) -> Outcome<String> {
         self.robj(name)
             .as_str()
             .map(str::to_owned)
@@ -194,7 +194,7 @@ fn dp_release(arguments: List) -> Robj {
     to_r_outcome(release(&Arguments::of(arguments)))
 }
 
-fn release(args: &Arguments) -> Result<Robj> {
+fn release(args: &Arguments) -> Outcome<Robj> {
     let test = registered(&args.text("test")?)?;
     let bounds = match args.robj("bounds").as_real_slice() {
         Some([lo, hi]) => Some((*lo, *hi)),
@@ -222,7 +222,7 @@ fn release(args: &Arguments) -> Result<Robj> {
         .ok_or_else(|| fail("`samples` must be a list"))?
         .values()
         .map(|s| s.as_real_vector().ok_or_else(|| fail("every sample must be numeric")))
-        .collect::<Result<Vec<Vec<f64>>>>()?;
+        .collect::<Outcome<Vec<Vec<f64>>>>()?;
     let paired = args.robj("paired").as_bool().unwrap_or(false);
     let request = Request {
         test,
@@ -256,7 +256,7 @@ fn release(args: &Arguments) -> Result<Robj> {
     let (done, status) = dptest_ledger::charged(&account, &charge, || request.run()).map_err(
         |failure| match failure {
             dptest_ledger::Failure::Ledger(e) if e.is_refusal() => {
-                fail(format!("{BUDGET_REFUSAL}ledger: {e}"))
+                CallError::Budget(format!("ledger: {e}"))
             }
             dptest_ledger::Failure::Ledger(e) => fail(format!("ledger: {e}")),
             dptest_ledger::Failure::Release(e) => e,
