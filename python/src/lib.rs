@@ -15,7 +15,7 @@ use dptest_mann_whitney as mw;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo, Tail};
 use dptest_report::{
-    Binding, Choices, Fields, FrontEnd, Layout, ReleaseTest, Shape, Simulation,
+    Binding, Choices, Data, Fields, FrontEnd, Layout, ReleaseTest, Shape, Simulation, Summary,
     asymptotic_reference, binding_choices, data_of_samples, exact_reference, exact_reference_of,
     release_on_cpu,
 };
@@ -130,6 +130,23 @@ fn kruskal(samples: Vec<PyReadonlyArray1<'_, f64>>, labels: Vec<String>, alpha: 
     Ok(r.finish())
 }
 
+/// The public Kruskal–Wallis test from the group mid-rank sums, sizes and Σ(t³ − t), computed
+/// where the rows live (`dptest.spark`): the fields of [`kruskal`].
+#[pyfunction]
+#[pyo3(signature = (sums, sizes, tie_sum, labels, alpha))]
+fn kruskal_of_rank_sums(sums: Vec<f64>, sizes: Vec<u32>, tie_sum: f64, labels: Vec<String>, alpha: f64) -> PyResult<String> {
+    if let Some(g) = sizes.iter().position(|&s| s == 0) {
+        return Err(err(format!("group {g} is empty: the public test needs every group non-empty")));
+    }
+    let result = kw::kruskal_of_rank_sums(&sums, &sizes, tie_sum).map_err(err)?;
+    let mut r = Report::from_result("kruskal-wallis", &result)?;
+    r.set("reference", asymptotic_reference("chi2"));
+    r.set("group_sizes", &sizes);
+    r.set("group_labels", &labels);
+    r.decision(alpha);
+    Ok(r.finish())
+}
+
 /// The p-value the private Kruskal–Wallis reference gives a released statistic (public
 /// post-processing: n, groups, ε, draws and seed only).
 #[pyfunction]
@@ -165,17 +182,49 @@ fn mannwhitneyu(
     alpha: f64,
 ) -> PyResult<String> {
     let (x, y) = (values(&x)?, values(&y)?);
-    let (n1, n2) = (x.len(), y.len());
     let sample = mw::TwoSample::new(x, y).map_err(err)?;
+    let options = mw_options(alternative, use_continuity, method)?;
+    let result = mw::mann_whitney_u(&sample, &options).map_err(err)?;
+    mw_report(&result, labels, alpha)
+}
+
+/// The public Mann–Whitney U test from x's mid-rank sum `r1`, the sizes and Σ(t³ − t),
+/// computed where the rows live (`dptest.spark`): the fields of [`mannwhitneyu`].
+#[pyfunction]
+#[pyo3(signature = (r1, n1, n2, tie_sum, labels, alternative, use_continuity, method, alpha))]
+#[allow(clippy::too_many_arguments)]
+fn mannwhitneyu_of_rank_sum(
+    r1: f64,
+    n1: usize,
+    n2: usize,
+    tie_sum: f64,
+    labels: Vec<String>,
+    alternative: &str,
+    use_continuity: bool,
+    method: &str,
+    alpha: f64,
+) -> PyResult<String> {
+    if n1 == 0 || n2 == 0 {
+        return Err(err("both samples need at least one value".to_owned()));
+    }
+    let options = mw_options(alternative, use_continuity, method)?;
+    let summary = mw::MwSummary::from_rank_sum(r1, n1, n2);
+    let result = mw::mann_whitney_u_of_summary(&summary, tie_sum, &options).map_err(err)?;
+    mw_report(&result, labels, alpha)
+}
+
+fn mw_options(alternative: &str, use_continuity: bool, method: &str) -> PyResult<mw::MannWhitneyOptions> {
     let method = match method {
         "auto" => mw::Method::Auto,
         "exact" => mw::Method::Exact,
         "asymptotic" => mw::Method::Asymptotic,
         other => return Err(err(format!("method must be 'auto', 'exact' or 'asymptotic', not {other:?}"))),
     };
-    let options = mw::MannWhitneyOptions { alternative: self::alternative(alternative)?, method, use_continuity };
-    let result = mw::mann_whitney_u(&sample, &options).map_err(err)?;
-    let mut r = Report::from_result("mann-whitney", &result)?;
+    Ok(mw::MannWhitneyOptions { alternative: self::alternative(alternative)?, method, use_continuity })
+}
+
+fn mw_report(result: &mw::MannWhitneyResult, labels: Vec<String>, alpha: f64) -> PyResult<String> {
+    let mut r = Report::from_result("mann-whitney", result)?;
     r.set(
         "reference",
         match result.method {
@@ -183,7 +232,7 @@ fn mannwhitneyu(
             _ => asymptotic_reference("normal"),
         },
     );
-    r.set("group_sizes", [n1, n2]);
+    r.set("group_sizes", [result.n1, result.n2]);
     r.set("group_labels", &labels);
     r.decision(alpha);
     Ok(r.finish())
@@ -285,7 +334,32 @@ fn wilcoxon_reference_pvalue(
 fn ttest(d: PyReadonlyArray1<'_, f64>, kind: &str, popmean: f64, alternative: &str, alpha: f64) -> PyResult<String> {
     let d = values(&d)?;
     let result = tt::ttest_1samp(&d, popmean, self::alternative(alternative)?).map_err(err)?;
-    let mut r = Report::from_result("t-test", &result)?;
+    t_report(&result, kind, alpha)
+}
+
+/// The public t-test from n, the mean, the mean of x − popmean and the unbiased variance,
+/// computed where the rows live (`dptest.spark`): the fields of [`ttest`].
+#[pyfunction]
+#[pyo3(signature = (n, mean, difference, variance, kind, popmean, alternative, alpha))]
+#[allow(clippy::too_many_arguments)]
+fn ttest_of_moments(
+    n: usize,
+    mean: f64,
+    difference: f64,
+    variance: f64,
+    kind: &str,
+    popmean: f64,
+    alternative: &str,
+    alpha: f64,
+) -> PyResult<String> {
+    let alternative = self::alternative(alternative)?;
+    let result =
+        tt::ttest_of_moments(n, mean, difference, variance, popmean, alternative).map_err(err)?;
+    t_report(&result, kind, alpha)
+}
+
+fn t_report(result: &tt::TTestResult, kind: &str, alpha: f64) -> PyResult<String> {
+    let mut r = Report::from_result("t-test", result)?;
     r.set("reference", exact_reference_of("t"));
     r.set("kind", kind);
     r.decision(alpha);
@@ -425,9 +499,71 @@ fn release(
     let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     let samples: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
     let data = data_of_samples(test, samples, paired).map_err(err)?;
-    let simulation = Simulation { draws, seed };
+    release_data(py, test, data, &choices, labels, Simulation { draws, seed }, alpha)
+}
+
+/// A private release of `test` from its sufficient statistic, computed where the rows live
+/// (`dptest.spark`): `kind` names it and `floats` and `counts` hold it —
+/// `"rank-sums"` (the group rank sums; the group sizes), `"signed-ranks"` ([W]; [n]),
+/// `"signs"` ([]; [positive, negative, zeros]) or `"moments"` ([mean, variance] on the
+/// [−1, 1] scale; [n]). Otherwise as [`release`].
+#[pyfunction]
+#[pyo3(signature = (test, kind, floats, counts, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha))]
+#[allow(clippy::too_many_arguments)]
+fn release_summary(
+    py: Python<'_>,
+    test: &str,
+    kind: &str,
+    floats: Vec<f64>,
+    counts: Vec<u64>,
+    labels: Vec<String>,
+    paired: bool,
+    epsilon: f64,
+    delta: Option<f64>,
+    alternative: &str,
+    bounds: Option<(f64, f64)>,
+    popmean: f64,
+    options: Vec<(String, String)>,
+    ci: Option<(f64, Option<f64>)>,
+    draws: Option<u64>,
+    seed: Option<u64>,
+    alpha: f64,
+) -> PyResult<Released> {
+    let test = registered(test)?;
+    let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
+    let summary = summary(kind, floats, counts)?;
+    test.layout().check_groups(test.name(), summary.groups()).map_err(err)?;
+    let data = Data::Summary { summary, paired };
+    release_data(py, test, data, &choices, labels, Simulation { draws, seed }, alpha)
+}
+
+/// The summary `kind` from its numbers (see [`release_summary`]).
+fn summary(kind: &str, floats: Vec<f64>, counts: Vec<u64>) -> PyResult<Summary> {
+    let malformed = || err(format!("a {kind} summary with {} floats and {} counts", floats.len(), counts.len()));
+    Ok(match (kind, floats.as_slice(), counts.as_slice()) {
+        ("rank-sums", _, _) if floats.len() == counts.len() => {
+            Summary::RankSums { sums: floats, sizes: counts }
+        }
+        ("signed-ranks", &[w], &[n]) => Summary::SignedRanks { w, n },
+        ("signs", &[], &[positive, negative, zeros]) => Summary::Signs { positive, negative, zeros },
+        ("moments", &[mean, variance], &[n]) => Summary::Moments { n, mean, variance },
+        _ => return Err(malformed()),
+    })
+}
+
+/// The release of `data` on the CPU engine, with the labels or the kind of the data.
+fn release_data(
+    py: Python<'_>,
+    test: &'static dyn ReleaseTest,
+    data: Data,
+    choices: &Choices,
+    labels: Vec<String>,
+    simulation: Simulation,
+    alpha: f64,
+) -> PyResult<Released> {
+    let paired = data.shape().paired;
     let (fields, spent) = py
-        .detach(|| release_on_cpu(test, data, &choices, simulation, alpha, PYTHON_BINDING))
+        .detach(|| release_on_cpu(test, data, choices, simulation, alpha, PYTHON_BINDING))
         .map_err(err)?;
     let mut r = Report { fields };
     match test.layout() {
@@ -991,6 +1127,10 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(binomtest, m)?)?;
     m.add_function(wrap_pyfunction!(binomtest_proportion_ci, m)?)?;
     m.add_function(wrap_pyfunction!(release, m)?)?;
+    m.add_function(wrap_pyfunction!(release_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(kruskal_of_rank_sums, m)?)?;
+    m.add_function(wrap_pyfunction!(mannwhitneyu_of_rank_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(ttest_of_moments, m)?)?;
     m.add_function(wrap_pyfunction!(tests, m)?)?;
     m.add_function(wrap_pyfunction!(release_cost, m)?)?;
     m.add_function(wrap_pyfunction!(anova, m)?)?;

@@ -5,13 +5,13 @@ use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Evaluator, RankStatistic, Tail, engine_for};
 use dptest_report::{
-    Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption, fmt,
+    Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary, TestOption, fmt,
 };
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
     PrivateKwOptions, ReferenceLaw, equal_groups_statistic, private_kruskal_wallis,
-    rank_effect_interval, reference_null,
+    private_kruskal_wallis_of_rank_sums, rank_effect_interval, reference_null,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -61,14 +61,25 @@ impl ReleaseTest for PrivateKruskalWallis {
         choices: &Choices,
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
-        let Data::Grouped { values, groups, declared } = data else {
-            return Err(Refusal("the Kruskal–Wallis test reads grouped data".to_owned()));
-        };
-        let sample = GroupedSample::from_indices(values, &groups, declared)
-            .map_err(Refusal::from_display)?;
         let options = options(choices)?;
-        let result =
-            private_kruskal_wallis(&sample, &options, evaluator).map_err(Refusal::from_display)?;
+        data.checked_summary()?;
+        let result = match data {
+            Data::Grouped { values, groups, declared } => {
+                let sample = GroupedSample::from_indices(values, &groups, declared)
+                    .map_err(Refusal::from_display)?;
+                private_kruskal_wallis(&sample, &options, evaluator)
+            }
+            Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
+                let sizes = sizes_u32(&sizes)?;
+                private_kruskal_wallis_of_rank_sums(&sums, &sizes, &options, evaluator)
+            }
+            _ => {
+                return Err(Refusal(
+                    "the Kruskal–Wallis test reads grouped data or their rank sums".to_owned(),
+                ));
+            }
+        }
+        .map_err(Refusal::from_display)?;
         let title = match (options.statistic, options.known_sizes) {
             (KwStatistic::Abs, false) => "Kruskal–Wallis test, absolute-value statistic (ε-DP)",
             (KwStatistic::Squared, false) => "Kruskal–Wallis test, squared statistic H (ε-DP)",
@@ -113,6 +124,15 @@ impl ReleaseTest for PrivateKruskalWallis {
         }
         Ok(r)
     }
+}
+
+/// Group sizes as the test counts them (n < 2³² rows).
+fn sizes_u32(sizes: &[u64]) -> Result<Vec<u32>, Refusal> {
+    sizes
+        .iter()
+        .map(|&s| u32::try_from(s))
+        .collect::<Result<_, _>>()
+        .map_err(|_| Refusal("the Kruskal–Wallis test takes fewer than 2^32 rows".to_owned()))
 }
 
 /// `statistic`: H_abs (the default) or the squared H.

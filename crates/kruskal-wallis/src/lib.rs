@@ -54,10 +54,11 @@ pub use crate::{
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
     private::{
         DEFAULT_DRAWS, DEFAULT_SEED, KwDetail, KwRelease, KwStatistic, PrivateKwOptions,
-        equal_groups_statistic, p_value_of_release, private_kruskal_wallis, reference_at_sizes,
-        reference_model, reference_null, release_kruskal_wallis, statistic_random_ties,
+        equal_groups_statistic, p_value_of_release, private_kruskal_wallis,
+        private_kruskal_wallis_of_rank_sums, reference_at_sizes, reference_model, reference_null,
+        release_kruskal_wallis, statistic_random_ties,
     },
-    public::{KruskalResult, kruskal},
+    public::{KruskalResult, kruskal, kruskal_of_rank_sums},
     sample::GroupedSample,
     study::{KwReference, KwSetting, PrivateKruskalWallis, equal_sizes, normal_groups},
 };

@@ -336,17 +336,64 @@ pub fn private_kruskal_wallis(
     options: &PrivateKwOptions,
     evaluator: Evaluator,
 ) -> Result<Outcome<KwDetail>, KruskalWallisError> {
-    // Validate the public setting before spending any budget.
+    // Validate the public setting before ranking (and before spending any budget).
+    check_setting(sample.n(), sample.sizes(), options, evaluator)?;
+    check_private_size(sample)?;
+    let mut tie_rng = rand::rng();
+    let order = dptest_ranking::labels_by_random_rank(
+        sample.values(),
+        sample.group_indices(),
+        &mut tie_rng,
+    )?;
+    let sums = sample.rank_sums_of_group_order(order);
+    private_kruskal_wallis_of_rank_sums(&sums, sample.sizes(), options, evaluator)
+}
+
+/// The full private test from the statistic the rows give: the rank sum of each declared
+/// group (ranks 1..=n, ties broken in a uniformly random order independent of the data) and
+/// its size, computed where the rows live (`dptest.spark` computes them in the cluster). The
+/// release, the reference and every refusal are those of [`private_kruskal_wallis`], which
+/// calls this with the sums it computes in memory. The caller vouches that the sums come
+/// from such a ranking (`dptest_report::Summary::check` refuses sums no ranking gives).
+///
+/// # Errors
+/// As [`private_kruskal_wallis`].
+pub fn private_kruskal_wallis_of_rank_sums(
+    sums: &[f64],
+    sizes: &[u32],
+    options: &PrivateKwOptions,
+    evaluator: Evaluator,
+) -> Result<Outcome<KwDetail>, KruskalWallisError> {
+    let n = sizes.iter().map(|&s| s as usize).sum();
+    check_setting(n, sizes, options, evaluator)?;
+    let value = statistic_of_rank_sums(options.statistic, sums, sizes);
+    let sensitivity = Sensitivity::new(options.statistic.sensitivity())?;
+    let laplace = release_laplace(value, sensitivity, options.epsilon)?;
+    let release = KwRelease {
+        statistic: options.statistic,
+        value: laplace.value,
+        n,
+        groups: sizes.len(),
+        known_sizes: options.known_sizes.then(|| sizes.to_vec()),
+        laplace,
+    };
+    p_value_of_release(&release, evaluator)
+}
+
+/// Every refusal that depends only on public values (n, the declared groups, public sizes,
+/// ε, the evaluator), before anything is released.
+fn check_setting(
+    n: usize,
+    sizes: &[u32],
+    options: &PrivateKwOptions,
+    evaluator: Evaluator,
+) -> Result<(), KruskalWallisError> {
     evaluator.require_monte_carlo("kruskal-wallis")?;
-    reference_model(sample.n(), sample.groups(), options.statistic, options.epsilon)?;
-    let known_sizes = options.known_sizes.then(|| sample.sizes().to_vec());
-    if let Some(sizes) = &known_sizes {
+    reference_model(n, sizes.len(), options.statistic, options.epsilon)?;
+    if options.known_sizes {
         reference_at_sizes(sizes, options.statistic, options.epsilon)?;
     }
-    let mut release =
-        release_kruskal_wallis(sample, options.statistic, options.epsilon, &mut rand::rng())?;
-    release.known_sizes = known_sizes;
-    p_value_of_release(&release, evaluator)
+    Ok(())
 }
 
 #[cfg(test)]

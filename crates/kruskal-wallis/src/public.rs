@@ -36,32 +36,45 @@ pub fn kruskal(sample: &GroupedSample) -> Result<KruskalResult, KruskalWallisErr
     if let Some(group) = sample.sizes().iter().position(|&s| s == 0) {
         return Err(KruskalWallisError::EmptyGroup { group });
     }
-    let n_obs = sample.n();
     let (ranks, blocks) = dptest_ranking::mid_ranks_and_ties(sample.values())?;
+    let tie_sum = dptest_ranking::tie_sum(blocks);
+    let sums = sample.rank_sums(ranks.iter().copied());
+    kruskal_of_rank_sums(&sums, sample.sizes(), tie_sum)
+}
+
+/// [`kruskal`] from the statistic the rows give: the mid-rank sum of each group, its size,
+/// and Σ(t³ − t) over the tie blocks ([`dptest_ranking::tie_sum`]), computed where the rows live
+/// (`dptest.spark`).
+///
+/// # Errors
+/// As [`kruskal`].
+pub fn kruskal_of_rank_sums(
+    sums: &[f64],
+    sizes: &[u32],
+    tie_sum: f64,
+) -> Result<KruskalResult, KruskalWallisError> {
+    if sizes.len() < 2 {
+        return Err(KruskalWallisError::TooFewGroups { groups: sizes.len() });
+    }
+    if let Some(group) = sizes.iter().position(|&s| s == 0) {
+        return Err(KruskalWallisError::EmptyGroup { group });
+    }
+    let n_obs: usize = sizes.iter().map(|&s| s as usize).sum();
     let n = n_obs as f64;
-    let tie_sum: f64 = blocks
-        .iter()
-        .map(|&t| {
-            let t = t as f64;
-            t * t * t - t
-        })
-        .sum();
     let tie_factor = 1.0 - tie_sum / (n * n * n - n);
     if tie_factor <= 0.0 {
         return Err(KruskalWallisError::AllValuesTied);
     }
-    let sums = sample.rank_sums(ranks.iter().copied());
-    let weighted: f64 =
-        sums.iter().zip(sample.sizes()).map(|(r, &size)| r * r / f64::from(size)).sum();
+    let weighted: f64 = sums.iter().zip(sizes).map(|(r, &size)| r * r / f64::from(size)).sum();
     let h = (12.0 / (n * (n + 1.0)) * weighted - 3.0 * (n + 1.0)) / tie_factor;
-    let df = sample.groups() - 1;
+    let df = sizes.len() - 1;
     Ok(KruskalResult {
         test: "kruskal-wallis",
         statistic: h,
         p_value: dptest_refdist::special::chi_squared_sf(h.max(0.0), df),
         df,
         n: n_obs,
-        groups: sample.groups(),
+        groups: sizes.len(),
         method: "asymptotic",
     })
 }

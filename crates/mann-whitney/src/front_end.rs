@@ -5,15 +5,15 @@ use dptest_core::{Alternative, PrivateTest};
 use dptest_mechanisms::{Delta, Epsilon};
 use dptest_refdist::Evaluator;
 use dptest_report::{
-    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
-    fmt,
+    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary,
+    TestOption, fmt,
 };
 
 use crate::interval::whole_range_auc;
 use crate::{
     CENTRED_EXACT_MAX_N, DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, GroupSizes, MwPrivacy,
-    MwReferenceKind, MwStatistic, PrivateMannWhitney, PrivateMwOptions, TwoSample, auc_interval,
-    check_options, private_mann_whitney,
+    MwReferenceKind, MwStatistic, MwSummary, PrivateMannWhitney, PrivateMwOptions, TwoSample,
+    auc_interval, check_options, private_mann_whitney, private_mann_whitney_of_summary,
 };
 
 impl ReleaseTest for PrivateMannWhitney {
@@ -53,15 +53,31 @@ impl ReleaseTest for PrivateMannWhitney {
         choices: &Choices,
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
-        let mut split = data.split()?.into_iter();
-        let (Some(x), Some(y), None) = (split.next(), split.next(), split.next()) else {
-            return Err(Refusal("the Mann–Whitney test reads two declared groups".to_owned()));
+        data.checked_summary()?;
+        let (options, result) = match data {
+            Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
+                let (Ok([r1, _]), Ok([n1, n2])) =
+                    (<[f64; 2]>::try_from(sums), <[u64; 2]>::try_from(sizes))
+                else {
+                    return Err(two_groups());
+                };
+                let summary = MwSummary::from_rank_sum(r1, to_usize(n1)?, to_usize(n2)?);
+                let options = options(choices, summary.n())?;
+                (options, private_mann_whitney_of_summary(&summary, &options, evaluator))
+            }
+            Data::Summary { .. } => return Err(two_groups()),
+            rows => {
+                let mut split = rows.split()?.into_iter();
+                let (Some(x), Some(y), None) = (split.next(), split.next(), split.next()) else {
+                    return Err(two_groups());
+                };
+                // A declared group may be empty (the release must not depend on that).
+                let sample = TwoSample::declared(x, y).map_err(Refusal::from_display)?;
+                let options = options(choices, sample.n())?;
+                (options, private_mann_whitney(&sample, &options, evaluator))
+            }
         };
-        // A declared group may be empty (the release must not depend on that).
-        let sample = TwoSample::declared(x, y).map_err(Refusal::from_display)?;
-        let options = options(choices, sample.n())?;
-        let result =
-            private_mann_whitney(&sample, &options, evaluator).map_err(Refusal::from_display)?;
+        let result = result.map_err(Refusal::from_display)?;
         let title = match options.privacy.sizes {
             GroupSizes::Unreleased => {
                 "Mann–Whitney U test, private group sizes never released (ε-DP)"
@@ -212,6 +228,14 @@ fn check_ci(choices: &Choices, known: bool) -> Result<(), Refusal> {
         )));
     }
     Ok(())
+}
+
+fn two_groups() -> Refusal {
+    Refusal("the Mann–Whitney test reads two declared groups, or their two rank sums".to_owned())
+}
+
+fn to_usize(size: u64) -> Result<usize, Refusal> {
+    usize::try_from(size).map_err(|_| Refusal("a group size does not fit this machine".to_owned()))
 }
 
 /// `known-sizes`: the group sizes are public (ε-DP, all of ε on U).

@@ -71,15 +71,17 @@ pub use crate::{
     error::MannWhitneyError,
     private::{
         DEFAULT_COUNT_GAMMA, DEFAULT_COUNT_SHARE, DEFAULT_DELTA, DEFAULT_SIZE_FRACTION, GroupSizes,
-        MwPrivacy, MwRelease, MwStatistic, SizeCount, SizeEstimate, balanced_sizes,
+        MwPrivacy, MwRelease, MwStatistic, MwSummary, SizeCount, SizeEstimate, balanced_sizes,
         centred_sensitivity, release_mann_whitney,
     },
     public::{
-        Alternative, EXACT_MAX_PAIRS, MannWhitneyOptions, MannWhitneyResult, Method, mann_whitney_u,
+        Alternative, EXACT_MAX_PAIRS, MannWhitneyOptions, MannWhitneyResult, Method,
+        mann_whitney_u, mann_whitney_u_of_summary,
     },
     reference::{
         CENTRED_EXACT_MAX_N, DEFAULT_DRAWS, DEFAULT_SEED, EXACT_U_MAX_PAIRS, MwDetail,
         MwReferenceKind, PrivateMwOptions, check_options, p_value_of_release, private_mann_whitney,
+        private_mann_whitney_of_summary,
     },
     sample::TwoSample,
     study::{

@@ -398,11 +398,59 @@ pub fn release_mann_whitney(
     sample: &TwoSample,
     privacy: &MwPrivacy,
 ) -> Result<MwRelease, MannWhitneyError> {
-    release_with(sample, privacy, &mut release_laplace)
+    release_with(&MwSummary::of(sample)?, privacy, &mut release_laplace)
+}
+
+/// What a Mann–Whitney release reads of the rows: the group sizes and U₁ from joint
+/// mid-ranks, computed in memory ([`MwSummary::of`]) or where the rows live
+/// ([`MwSummary::from_rank_sum`], from `dptest.spark`'s rank sums).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MwSummary {
+    /// Rows of x.
+    pub n1: usize,
+    /// Rows of y.
+    pub n2: usize,
+    /// U₁ = R₁ − n₁(n₁ + 1)/2, R₁ the joint mid-rank sum of x.
+    pub u1: f64,
+}
+
+impl MwSummary {
+    /// The summary of a sample in memory. O(n log n).
+    ///
+    /// # Errors
+    /// The ranking fails (it cannot for a validated sample).
+    pub fn of(sample: &TwoSample) -> Result<MwSummary, MannWhitneyError> {
+        Ok(MwSummary { n1: sample.n1(), n2: sample.n2(), u1: sample.u1()? })
+    }
+
+    /// The summary from the joint mid-rank sum `r1` of x's `n1` rows and y's size `n2`.
+    pub fn from_rank_sum(r1: f64, n1: usize, n2: usize) -> MwSummary {
+        let m = n1 as f64;
+        MwSummary { n1, n2, u1: r1 - m * (m + 1.0) / 2.0 }
+    }
+
+    /// n₁ + n₂.
+    pub fn n(&self) -> usize {
+        self.n1 + self.n2
+    }
+
+    /// n₁·n₂.
+    pub fn pairs(&self) -> f64 {
+        self.n1 as f64 * self.n2 as f64
+    }
+
+    /// The value of `statistic` (0 for the centred statistic of an empty group).
+    pub fn statistic(&self, statistic: MwStatistic) -> f64 {
+        match statistic {
+            MwStatistic::MinU => self.u1.min(self.pairs() - self.u1),
+            MwStatistic::U1 => self.u1,
+            MwStatistic::Centred => self.u1 - self.pairs() / 2.0,
+        }
+    }
 }
 
 pub(crate) fn release_with(
-    sample: &TwoSample,
+    sample: &MwSummary,
     privacy: &MwPrivacy,
     noise: &mut NoiseFn<'_>,
 ) -> Result<MwRelease, MannWhitneyError> {
@@ -411,23 +459,23 @@ pub(crate) fn release_with(
     let (mut size_estimate, mut size_count) = (None, None);
     let reference_sizes = match privacy.sizes {
         GroupSizes::Unreleased => balanced_sizes(n),
-        GroupSizes::Known => [sample.n1(), sample.n2()],
+        GroupSizes::Known => [sample.n1, sample.n2],
         GroupSizes::Estimated => {
-            let m = sample.n1().min(sample.n2());
+            let m = sample.n1.min(sample.n2);
             let release = noise(m as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
             let estimate =
                 size_estimate.insert(size_estimate_of(release, privacy.delta_value(), n));
             [estimate.m_star, n - estimate.m_star]
         }
         GroupSizes::Counted => {
-            let release = noise(sample.n1() as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
+            let release = noise(sample.n1 as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
             let count = size_count.insert(self::size_count(release, privacy.gamma, n));
             most_balanced_within(count.plausible, n)
         }
     };
     let sensitivity = u_sensitivity(privacy.sizes, reference_sizes);
     let statistic = privacy.statistic();
-    let u = statistic_of(sample, statistic)?;
+    let u = sample.statistic(statistic);
     let u_release = noise(u, Sensitivity::new(sensitivity as f64)?, Epsilon::new(eps_u)?)?;
     Ok(MwRelease {
         value: u_release.value,
@@ -449,11 +497,7 @@ pub(crate) fn statistic_of(
     sample: &TwoSample,
     statistic: MwStatistic,
 ) -> Result<f64, MannWhitneyError> {
-    Ok(match statistic {
-        MwStatistic::MinU => sample.min_u()?,
-        MwStatistic::U1 => sample.u1()?,
-        MwStatistic::Centred => sample.u1()? - sample.pairs() / 2.0,
-    })
+    Ok(MwSummary::of(sample)?.statistic(statistic))
 }
 
 #[cfg(test)]
@@ -476,7 +520,7 @@ mod tests {
     fn seeded(sample: &TwoSample, privacy: &MwPrivacy, seed: u64) -> MwRelease {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut noise = |s, d, e| release_laplace_insecure_seeded(s, d, e, &mut rng);
-        release_with(sample, privacy, &mut noise).unwrap()
+        release_with(&MwSummary::of(sample).unwrap(), privacy, &mut noise).unwrap()
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::{MannWhitneyError, TwoSample};
+use crate::{MannWhitneyError, MwSummary, TwoSample};
 
 pub use dptest_refdist::Alternative;
 
@@ -78,15 +78,31 @@ pub fn mann_whitney_u(
     sample: &TwoSample,
     options: &MannWhitneyOptions,
 ) -> Result<MannWhitneyResult, MannWhitneyError> {
-    let (n1, n2) = (sample.n1(), sample.n2());
     let (u1, ties) = sample.u1_and_ties()?;
-    let u2 = sample.pairs() - u1;
+    let summary = MwSummary { n1: sample.n1(), n2: sample.n2(), u1 };
+    mann_whitney_u_of_summary(&summary, dptest_ranking::tie_sum(ties), options)
+}
+
+/// [`mann_whitney_u`] from what the rows give: the sizes and U₁ ([`MwSummary`]) and Σ(t³ − t)
+/// over the joint tie blocks ([`dptest_ranking::tie_sum`]), computed where the rows live
+/// (`dptest.spark`). Ties change the `auto` method as in scipy: any tie block means
+/// Σ(t³ − t) > 0.
+///
+/// # Errors
+/// As [`mann_whitney_u`].
+pub fn mann_whitney_u_of_summary(
+    summary: &MwSummary,
+    tie_sum: f64,
+    options: &MannWhitneyOptions,
+) -> Result<MannWhitneyResult, MannWhitneyError> {
+    let MwSummary { n1, n2, u1 } = *summary;
+    let u2 = summary.pairs() - u1;
     let (u, factor) = match options.alternative {
         Alternative::Greater => (u1, 1.0),
         Alternative::Less => (u2, 1.0),
         Alternative::TwoSided => (u1.max(u2), 2.0),
     };
-    let has_ties = ties.iter().any(|&t| t > 1);
+    let has_ties = tie_sum > 0.0;
     let method = match options.method {
         Method::Auto if (n1 > 8 && n2 > 8) || has_ties => Method::Asymptotic,
         Method::Auto => Method::Exact,
@@ -95,7 +111,7 @@ pub fn mann_whitney_u(
     let (p, z) = if method == Method::Exact {
         (exact_sf(u as u64, n1 as u64, n2 as u64)?, None)
     } else {
-        let z = z_statistic(u, n1, n2, &ties, options.use_continuity);
+        let z = z_statistic(u, n1, n2, tie_sum, options.use_continuity);
         if z.is_nan() {
             return Err(MannWhitneyError::AllValuesTied);
         }
@@ -115,16 +131,9 @@ pub fn mann_whitney_u(
 }
 
 /// z = (U − n1n2/2 − d)/s, d = ½ with continuity, s² = n1n2/12·((n+1) − Σ(t³−t)/(n(n−1))).
-fn z_statistic(u: f64, n1: usize, n2: usize, ties: &[usize], continuity: bool) -> f64 {
+fn z_statistic(u: f64, n1: usize, n2: usize, tie_term: f64, continuity: bool) -> f64 {
     let (n1, n2) = (n1 as f64, n2 as f64);
     let n = n1 + n2;
-    let tie_term: f64 = ties
-        .iter()
-        .map(|&t| {
-            let t = t as f64;
-            t * t * t - t
-        })
-        .sum();
     let s = (n1 * n2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)))).sqrt();
     let mut numerator = u - n1 * n2 / 2.0;
     if continuity {

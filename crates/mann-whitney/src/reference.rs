@@ -5,8 +5,9 @@ use dptest_refdist::exact::{ExactNull, ExactReference, LatticeLaplace};
 use dptest_refdist::{Evaluator, NullModel, RankStatistic, RankSumNull, ReferenceInfo, Tail};
 use serde::Serialize;
 
-use crate::private::{GroupSizes, MwPrivacy, MwRelease, MwStatistic, release_mann_whitney};
+use crate::private::{GroupSizes, MwPrivacy, MwRelease, MwStatistic, MwSummary, release_with};
 use crate::{Alternative, MannWhitneyError, TwoSample};
+use dptest_mechanisms::release_laplace;
 
 /// Default number of Monte Carlo draws of the MW references.
 pub const DEFAULT_DRAWS: u64 = 100_000;
@@ -399,6 +400,22 @@ pub fn private_mann_whitney(
     evaluator: Evaluator,
 ) -> Result<Outcome<MwDetail>, MannWhitneyError> {
     check_options(sample.n(), options)?;
-    let release = release_mann_whitney(sample, &options.privacy)?;
+    private_mann_whitney_of_summary(&MwSummary::of(sample)?, options, evaluator)
+}
+
+/// The full private test from what the rows give ([`MwSummary`]: the sizes and U₁ from joint
+/// mid-ranks), computed where the rows live (`dptest.spark`). The release, the reference and
+/// every refusal are those of [`private_mann_whitney`], which calls this with the summary it
+/// computes in memory.
+///
+/// # Errors
+/// As [`private_mann_whitney`].
+pub fn private_mann_whitney_of_summary(
+    summary: &MwSummary,
+    options: &PrivateMwOptions,
+    evaluator: Evaluator,
+) -> Result<Outcome<MwDetail>, MannWhitneyError> {
+    check_options(summary.n(), options)?;
+    let release = release_with(summary, &options.privacy, &mut release_laplace)?;
     p_value_of_release(&release, options.reference, evaluator)
 }

@@ -42,5 +42,6 @@ mod signed;
 pub use error::RankError;
 pub use ranks::{
     labels_by_random_rank, mid_ranks, mid_ranks_and_ties, ranks_random_ties, tie_block_sizes,
+    tie_sum,
 };
 pub use signed::{SignedRanks, signed_ranks_classic, signed_ranks_pratt};

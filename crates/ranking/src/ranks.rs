@@ -99,6 +99,18 @@ pub fn mid_ranks(values: &[f64]) -> Result<Vec<f64>, RankError> {
     Ok(SortedOrder::new(values)?.mid_ranks())
 }
 
+/// Σ(t³ − t) over tie blocks of sizes `blocks` (1 for an untied value): the tie correction
+/// of the rank tests' variances (scipy's `tiecorrect`, unnormalised).
+pub fn tie_sum(blocks: impl IntoIterator<Item = usize>) -> f64 {
+    blocks
+        .into_iter()
+        .map(|t| {
+            let t = t as f64;
+            t * t * t - t
+        })
+        .sum()
+}
+
 /// [`mid_ranks`] and [`tie_block_sizes`] together, from one sort (half the work of calling
 /// both).
 ///

@@ -39,6 +39,23 @@ pub fn median_ci_epsilon(choices: &Choices, what: &str) -> Result<f64, Refusal> 
     Ok(epsilon)
 }
 
+/// Refuses the median interval for data given as a summary ([`crate::Data::Summary`]): the
+/// interval's histogram reads the rows, which a summary does not hold. Public: it depends on
+/// the choices and on how the data were given only.
+///
+/// # Errors
+/// An interval was asked for.
+pub fn rows_for_interval(choices: &Choices, test: &str) -> Result<(), Refusal> {
+    match choices.ci {
+        Some(_) => Err(Refusal(format!(
+            "the {test} test's median interval reads the rows; a summary computed where they \
+             live has none: drop {}",
+            choices.front_end.name("ci")
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The private median interval of `values` as the estimate object, or `None` without `--ci`.
 ///
 /// # Errors

@@ -29,11 +29,12 @@
 #![deny(missing_docs)]
 
 pub use crate::binding::{Binding, Simulation, binding_choices, data_of_samples, release_on_cpu};
-pub use crate::interval::{MEDIAN_METHOD, median_ci_epsilon, median_estimate};
+pub use crate::interval::{MEDIAN_METHOD, median_ci_epsilon, median_estimate, rows_for_interval};
 pub use crate::release::{
     Choices, CiRequest, Data, EPSILON_TOTAL, Estimate, Evaluation, FrontEnd, Layout, Prepared,
     Refusal, Release, ReleaseTest, Shape, TestOption, estimate_text,
 };
+pub use crate::summary::Summary;
 use dptest_core::Outcome;
 use std::fmt::Write as _;
 
@@ -43,6 +44,7 @@ use serde_json::{Map, Value, json};
 mod binding;
 mod interval;
 mod release;
+mod summary;
 
 /// Fewer Monte Carlo draws than this get a resolution warning.
 pub const MIN_USEFUL_DRAWS: u64 = 1000;

@@ -18,7 +18,7 @@ pub use dptest_core::{Estimate, Refusal};
 use dptest_refdist::Evaluator;
 use serde::Serialize;
 
-use crate::{Fields, all_noise_warning};
+use crate::{Fields, Summary, all_noise_warning};
 
 /// The data layout a test reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +73,13 @@ pub enum Data {
         /// Whether they are differences of pairs (public: it is how the data was declared).
         paired: bool,
     },
+    /// The test's sufficient statistic, computed where the rows live ([`Summary`]).
+    Summary {
+        /// The statistic.
+        summary: Summary,
+        /// Whether the rows were pairs (public: it is how the data was declared).
+        paired: bool,
+    },
 }
 
 impl Data {
@@ -85,10 +92,27 @@ impl Data {
             Data::Values { values, paired } => {
                 Shape { n: values.len(), groups: 1, paired: *paired }
             }
+            Data::Summary { summary, paired } => Shape {
+                n: usize::try_from(summary.n()).unwrap_or(usize::MAX),
+                groups: summary.groups(),
+                paired: *paired,
+            },
         }
     }
 
-    /// The values of each declared group, in order (empty for [`Data::Values`]).
+    /// The summary, checked ([`Summary::check`]), for a test that reads a summary; `None` for
+    /// rows.
+    ///
+    /// # Errors
+    /// The summary is not one a dataset of its size could produce.
+    pub fn checked_summary(&self) -> Result<Option<&Summary>, Refusal> {
+        let Data::Summary { summary, .. } = self else { return Ok(None) };
+        summary.check()?;
+        Ok(Some(summary))
+    }
+
+    /// The values of each declared group, in order (empty for [`Data::Values`] and
+    /// [`Data::Summary`]).
     ///
     /// # Errors
     /// A group index that is not a declared group, or as many indices as values.

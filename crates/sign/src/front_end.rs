@@ -5,14 +5,17 @@ use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::Evaluator;
 use dptest_report::{
-    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
-    fmt, median_ci_epsilon, median_estimate,
+    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary,
+    TestOption, fmt, median_ci_epsilon, median_estimate, rows_for_interval,
 };
 
 /// What the median interval is of.
 const VALUES: &str = "values (differences)";
 
-use crate::{PrivateSign, PrivateSignOptions, SignReference, SignSample, private_sign};
+use crate::{
+    PrivateSign, PrivateSignOptions, SignCounts, SignReference, SignSample, private_sign,
+    private_sign_of_counts,
+};
 
 impl ReleaseTest for PrivateSign {
     fn layout(&self) -> Layout {
@@ -44,12 +47,33 @@ impl ReleaseTest for PrivateSign {
         choices: &Choices,
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
-        let Data::Values { values, .. } = data else {
-            return Err(Refusal("the sign test reads one sample of values".to_owned()));
+        let options = options(choices)?;
+        data.checked_summary()?;
+        let (result, values) = match data {
+            Data::Values { values, .. } => {
+                let sample = SignSample::new(&values).map_err(Refusal::from_display)?;
+                (private_sign(&sample, &options, evaluator), values)
+            }
+            Data::Summary { summary: Summary::Signs { positive, negative, zeros }, .. } => {
+                rows_for_interval(choices, "sign")?;
+                let count = |c: u64| {
+                    usize::try_from(c)
+                        .map_err(|_| Refusal("more values than this machine counts".to_owned()))
+                };
+                let counts = SignCounts {
+                    positive: count(positive)?,
+                    negative: count(negative)?,
+                    zero: count(zeros)?,
+                };
+                (private_sign_of_counts(&counts, &options, evaluator), Vec::new())
+            }
+            _ => {
+                return Err(Refusal(
+                    "the sign test reads one sample of values, or their sign counts".to_owned(),
+                ));
+            }
         };
-        let sample = SignSample::new(&values).map_err(Refusal::from_display)?;
-        let result =
-            private_sign(&sample, &options(choices)?, evaluator).map_err(Refusal::from_display)?;
+        let result = result.map_err(Refusal::from_display)?;
         let title = "Sign test (ε-DP, exact reference over every number of zeros)".to_owned();
         let mut r = Release::new(self.name(), title, &result)?;
         let detail = &result.detail;

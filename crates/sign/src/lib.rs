@@ -41,7 +41,7 @@ pub use crate::{
     error::SignError,
     private::{
         MAX_N, PrivateSignOptions, SIGN_SENSITIVITY, SignDetail, SignReference, private_sign,
-        release_sign,
+        private_sign_of_counts, release_sign,
     },
     public::{SignTestResult, sign_test},
     sample::{SignCounts, SignSample},

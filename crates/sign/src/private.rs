@@ -19,7 +19,7 @@ use dptest_refdist::exact::LatticeLaplace;
 use dptest_refdist::{Evaluator, ReferenceInfo};
 use serde::Serialize;
 
-use crate::{SignError, SignSample};
+use crate::{SignCounts, SignError, SignSample};
 
 /// How far T = #positive − #negative moves when one value changes: 2 (one value goes from
 /// positive to negative or back).
@@ -34,8 +34,12 @@ pub const MAX_N: usize = 10_000;
 /// # Errors
 /// [`SignError::Mechanism`] for an invalid ε.
 pub fn release_sign(sample: &SignSample, epsilon: Epsilon) -> Result<LaplaceRelease, SignError> {
+    release_counts(&sample.counts(), epsilon)
+}
+
+fn release_counts(counts: &SignCounts, epsilon: Epsilon) -> Result<LaplaceRelease, SignError> {
     let sensitivity = Sensitivity::new(SIGN_SENSITIVITY)?;
-    Ok(release_laplace(sample.counts().statistic(), sensitivity, epsilon)?)
+    Ok(release_laplace(counts.statistic(), sensitivity, epsilon)?)
 }
 
 /// The reference distribution of T̃ at n values and one noise scale: build it once, then
@@ -217,10 +221,28 @@ pub struct SignDetail {
 pub fn private_sign(
     sample: &SignSample,
     options: &PrivateSignOptions,
+    evaluator: Evaluator,
+) -> Result<Outcome<SignDetail>, SignError> {
+    private_sign_of_counts(&sample.counts(), options, evaluator)
+}
+
+/// The full private test from what the rows give: the counts of positive, negative and zero
+/// values, computed where the rows live (`dptest.spark`). The release, the reference and
+/// every refusal are those of [`private_sign`], which counts in memory.
+///
+/// # Errors
+/// As [`private_sign`] ([`SignError::Empty`] for no values).
+pub fn private_sign_of_counts(
+    counts: &SignCounts,
+    options: &PrivateSignOptions,
     _evaluator: Evaluator,
 ) -> Result<Outcome<SignDetail>, SignError> {
-    let reference = SignReference::new(sample.len(), options.epsilon)?;
-    let release = release_sign(sample, options.epsilon)?;
+    let n = counts.positive + counts.negative + counts.zero;
+    if n == 0 {
+        return Err(SignError::Empty);
+    }
+    let reference = SignReference::new(n, options.epsilon)?;
+    let release = release_counts(counts, options.epsilon)?;
     let p_value = reference.p_value(release.value, options.alternative)?;
     Ok(Outcome {
         test: "sign",
@@ -229,7 +251,7 @@ pub fn private_sign(
         epsilon: release.epsilon,
         delta: 0.0,
         detail: SignDetail {
-            n: sample.len(),
+            n,
             sensitivity: SIGN_SENSITIVITY,
             noise_scale: release.scale,
             alternative: options.alternative,

@@ -4,12 +4,13 @@
 use dptest_core::PrivateTest;
 use dptest_refdist::Evaluator;
 use dptest_report::{
-    Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption, fmt,
+    Choices, Data, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary, TestOption, fmt,
 };
 
 use crate::{
     BoundedSample, DEFAULT_DRAWS, DEFAULT_SEED, NoisyMoments, PrivateTOptions, PrivateTTest,
-    REFERENCE_NAMES, ReferenceMethod, mean_interval, private_ttest, reference_p_value,
+    REFERENCE_NAMES, ReferenceMethod, Rescaling, mean_interval, private_ttest,
+    private_ttest_of_moments, reference_p_value,
 };
 
 impl ReleaseTest for PrivateTTest {
@@ -50,14 +51,27 @@ impl ReleaseTest for PrivateTTest {
         choices: &Choices,
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
-        let Data::Values { values, paired } = data else {
-            return Err(Refusal("the t-test reads one sample of values".to_owned()));
-        };
         let bounds = bounds(choices)?;
         let options = options(choices)?;
-        let sample =
-            BoundedSample::new(&values, choices.popmean, bounds).map_err(Refusal::from_display)?;
-        let result = private_ttest(&sample, &options, evaluator).map_err(Refusal::from_display)?;
+        data.checked_summary()?;
+        let result = match data {
+            Data::Values { ref values, .. } => BoundedSample::new(values, choices.popmean, bounds)
+                .and_then(|sample| private_ttest(&sample, &options, evaluator)),
+            Data::Summary { summary: Summary::Moments { n, mean, variance }, .. } => {
+                let n = usize::try_from(n)
+                    .map_err(|_| Refusal("more values than this machine counts".to_owned()))?;
+                Rescaling::new(bounds, choices.popmean).and_then(|rescaling| {
+                    private_ttest_of_moments(n, mean, variance, rescaling, &options, evaluator)
+                })
+            }
+            _ => {
+                return Err(Refusal(
+                    "the t-test reads one sample of values, or their clamped moments".to_owned(),
+                ));
+            }
+        }
+        .map_err(Refusal::from_display)?;
+        let paired = data.shape().paired;
         let kind = if paired { "Paired" } else { "One-sample" };
         let mut r = Release::new(self.name(), format!("{kind} t-test (ε-DP)"), &result)?;
         let detail = &result.detail;

@@ -86,7 +86,7 @@ pub use crate::{
     },
     public::{
         Alternative, ConfidenceInterval, TTestResult, t_confidence_interval, t_p_value,
-        ttest_1samp, ttest_rel,
+        ttest_1samp, ttest_of_moments, ttest_rel,
     },
     reference::{
         DEFAULT_GAMMA, DataLaw, GRID_FLOOR_FRACTION, GRID_RATIO, NullLaws, PAPER_SD,
@@ -100,7 +100,10 @@ pub use crate::{
         calibrate, normal_data, rejection_rate, shape_p_values, simulate_release,
         simulated_p_values,
     },
-    test::{DEFAULT_DRAWS, DEFAULT_SEED, TTestDetail, private_ttest, reference_p_value},
+    test::{
+        DEFAULT_DRAWS, DEFAULT_SEED, TTestDetail, private_ttest, private_ttest_of_moments,
+        reference_p_value,
+    },
     two_point::{TAG_TWO_POINT_STUDENTIZED, TAG_TWO_POINT_VARIANCE, TwoPointNull},
     variance_null::{NoisyVarianceNull, TAG_NOISY_VARIANCE},
 };

@@ -211,17 +211,32 @@ pub fn release_t(
 pub(crate) fn release_t_with<F>(
     rescaled: &[f64],
     options: &PrivateTOptions,
+    release: F,
+) -> Result<PrivateTRelease, TTestError>
+where
+    F: FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError>,
+{
+    check_n(rescaled.len())?;
+    check_finite("data", rescaled)?;
+    let (mean, variance) = clamped_moments(rescaled);
+    release_moments_with(rescaled.len(), mean, variance, options, release)
+}
+
+/// [`release_t_with`] from the mean and unbiased variance of n values on [−1, 1].
+pub(crate) fn release_moments_with<F>(
+    n: usize,
+    mean: f64,
+    variance: f64,
+    options: &PrivateTOptions,
     mut release: F,
 ) -> Result<PrivateTRelease, TTestError>
 where
     F: FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError>,
 {
-    let n = rescaled.len();
     check_n(n)?;
-    check_finite("data", rescaled)?;
     let scales = options.noise_scales(n)?;
     let (eps_m, eps_v) = options.epsilons()?;
-    let (mean, variance) = clamped_moments(rescaled);
+    let (mean, variance) = (mean.clamp(-1.0, 1.0), variance.max(0.0));
     let mean_release = release(mean, Sensitivity::new(scales.mean_sensitivity)?, eps_m)?;
     let variance_release =
         release(variance, Sensitivity::new(scales.variance_sensitivity)?, eps_v)?;

@@ -132,13 +132,33 @@ pub fn ttest_1samp(
         return Err(TTestError::InvalidPopmean { popmean });
     }
     let (mean, variance) = mean_variance(data);
-    let n = data.len();
-    let standard_error = (variance / n as f64).sqrt();
-    if standard_error <= 0.0 {
-        return Err(TTestError::ZeroVariance);
-    }
     // mean − popmean about popmean itself, so an offset shared by both costs no digits.
     let difference = dptest_core::Centred::about(data, popmean).shifted_mean;
+    ttest_of_moments(data.len(), mean, difference, variance, popmean, alternative)
+}
+
+/// [`ttest_1samp`] from what the rows give: n, the mean, the mean of x − popmean (computed
+/// about popmean, so that a large shared offset costs no digits) and the unbiased variance,
+/// computed where the rows live (`dptest.spark`).
+///
+/// # Errors
+/// As [`ttest_1samp`].
+pub fn ttest_of_moments(
+    n: usize,
+    mean: f64,
+    difference: f64,
+    variance: f64,
+    popmean: f64,
+    alternative: Alternative,
+) -> Result<TTestResult, TTestError> {
+    check_n(n)?;
+    if !popmean.is_finite() {
+        return Err(TTestError::InvalidPopmean { popmean });
+    }
+    let standard_error = (variance / n as f64).sqrt();
+    if standard_error.is_nan() || standard_error <= 0.0 {
+        return Err(TTestError::ZeroVariance);
+    }
     let statistic = difference / standard_error;
     let df = (n - 1) as f64;
     Ok(TTestResult {

@@ -1,14 +1,16 @@
 //! The complete private t-test: rescale, release, reference p-value.
 
 use dptest_core::Outcome;
-use dptest_mechanisms::LaplaceRelease;
+use dptest_mechanisms::{LaplaceRelease, release_laplace};
 use dptest_refdist::{Engine, Evaluator, RefdistError, ReferenceInfo};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::TTestError;
 use crate::moments::{NoiseScales, NoisyMoments};
-use crate::private::{PrivateTOptions, Rescaling, release_t};
+use crate::private::{
+    PrivateTOptions, PrivateTRelease, Rescaling, release_moments_with, release_t,
+};
 use crate::public::Alternative;
 use crate::reference::{
     DataLaw, LawPValues, ReferenceMethod, SdInterval, TPValue, combine, confidence_sets,
@@ -177,8 +179,39 @@ pub fn private_ttest(
     options: &PrivateTOptions,
     evaluator: Evaluator,
 ) -> Result<Outcome<TTestDetail>, TTestError> {
-    let (engine, mc) = evaluator.require_monte_carlo("the private t-test")?;
+    evaluator.require_monte_carlo("the private t-test")?;
     let release = release_t(sample.rescaled(), options)?;
+    finish(release, sample.rescaling(), options, evaluator)
+}
+
+/// The full private test from what the rows give: the mean and the unbiased variance of the
+/// n values clamped to the declared bounds and mapped to [−1, 1] with the hypothesised mean
+/// at 0 (`rescaling`, [`Rescaling::apply`]), computed where the rows live (`dptest.spark`).
+/// The release, the reference and every refusal are those of [`private_ttest`], which
+/// computes the moments in memory.
+///
+/// # Errors
+/// As [`private_ttest`].
+pub fn private_ttest_of_moments(
+    n: usize,
+    mean: f64,
+    variance: f64,
+    rescaling: Rescaling,
+    options: &PrivateTOptions,
+    evaluator: Evaluator,
+) -> Result<Outcome<TTestDetail>, TTestError> {
+    evaluator.require_monte_carlo("the private t-test")?;
+    let release = release_moments_with(n, mean, variance, options, release_laplace)?;
+    finish(release, rescaling, options, evaluator)
+}
+
+fn finish(
+    release: PrivateTRelease,
+    rescaling: Rescaling,
+    options: &PrivateTOptions,
+    evaluator: Evaluator,
+) -> Result<Outcome<TTestDetail>, TTestError> {
+    let (engine, mc) = evaluator.require_monte_carlo("the private t-test")?;
     let pv = reference_p_value(&release.moments, options, evaluator)?;
     let m = release.moments;
     let scales = options.noise_scales(m.n)?;
@@ -204,8 +237,8 @@ pub fn private_ttest(
             epsilon_variance: options.epsilon_variance(),
             noisy_mean: m.noisy_mean,
             noisy_variance: m.noisy_variance,
-            mean_estimate: sample.rescaling().to_data_scale(m.noisy_mean),
-            rescaling: sample.rescaling(),
+            mean_estimate: rescaling.to_data_scale(m.noisy_mean),
+            rescaling,
             noise: scales,
             worst_sd: pv.worst_sd,
             worst_law: pv.worst_law,

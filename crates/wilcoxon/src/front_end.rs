@@ -5,8 +5,8 @@ use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::Evaluator;
 use dptest_report::{
-    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption,
-    fmt, median_ci_epsilon, median_estimate,
+    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary,
+    TestOption, fmt, median_ci_epsilon, median_estimate, rows_for_interval,
 };
 
 /// What the median interval is of.
@@ -14,7 +14,8 @@ const VALUES: &str = "differences";
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, MAX_ROBUST_TABLE_N, PairedSample, PrivateOptions, PrivateWilcoxon,
-    ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon, release_epsilon, shifted,
+    ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon, private_wilcoxon_of_statistic,
+    release_epsilon, shifted,
 };
 
 impl ReleaseTest for PrivateWilcoxon {
@@ -61,20 +62,35 @@ impl ReleaseTest for PrivateWilcoxon {
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
         let shape = data.shape();
-        let Data::Values { values, .. } = data else {
-            return Err(Refusal("the Wilcoxon test reads one sample of differences".to_owned()));
-        };
         if choices.popmean != 0.0 && shape.paired {
             return Err(Refusal(
                 "a hypothesised median applies to the one-sample test; a paired test tests d = 0"
                     .to_owned(),
             ));
         }
-        let tested = shifted(&values, choices.popmean);
-        let sample = PairedSample::from_differences(&tested).map_err(Refusal::from_display)?;
         let options = options(shape, choices)?;
-        let result =
-            private_wilcoxon(&sample, &options, evaluator).map_err(Refusal::from_display)?;
+        data.checked_summary()?;
+        let (result, values) = match data {
+            Data::Values { values, .. } => {
+                let tested = shifted(&values, choices.popmean);
+                let sample =
+                    PairedSample::from_differences(&tested).map_err(Refusal::from_display)?;
+                (private_wilcoxon(&sample, &options, evaluator), values)
+            }
+            Data::Summary { summary: Summary::SignedRanks { w, n }, .. } => {
+                rows_for_interval(choices, "Wilcoxon")?;
+                let n = usize::try_from(n).map_err(|_| too_many())?;
+                (private_wilcoxon_of_statistic(w, n, &options, evaluator), Vec::new())
+            }
+            _ => {
+                return Err(Refusal(
+                    "the Wilcoxon test reads one sample of differences, or their signed-rank \
+                     statistic"
+                        .to_owned(),
+                ));
+            }
+        };
+        let result = result.map_err(Refusal::from_display)?;
         let detail = &result.detail;
         let law = detail.reference_law.description();
         let title = format!("Wilcoxon signed-rank test, Pratt ranks (ε-DP, {law} reference)");
@@ -108,6 +124,10 @@ impl ReleaseTest for PrivateWilcoxon {
         }
         Ok(r)
     }
+}
+
+fn too_many() -> Refusal {
+    Refusal("more differences than this machine counts".to_owned())
 }
 
 /// `reference`: the zero-robust exact reference (the default), the untied exact pmf, or the

@@ -57,7 +57,8 @@ pub use crate::{
     exact::MAX_EXACT_N,
     private::{
         DEFAULT_DRAWS, DEFAULT_SEED, PrivateOptions, Reference, ReferenceLaw, WilcoxonDetail,
-        WpReference, pratt_sensitivity, private_wilcoxon, release_pratt, uses_normal_limit,
+        WpReference, pratt_sensitivity, private_wilcoxon, private_wilcoxon_of_statistic,
+        release_pratt, uses_normal_limit,
     },
     public::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,

@@ -402,8 +402,35 @@ pub fn private_wilcoxon(
     evaluator: Evaluator<'_>,
 ) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
     let reference = WpReference::new(sample.len(), options.epsilon, options.reference, evaluator)?;
-    let release = release_pratt(sample, options.epsilon)?;
-    finish(sample.len(), &reference, release, options)
+    let w = pratt_statistic(sample)?.w;
+    release_and_finish(w, sample.len(), &reference, options)
+}
+
+/// The full private test from what the rows give: Pratt's W = R₊ − R₋ of n differences
+/// (mid-ranks of |d| over all n, zeros included, then the zeros dropped), computed where the
+/// rows live (`dptest.spark`). The release, the reference and every refusal are those of
+/// [`private_wilcoxon`], which computes W in memory.
+///
+/// # Errors
+/// As [`private_wilcoxon`].
+pub fn private_wilcoxon_of_statistic(
+    w: f64,
+    n: usize,
+    options: &PrivateOptions,
+    evaluator: Evaluator<'_>,
+) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
+    let reference = WpReference::new(n, options.epsilon, options.reference, evaluator)?;
+    release_and_finish(w, n, &reference, options)
+}
+
+fn release_and_finish(
+    w: f64,
+    n: usize,
+    reference: &WpReference<'_>,
+    options: &PrivateOptions,
+) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
+    let release = release_laplace(w, sensitivity(n)?, options.epsilon)?;
+    finish(n, reference, release, options)
 }
 
 /// Assembles a result from a release (shared with the seeded test path).

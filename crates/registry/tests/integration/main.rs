@@ -3,3 +3,4 @@
 
 mod paired_order;
 mod release_hooks;
+mod summaries;

@@ -1,0 +1,136 @@
+//! Every test of the registry released from a summary ([`Data::Summary`], what `dptest.spark`
+//! computes in the cluster) says what it says from the rows: the same statistic (up to the
+//! noise, here tiny), n, charge and reference. The summaries are computed here directly from
+//! their definitions (O(n²) mid-ranks), not by the code under test.
+#![allow(clippy::unwrap_used, reason = "test helpers")]
+
+use dptest_refdist::{CpuEngine, Evaluator, MonteCarlo};
+use dptest_registry::{ReleaseTest, find};
+use dptest_report::{Choices, CiRequest, Data, Evaluation, FrontEnd, Summary};
+
+/// Distinct values (no ties: random tie-breaking then gives the mid-ranks' sums), one zero.
+fn values() -> Vec<f64> {
+    (0..30)
+        .map(|i| f64::from((i * 17) % 30) / 10.0 - 1.4)
+        .map(|v| (v * 10.0).round() / 10.0)
+        .collect()
+}
+
+/// A large ε: the noise scale is small next to the tolerance of the comparison.
+fn choices() -> Choices {
+    Choices {
+        bounds: dptest_core::Bounds::new(-2.0, 2.0).ok(),
+        ..Choices::new(500.0, FrontEnd::Cli)
+    }
+}
+
+/// Mid-rank of `x` among `all`: 1 + #{smaller} + (#{equal} − 1)/2.
+fn mid_rank(x: f64, all: &[f64]) -> f64 {
+    let smaller = all.iter().filter(|&&v| v < x).count() as f64;
+    let equal = all.iter().filter(|&&v| v == x).count() as f64;
+    1.0 + smaller + (equal - 1.0) / 2.0
+}
+
+fn release(test: &dyn ReleaseTest, data: Data, choices: &Choices) -> dptest_report::Fields {
+    let shape = data.shape();
+    let prepared = test.prepare(shape, choices).unwrap_or_else(|e| panic!("{}: {e}", test.name()));
+    let evaluator = match prepared.evaluation {
+        Evaluation::MonteCarlo { required: true, .. } => {
+            Evaluator::MonteCarlo { engine: &CpuEngine, mc: MonteCarlo::new(4000, 7).unwrap() }
+        }
+        _ => Evaluator::Exact,
+    };
+    let release =
+        test.release(data, choices, evaluator).unwrap_or_else(|e| panic!("{}: {e}", test.name()));
+    release.fields().clone()
+}
+
+/// The rows and the summary say the same: n, ε, the reference, and the statistic to within
+/// 40 noise scales `sensitivity / ε` (ε as the test used it) of each release (each noise
+/// exceeds 20 scales with probability e⁻²⁰).
+fn assert_same(test: &str, rows: Data, summary: Summary, sensitivity: f64) {
+    let test = find(test).unwrap();
+    let paired = rows.shape().paired;
+    let choices = choices();
+    let from_rows = release(test, rows, &choices);
+    let from_summary = release(test, Data::Summary { summary, paired }, &choices);
+    for key in ["n", "epsilon", "delta", "reference", "variant"] {
+        assert_eq!(from_rows.map().get(key), from_summary.map().get(key), "{}: {key}", test.name());
+    }
+    let scale = sensitivity / from_rows.get_f64("epsilon").unwrap();
+    let (a, b) =
+        (from_rows.get_f64("statistic").unwrap(), from_summary.get_f64("statistic").unwrap());
+    assert!(
+        (a - b).abs() <= 40.0 * scale,
+        "{}: {a} from the rows, {b} from the summary",
+        test.name()
+    );
+}
+
+#[test]
+fn grouped_tests_release_the_same_from_their_rank_sums() {
+    let values = values();
+    let groups: Vec<usize> = (0..values.len()).map(|i| i % 3).collect();
+    // KW-abs: sensitivity 8; Mann–Whitney's centred U: about n.
+    for (test, declared, sensitivity) in [("kruskal-wallis", 3, 8.0), ("mann-whitney", 2, 30.0)] {
+        let group = |i: usize| groups[i] % declared;
+        let mut sums = vec![0.0; declared];
+        let mut sizes = vec![0_u64; declared];
+        for (i, &v) in values.iter().enumerate() {
+            sums[group(i)] += mid_rank(v, &values);
+            sizes[group(i)] += 1;
+        }
+        let rows = Data::Grouped {
+            values: values.clone(),
+            groups: (0..values.len()).map(group).collect(),
+            declared,
+        };
+        assert_same(test, rows, Summary::RankSums { sums, sizes }, sensitivity);
+    }
+}
+
+#[test]
+fn one_sample_tests_release_the_same_from_their_summaries() {
+    let d = values();
+    let n = d.len() as u64;
+    let abs: Vec<f64> = d.iter().map(|x| x.abs()).collect();
+    let w: f64 =
+        d.iter().map(|&x| x.signum() * if x == 0.0 { 0.0 } else { mid_rank(x.abs(), &abs) }).sum();
+    let rows = || Data::Values { values: d.clone(), paired: true };
+    assert_same("wilcoxon", rows(), Summary::SignedRanks { w, n }, 2.0 * d.len() as f64);
+    let count = |f: fn(&f64) -> bool| d.iter().filter(|x| f(x)).count() as u64;
+    let signs = Summary::Signs {
+        positive: count(|x| *x > 0.0),
+        negative: count(|x| *x < 0.0),
+        zeros: count(|x| *x == 0.0),
+    };
+    assert_same("sign", rows(), signs, 2.0);
+    // Bounds [−2, 2] around popmean 0: y = clamp(x)/2.
+    let y: Vec<f64> = d.iter().map(|x| x.clamp(-2.0, 2.0) / 2.0).collect();
+    let mean = y.iter().sum::<f64>() / y.len() as f64;
+    let variance = y.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (y.len() as f64 - 1.0);
+    // T̃'s noise at ε = 500 is below 0.01 here; a "sensitivity" of 1 allows 40/500.
+    assert_same("t-test", rows(), Summary::Moments { n, mean, variance }, 1.0);
+}
+
+#[test]
+fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release() {
+    let evaluator =
+        Evaluator::MonteCarlo { engine: &CpuEngine, mc: MonteCarlo::new(100, 7).unwrap() };
+    let choices = choices();
+    let kw = find("kruskal-wallis").unwrap();
+    let impossible = Summary::RankSums { sums: vec![1.0, 2.0], sizes: vec![2, 2] };
+    let refusal =
+        kw.release(Data::Summary { summary: impossible, paired: false }, &choices, evaluator);
+    assert!(refusal.unwrap_err().0.contains("rank-sum summary"));
+    let wrong = Summary::Signs { positive: 1, negative: 2, zeros: 0 };
+    for test in ["kruskal-wallis", "mann-whitney", "wilcoxon", "t-test"] {
+        let data = Data::Summary { summary: wrong.clone(), paired: true };
+        assert!(find(test).unwrap().release(data, &choices, evaluator).is_err(), "{test}");
+    }
+    // The median interval reads the rows: refused for a summary.
+    let ci = Choices { ci: Some(CiRequest { level: 0.9, epsilon: Some(1.0) }), ..choices };
+    let signs = Data::Summary { summary: wrong, paired: true };
+    let refusal = find("sign").unwrap().release(signs, &ci, evaluator).unwrap_err();
+    assert!(refusal.0.contains("reads the rows"), "{refusal}");
+}

@@ -1,0 +1,207 @@
+//! A test's sufficient statistic, computed where the rows live (a Spark cluster, through
+//! `dptest.spark`) instead of from rows in memory: [`Data::Summary`](crate::Data::Summary).
+//! The test's hook releases it exactly as it releases the statistic it computes itself, so the
+//! noise, the charge and the reference stay in one place.
+//!
+//! A summary is checked for consistency before anything is released ([`Summary::check`]):
+//! a summary that no dataset of its size could produce is refused, with a message that names
+//! the rule it breaks and never the values (a summary is private).
+
+use dptest_core::Refusal;
+
+/// The statistic a private test reads, as a front end computed it from the rows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Summary {
+    /// The rank sum of each declared group and its size (a declared group may be empty): ranks
+    /// 1..=n with ties broken in a uniformly random order (Kruskal–Wallis), or joint
+    /// mid-ranks (Mann–Whitney).
+    RankSums {
+        /// Σ of the ranks of each declared group's rows.
+        sums: Vec<f64>,
+        /// Rows of each declared group.
+        sizes: Vec<u64>,
+    },
+    /// The Pratt signed-rank statistic W = R₊ − R₋ of n differences (mid-ranks of |d| among
+    /// all n, zeros included, then the zeros dropped).
+    SignedRanks {
+        /// W.
+        w: f64,
+        /// The number of differences, zeros included.
+        n: u64,
+    },
+    /// The signs of n values.
+    Signs {
+        /// Values above zero.
+        positive: u64,
+        /// Values below zero.
+        negative: u64,
+        /// Values equal to zero.
+        zeros: u64,
+    },
+    /// The mean and the sample variance (n − 1 divisor) of n values clamped to the declared
+    /// bounds and mapped to [−1, 1] with the hypothesised mean at 0 (the t-test's scale).
+    Moments {
+        /// The number of values.
+        n: u64,
+        /// Their mean.
+        mean: f64,
+        /// Their sample variance.
+        variance: f64,
+    },
+}
+
+impl Summary {
+    /// The number of rows (pairs for paired data) the summary describes.
+    pub fn n(&self) -> u64 {
+        match self {
+            Summary::RankSums { sizes, .. } => sizes.iter().sum(),
+            Summary::SignedRanks { n, .. } | Summary::Moments { n, .. } => *n,
+            Summary::Signs { positive, negative, zeros } => positive + negative + zeros,
+        }
+    }
+
+    /// The number of declared groups (1 for one sample).
+    pub fn groups(&self) -> usize {
+        match self {
+            Summary::RankSums { sizes, .. } => sizes.len(),
+            _ => 1,
+        }
+    }
+
+    /// Refuses a summary that no dataset of its size could produce. The message names the
+    /// rule, never the values.
+    ///
+    /// # Errors
+    /// The rule the summary breaks.
+    pub fn check(&self) -> Result<(), Refusal> {
+        let fits = match self {
+            Summary::RankSums { sums, sizes } => rank_sums_fit(sums, sizes),
+            Summary::SignedRanks { w, n } => {
+                let most = triangle(*n);
+                w.is_finite() && w.abs() <= most && is_half_integer(*w)
+            }
+            Summary::Signs { .. } => true,
+            Summary::Moments { n, mean, variance } => {
+                // Values in [−1, 1]: |mean| ≤ 1 and s² ≤ n/(n − 1).
+                let most = *n as f64 / (*n as f64 - 1.0);
+                *n >= 2
+                    && mean.is_finite()
+                    && mean.abs() <= 1.0
+                    && variance.is_finite()
+                    && *variance >= 0.0
+                    && *variance <= most * (1.0 + 1e-12)
+            }
+        };
+        if fits {
+            return Ok(());
+        }
+        Err(Refusal(format!(
+            "the {} summary is not one a dataset of its size could produce ({})",
+            self.kind(),
+            self.rule()
+        )))
+    }
+
+    /// The summary's name in messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Summary::RankSums { .. } => "rank-sum",
+            Summary::SignedRanks { .. } => "signed-rank",
+            Summary::Signs { .. } => "sign-count",
+            Summary::Moments { .. } => "moment",
+        }
+    }
+
+    fn rule(&self) -> &'static str {
+        match self {
+            Summary::RankSums { .. } => {
+                "one sum per declared group, each a multiple of 1/2 between the smallest and \
+                 largest sum of its size, the sums adding up to n(n + 1)/2"
+            }
+            Summary::SignedRanks { .. } => "|W| ≤ n(n + 1)/2, a multiple of 1/2",
+            Summary::Signs { .. } => "counts",
+            Summary::Moments { .. } => {
+                "n ≥ 2, |mean| ≤ 1 and 0 ≤ variance ≤ n/(n − 1) on the [−1, 1] scale"
+            }
+        }
+    }
+}
+
+/// n(n + 1)/2 as a float.
+fn triangle(n: u64) -> f64 {
+    let n = n as f64;
+    n * (n + 1.0) / 2.0
+}
+
+fn is_half_integer(x: f64) -> bool {
+    (2.0 * x).fract() == 0.0
+}
+
+/// Whether rank sums of these sizes could come from ranks 1..=n (tie-broken or mid-ranks):
+/// each sum of s ranks lies between 1 + … + s and (n − s + 1) + … + n, and all add to
+/// n(n + 1)/2 (to 1e-12 relative, for sums beyond 2^53).
+fn rank_sums_fit(sums: &[f64], sizes: &[u64]) -> bool {
+    if sums.len() != sizes.len() {
+        return false;
+    }
+    let n: u64 = sizes.iter().sum();
+    let slack = |x: f64| 1e-12 * x.abs();
+    let each_fits = sums.iter().zip(sizes).all(|(&sum, &s)| {
+        let low = triangle(s);
+        let high = triangle(n) - triangle(n - s);
+        sum.is_finite()
+            && is_half_integer(sum)
+            && sum >= low - slack(low)
+            && sum <= high + slack(high)
+    });
+    let total: f64 = sums.iter().sum();
+    each_fits && (total - triangle(n)).abs() <= slack(triangle(n)).max(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rank_sums(sums: &[f64], sizes: &[u64]) -> Summary {
+        Summary::RankSums { sums: sums.to_vec(), sizes: sizes.to_vec() }
+    }
+
+    #[test]
+    fn rank_sums_of_real_rankings_pass_and_others_are_refused() {
+        // Ranks 1..=5: {1, 4} and {2, 3, 5}; mid-ranks of (1, 1 | 1, 2, 3): 2, 2 | 2, 4, 5.
+        assert!(rank_sums(&[5.0, 10.0], &[2, 3]).check().is_ok());
+        assert!(rank_sums(&[4.0, 11.0], &[2, 3]).check().is_ok());
+        assert!(rank_sums(&[0.0, 15.0, 0.0], &[0, 5, 0]).check().is_ok());
+        // The smallest sum of two ranks is 3; the sums must add to 15; halves only.
+        for bad in [
+            rank_sums(&[2.0, 13.0], &[2, 3]),
+            rank_sums(&[5.0, 11.0], &[2, 3]),
+            rank_sums(&[5.25, 9.75], &[2, 3]),
+            rank_sums(&[5.0], &[2, 3]),
+            rank_sums(&[f64::NAN, 10.0], &[2, 3]),
+        ] {
+            let refusal = bad.check().unwrap_err().0;
+            assert!(refusal.contains("rank-sum summary"), "{refusal}");
+            assert!(!refusal.contains("5.25") && !refusal.contains("NaN"), "{refusal}");
+        }
+    }
+
+    #[test]
+    fn signed_ranks_signs_and_moments_are_checked() {
+        assert!(Summary::SignedRanks { w: -14.5, n: 5 }.check().is_ok());
+        assert!(Summary::SignedRanks { w: 15.5, n: 5 }.check().is_err());
+        assert!(Summary::SignedRanks { w: 1.25, n: 5 }.check().is_err());
+        assert!(Summary::Signs { positive: 3, negative: 1, zeros: 2 }.check().is_ok());
+        assert_eq!(Summary::Signs { positive: 3, negative: 1, zeros: 2 }.n(), 6);
+        // Two values −1 and 1: mean 0, variance 2 = n/(n − 1), the largest possible.
+        assert!(Summary::Moments { n: 2, mean: 0.0, variance: 2.0 }.check().is_ok());
+        for bad in [
+            Summary::Moments { n: 2, mean: 0.0, variance: 2.1 },
+            Summary::Moments { n: 9, mean: 1.5, variance: 0.1 },
+            Summary::Moments { n: 1, mean: 0.0, variance: 0.0 },
+            Summary::Moments { n: 9, mean: 0.0, variance: -0.1 },
+        ] {
+            assert!(bad.check().is_err(), "{bad:?}");
+        }
+    }
+}
