@@ -281,24 +281,41 @@ def _release(
     """A private release of any registered test through its release hook (the CLI's path):
     the ledger is charged the ε and δ the test (and its interval) says it spends, from
     public values only."""
-    named = []
-    for name, value in (options or {}).items():
-        if value is False or value is None:
-            continue
-        named.append((name.replace("_", "-"), "true" if value is True else str(value)))
-    b = None if bounds is None else (float(bounds[0]), float(bounds[1]))
+    public = _choices(epsilon, delta=delta, alternative=alternative, bounds=bounds,
+                      popmean=popmean, options=options, ci=ci, ci_epsilon=ci_epsilon)
     n = sum(int(a.size) for a in arrays)
-    if ci is None and ci_epsilon is not None:
-        raise ValueError("ci_epsilon is the interval's ε: it goes with ci=LEVEL")
-    interval = None if ci is None else (
-        float(ci), None if ci_epsilon is None else float(ci_epsilon))
-    public = (float(epsilon), delta, alternative, b, float(popmean), named, interval)
     spent_epsilon, spent_delta = _dptest.release_cost(test, n, len(arrays), paired, *public)
     args = (test, list(arrays), list(labels), paired, *public, draws, seed, float(alpha))
     return _ledger_run(
         ledger, test, spent_epsilon, spent_delta,
         lambda: _call(progress, "computing the reference distribution", _dptest.release, *args),
     )
+
+
+def _choices(
+    epsilon: float,
+    *,
+    delta: Optional[float] = None,
+    alternative: str = "two-sided",
+    bounds: Optional[Tuple[float, float]] = None,
+    popmean: float = 0.0,
+    options: Optional[dict] = None,
+    ci: Optional[float] = None,
+    ci_epsilon: Optional[float] = None,
+) -> tuple:
+    """The public choices of a release as the native calls take them: (ε, δ, alternative,
+    bounds, popmean, named options, interval)."""
+    named = []
+    for name, value in (options or {}).items():
+        if value is False or value is None:
+            continue
+        named.append((name.replace("_", "-"), "true" if value is True else str(value)))
+    b = None if bounds is None else (float(bounds[0]), float(bounds[1]))
+    if ci is None and ci_epsilon is not None:
+        raise ValueError("ci_epsilon is the interval's ε: it goes with ci=LEVEL")
+    interval = None if ci is None else (
+        float(ci), None if ci_epsilon is None else float(ci_epsilon))
+    return (float(epsilon), delta, alternative, b, float(popmean), named, interval)
 
 
 def private_test(

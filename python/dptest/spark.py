@@ -1,0 +1,436 @@
+"""dptest's tests on a Spark DataFrame: the statistic is computed in the cluster, never from
+collected rows.
+
+Each test computes its sufficient statistic with Spark (rank sums per declared group and their
+sizes for Kruskal–Wallis and Mann–Whitney; Pratt's W and n for Wilcoxon; sign counts; the
+clamped mean and variance for the t-test), brings only that to the driver (a few numbers per
+partition), and releases it through the same release hook as :func:`dptest.kruskal` and the
+CLI: the noise, the charge and the reference are the in-memory path's. ``public=True`` gives
+the ordinary test from the same statistic (scipy's numbers).
+
+Ranks come from one distributed sort and per-partition offsets, never a window over the whole
+table: a sort (range partitioning), then, per partition, positions and counts, and on the
+driver the offsets of the partitions before each one. The private Kruskal–Wallis test breaks
+ties in a uniformly random order, as the in-memory path does: each row gets two uniform keys
+from Spark's ``rand`` seeded by a fresh secret drawn from the driver's OS CSPRNG (``secrets``)
+for each run (docs/privacy.md, "On Spark").
+
+Requires ``pyspark`` (``pip install "dptest[spark]"``).
+
+Examples
+--------
+>>> from pyspark.sql import SparkSession  # doctest: +SKIP
+>>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+>>> df = spark.createDataFrame([("a", 1.0), ("a", 2.5), ("b", 3.1), ("b", 4.2)],
+...                            ["arm", "score"])  # doctest: +SKIP
+>>> from dptest import spark as dps  # doctest: +SKIP
+>>> dps.kruskal(df, group="arm", value="score", groups=["a", "b"], epsilon=1.0)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import Any, List, Optional, Sequence, Tuple
+
+from . import _api, _dptest
+from . import public as _public
+
+try:
+    from pyspark.sql import DataFrame, Window
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+except ImportError as e:  # pragma: no cover - exercised without pyspark only
+    raise ImportError(
+        "dptest.spark needs pyspark: pip install \"dptest[spark]\" (or pip install pyspark)"
+    ) from e
+
+__all__ = ["kruskal", "mannwhitneyu", "wilcoxon", "sign", "ttest"]
+
+# monotonically_increasing_id() puts the partition index above bit 33 and the row's position
+# in its partition below (Spark's documented layout).
+_POSITION_BITS = 33
+
+
+# --- input checks --------------------------------------------------------------------------
+
+def _column(df: Any, name: Optional[str], role: str, numeric: bool) -> None:
+    if not isinstance(df, DataFrame):
+        raise TypeError(f"expected a pyspark.sql.DataFrame, got {type(df).__name__}")
+    if name is None:
+        raise ValueError(f"pass {role}=COLUMN")
+    if name not in df.columns:
+        raise ValueError(f"{role}={name!r} is not a column of the DataFrame "
+                         f"(its columns: {', '.join(df.columns)})")
+    if numeric and not isinstance(df.schema[name].dataType, T.NumericType):
+        raise TypeError(f"{role}={name!r} must be a numeric column, not "
+                        f"{df.schema[name].dataType.simpleString()}")
+
+
+def _bad(x: Any) -> Any:
+    """Null, NaN or ±∞."""
+    return x.isNull() | F.isnan(x) | (F.abs(x) == float("inf"))
+
+
+def _group_index(label: Any, groups: Sequence[Any]) -> Any:
+    index = F.lit(None).cast("int")
+    for i, g in reversed(list(enumerate(groups))):
+        index = F.when(label == F.lit(g), F.lit(i)).otherwise(index)
+    return index
+
+
+def _declared(df: Any, group: str, groups: Optional[Sequence[Any]], private: bool) -> list:
+    if groups is not None:
+        declared = list(groups)
+        if len(set(map(repr, declared))) != len(declared):
+            raise ValueError("groups must not name a group twice")
+        return declared
+    if private:
+        raise ValueError(
+            "a private test needs its groups declared, in order: groups=[A, B, ...] "
+            "(the groups are public parameters and are never read off the data)")
+    # Public: the distinct labels (an aggregate: one row per label).
+    labels = [r[0] for r in df.select(group).distinct().collect() if r[0] is not None]
+    return sorted(labels, key=lambda g: (str(type(g)), g))
+
+
+def _check_rows(df: Any, values: List[Any], label_index: Any, private: bool,
+                nan_policy: str) -> Tuple[Any, int]:
+    """The rows a test reads and their number n: refuses missing or non-finite values
+    (private: always; public: ``nan_policy='raise'``; ``'omit'`` drops them) and labels that
+    are not declared, in one aggregate pass before any statistic is computed. The refusal
+    names no value and no count. ``None`` rows: ``nan_policy='propagate'`` met a missing
+    value."""
+    bad_value = None
+    for v in values:
+        bad_value = _bad(v) if bad_value is None else bad_value | _bad(v)
+    checks = [F.max(F.when(bad_value, 1).otherwise(0)).alias("bad"), F.count(F.lit(1)).alias("n")]
+    if label_index is not None:
+        checks.append(F.max(F.when(label_index.isNull(), 1).otherwise(0)).alias("stray"))
+    found = df.agg(*checks).first()
+    if label_index is not None and found["stray"]:
+        raise ValueError("the group column holds labels that are not among the declared groups "
+                         "(or nulls): declare every group, or filter the rows before the test "
+                         "(as its own dataset, for a private test)")
+    if found["bad"]:
+        if private or nan_policy == "raise":
+            raise ValueError(
+                "the value column holds nulls, NaN or infinities: a private test reads every "
+                "row, so clean the data first (n is public)" if private else
+                "the value column holds nulls, NaN or infinities (nan_policy='raise')")
+        if nan_policy == "omit":
+            return df.filter(~bad_value), None
+        return None, None  # propagate
+    return df, int(found["n"])
+
+
+def _nan_result(test: str) -> "_api.TestResult":
+    """scipy's ``nan_policy='propagate'``: NaN statistic and p-value."""
+    return _api.TestResult({"test": test, "statistic": math.nan, "p_value": math.nan,
+                            "nan_policy": "propagate"})
+
+
+def _nan_policy(nan_policy: str, private: bool) -> None:
+    if nan_policy not in ("propagate", "omit", "raise"):
+        raise ValueError("nan_policy must be 'propagate', 'omit' or 'raise'")
+    if private and nan_policy != "propagate":
+        raise ValueError("nan_policy is for public tests: a private test refuses missing values "
+                         "(n is public)")
+
+
+# --- distributed ranks -----------------------------------------------------------------------
+
+def _offsets(totals: dict) -> dict:
+    """The number of rows in the partitions before each one (partitions in range order)."""
+    offsets, running = {}, 0
+    for part in sorted(totals):
+        offsets[part] = running
+        running += totals[part]
+    return offsets
+
+
+def _mid_rank_sums(values: Any, weights: List[Any]) -> Tuple[List[float], List[int], float, int]:
+    """Σ weight_j · mid-rank over the rows and Σ weight_j, for each weight column (0/1
+    indicators, or ±1 signs), with Σ(t³ − t) over tie blocks and n. One aggregation by value, one sort of the
+    distinct values, a running count within each range partition; only per-partition sums
+    reach the driver."""
+    names = [f"w{j}" for j in range(len(weights))]
+    per_value = values.groupBy("v").agg(
+        F.count(F.lit(1)).alias("t"), *[F.sum(w).alias(n) for w, n in zip(weights, names)])
+    ordered = per_value.orderBy("v").withColumn("id", F.monotonically_increasing_id())
+    ordered = ordered.withColumn("part", F.shiftright("id", _POSITION_BITS))
+    before = F.coalesce(F.sum("t").over(
+        Window.partitionBy("part").orderBy("id").rowsBetween(Window.unboundedPreceding, -1)),
+        F.lit(0))
+    ranked = ordered.withColumn("local", before + (F.col("t") + 1) / 2.0)
+    parts = ranked.groupBy("part").agg(
+        F.sum("t").alias("total"),
+        F.sum(F.col("t").cast("double") ** 3 - F.col("t")).alias("ties"),
+        *[F.sum(F.col(n) * F.col("local")).alias(f"r{n}") for n in names],
+        *[F.sum(n).alias(f"c{n}") for n in names],
+    ).collect()
+    offsets = _offsets({p["part"]: p["total"] for p in parts})
+    sums = [sum(float(p[f"r{n}"]) + float(p[f"c{n}"]) * offsets[p["part"]] for p in parts)
+            for n in names]
+    counts = [int(sum(p[f"c{n}"] for p in parts)) for n in names]
+    return sums, counts, float(sum(p["ties"] for p in parts)), int(sum(p["total"] for p in parts))
+
+
+def _random_tie_rank_sums(values: Any, groups: int) -> Tuple[List[float], List[int]]:
+    """Rank sums of the declared groups with ranks 1..n and ties broken in a uniformly random
+    order: every row gets two uniform keys seeded by a fresh secret from the OS CSPRNG, one
+    sort by (value, keys), and each row's rank is its partition's offset plus its position."""
+    seeds = (secrets.randbits(63), secrets.randbits(63))
+    keyed = values.select("v", "g", F.rand(seeds[0]).alias("k1"), F.rand(seeds[1]).alias("k2"))
+    ordered = keyed.orderBy("v", "k1", "k2").withColumn("id", F.monotonically_increasing_id())
+    mask = (1 << _POSITION_BITS) - 1
+    parts = ordered.groupBy(F.shiftright("id", _POSITION_BITS).alias("part"), "g").agg(
+        F.count(F.lit(1)).alias("c"), F.sum(F.col("id").bitwiseAND(mask) + 1).alias("r"),
+    ).collect()
+    totals: dict = {}
+    for p in parts:
+        totals[p["part"]] = totals.get(p["part"], 0) + p["c"]
+    offsets = _offsets(totals)
+    sums, sizes = [0.0] * groups, [0] * groups
+    for p in parts:
+        sums[p["g"]] += float(p["r"]) + float(p["c"]) * offsets[p["part"]]
+        sizes[p["g"]] += int(p["c"])
+    return sums, sizes
+
+
+def _grouped_values(df: Any, group: str, value: str, groups: Optional[Sequence[Any]],
+                    private: bool, nan_policy: str) -> Tuple[Any, list, Optional[int]]:
+    _column(df, group, "group", numeric=False)
+    _column(df, value, "value", numeric=True)
+    _nan_policy(nan_policy, private)
+    declared = _declared(df, group, groups, private)
+    index = _group_index(F.col(group), declared)
+    v = F.col(value).cast("double")
+    rows, n = _check_rows(df, [v], index, private, nan_policy)
+    if rows is None:
+        return None, declared, None
+    # −0.0 and 0.0 are one value, as in memory.
+    tidy = F.when(v == 0.0, F.lit(0.0)).otherwise(v)
+    return rows.select(tidy.alias("v"), index.alias("g")), declared, n
+
+
+def _indicators(groups: int) -> List[Any]:
+    return [F.when(F.col("g") == i, 1).otherwise(0) for i in range(groups)]
+
+
+# --- tests -----------------------------------------------------------------------------------
+
+def kruskal(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] = None,
+            epsilon: Optional[float] = None, public: bool = False, statistic: str = "abs",
+            known_sizes: bool = False, ci: Optional[float] = None, nan_policy: str = "propagate",
+            draws: Optional[int] = None, seed: Optional[int] = None, alpha: float = 0.05,
+            ledger: Any = None, progress: Optional[bool] = None) -> "_api.TestResult":
+    """:func:`dptest.kruskal` on a Spark DataFrame in long format (``group`` labels,
+    ``value`` values). Private: ``groups`` declared, ``epsilon``; ties broken at random in the
+    cluster. ``public=True``: scipy's ``kruskal`` from mid-rank sums (``nan_policy`` as
+    scipy's)."""
+    eps = _api._mode(epsilon, public)
+    rows, declared, n = _grouped_values(df, group, value, groups, eps is not None, nan_policy)
+    labels = [str(g) for g in declared]
+    if eps is not None:
+        options = {"statistic": statistic, "known_sizes": bool(known_sizes)}
+        prepared = _prepare("kruskal-wallis", n, len(declared), False, eps, options=options,
+                            ci=ci)
+        sums, sizes = _random_tie_rank_sums(rows, len(declared))
+        return _release_summary("kruskal-wallis", "rank-sums", sums, sizes, labels, prepared,
+                                draws=draws, seed=seed, alpha=alpha, ledger=ledger,
+                                progress=progress)
+    _api._no_ledger(ledger)
+    if rows is None:
+        return _nan_result("kruskal-wallis")
+    sums, sizes, ties, _ = _mid_rank_sums(rows, _indicators(len(declared)))
+    return _api._native(_dptest.kruskal_of_rank_sums, sums, sizes, ties, labels, float(alpha))
+
+
+def mannwhitneyu(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] = None,
+                 epsilon: Optional[float] = None, public: bool = False,
+                 alternative: str = "two-sided", delta: float = 1e-6, known_sizes: bool = False,
+                 statistic: str = "centred", count_sizes: bool = False, reference: str = "auto",
+                 use_continuity: bool = True, method: str = "auto", ci: Optional[float] = None,
+                 nan_policy: str = "propagate", draws: Optional[int] = None,
+                 seed: Optional[int] = None, alpha: float = 0.05, ledger: Any = None,
+                 progress: Optional[bool] = None) -> "_api.TestResult":
+    """:func:`dptest.mannwhitneyu` on a Spark DataFrame: ``groups=[x, y]`` names the two
+    compared labels of ``group``, x first. Both paths read x's joint mid-rank sum and the
+    sizes, computed in the cluster."""
+    if groups is not None and len(groups) != 2:
+        raise ValueError("mannwhitneyu compares two groups: groups must name exactly two")
+    eps = _api._mode(epsilon, public)
+    rows, declared, n = _grouped_values(df, group, value, groups, eps is not None, nan_policy)
+    if len(declared) != 2:
+        raise ValueError(f"mannwhitneyu compares two groups, {len(declared)} found")
+    labels = [str(g) for g in declared]
+    if eps is not None:
+        paper = statistic == "paper"
+        options = {"known_sizes": bool(known_sizes), "statistic": statistic,
+                   "count_sizes": bool(count_sizes), "reference": reference}
+        d = float(delta) if paper else None
+        prepared = _prepare("mann-whitney", n, 2, False, eps, delta=d, alternative=alternative,
+                            options=options, ci=ci)
+        sums, sizes, _, _ = _mid_rank_sums(rows, _indicators(2))
+        return _release_summary("mann-whitney", "rank-sums", sums, sizes, labels, prepared,
+                                draws=draws, seed=seed, alpha=alpha, ledger=ledger,
+                                progress=progress)
+    _api._no_ledger(ledger)
+    if rows is None:
+        return _nan_result("mann-whitney")
+    (r1, _), (n1, n2), ties, _ = _mid_rank_sums(rows, _indicators(2))
+    return _api._native(_dptest.mannwhitneyu_of_rank_sum, r1, n1, n2, ties, labels, alternative,
+                        bool(use_continuity), method, float(alpha))
+
+
+def _tested(df: Any, before: Optional[str], after: Optional[str], value: Optional[str],
+            popmean: float, private: bool, nan_policy: str) -> Tuple[Any, str, Optional[int]]:
+    """The tested values d: ``after − before`` (pairs) or ``value − popmean``, one column
+    ``d``, and n; ``None`` for ``nan_policy='propagate'`` with missing values."""
+    _nan_policy(nan_policy, private)
+    if value is not None:
+        if before is not None or after is not None:
+            raise ValueError("pass value=, or before= and after=, not both")
+        _column(df, value, "value", numeric=True)
+        v = F.col(value).cast("double")
+        cols, d, kind = [v], v - F.lit(float(popmean)), "one-sample"
+    else:
+        if before is None or after is None:
+            raise ValueError("pass value= (one sample) or before= and after= (pairs)")
+        if popmean != 0.0:
+            raise ValueError("popmean applies to the one-sample test (value=); pairs test d = 0")
+        _column(df, before, "before", numeric=True)
+        _column(df, after, "after", numeric=True)
+        b, a = F.col(before).cast("double"), F.col(after).cast("double")
+        cols, kind = [b, a], "paired"
+        # Saturating differences, as the library's (±∞ only from finite inputs).
+        big = float.fromhex("0x1.fffffffffffffp+1023")
+        d = F.greatest(F.least(a - b, F.lit(big)), F.lit(-big))
+    rows, n = _check_rows(df, cols, None, private, nan_policy)
+    if rows is None:
+        return None, kind, None
+    return rows.select(F.when(d == 0.0, F.lit(0.0)).otherwise(d).alias("d")), kind, n
+
+
+def wilcoxon(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
+             value: Optional[str] = None, epsilon: float, alternative: str = "two-sided",
+             popmean: float = 0.0, reference: str = "exact", alpha: float = 0.05,
+             ledger: Any = None, progress: Optional[bool] = None) -> "_api.TestResult":
+    """The private :func:`dptest.wilcoxon` of d = ``after − before`` (the CLI's order) or
+    ``value − popmean`` on a Spark DataFrame: Pratt's W from mid-ranks of |d| computed in the
+    cluster. (The public signed-rank test on Spark is not offered yet: scipy's small-n methods
+    read every rank.)"""
+    eps = float(epsilon)
+    d, kind, n = _tested(df, before, after, value, popmean, True, "propagate")
+    paired = kind == "paired"
+    prepared = _prepare("wilcoxon", n, 1, paired, eps, alternative=alternative,
+                        popmean=float(popmean), options={"reference": reference})
+    signs = F.when(F.col("d") > 0, 1).when(F.col("d") < 0, -1).otherwise(0)
+    (w,), _, _, n = _mid_rank_sums(d.select(F.abs("d").alias("v"), "d"), [signs])
+    return _release_summary("wilcoxon", "signed-ranks", [w], [n], [], prepared, paired=paired,
+                            alpha=alpha, ledger=ledger, progress=progress)
+
+
+def sign(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
+         value: Optional[str] = None, epsilon: Optional[float] = None, public: bool = False,
+         alternative: str = "two-sided", popmean: float = 0.0, alpha: float = 0.05,
+         ledger: Any = None, progress: Optional[bool] = None) -> Any:
+    """:func:`dptest.sign` (private) or :func:`dptest.public.sign` (``public=True``) of
+    d = ``after − before`` or ``value − popmean``, from the counts of positive, negative and
+    zero d computed in the cluster."""
+    eps = _api._mode(epsilon, public)
+    private = eps is not None
+    d, kind, n = _tested(df, before, after, value, popmean, private,
+                         "propagate" if private else "raise")
+    paired = kind == "paired"
+    if eps is not None:
+        prepared = _prepare("sign", n, 1, paired, eps, alternative=alternative,
+                            popmean=float(popmean))
+    counts = d.agg(
+        F.sum(F.when(F.col("d") > 0, 1).otherwise(0)).alias("positive"),
+        F.sum(F.when(F.col("d") < 0, 1).otherwise(0)).alias("negative"),
+        F.count(F.lit(1)).alias("n"),
+    ).first()
+    positive, negative = int(counts["positive"] or 0), int(counts["negative"] or 0)
+    zeros = int(counts["n"]) - positive - negative
+    if eps is None:
+        _api._no_ledger(ledger)
+        if positive + negative == 0:
+            raise ValueError(f"all {zeros} differences are 0: the sign test needs a non-zero one")
+        return _public.binomtest(positive, positive + negative, 0.5, alternative)
+    return _release_summary("sign", "signs", [], [positive, negative, zeros], [], prepared,
+                            paired=paired, alpha=alpha, ledger=ledger, progress=progress)
+
+
+def ttest(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
+          value: Optional[str] = None, epsilon: Optional[float] = None, public: bool = False,
+          bounds: Optional[Tuple[float, float]] = None, popmean: float = 0.0,
+          alternative: str = "two-sided", reference: str = "default", ci: Optional[float] = None,
+          nan_policy: str = "propagate", draws: Optional[int] = None, seed: Optional[int] = None,
+          alpha: float = 0.05, ledger: Any = None,
+          progress: Optional[bool] = None) -> "_api.TestResult":
+    """:func:`dptest.ttest` of d = ``after − before`` or of ``value`` against ``popmean`` on a
+    Spark DataFrame. Private: the mean and variance of the values clamped to ``bounds`` and
+    mapped to [−1, 1] (the release's scale), computed in the cluster. Public: n, the mean,
+    the mean of d − popmean and the variance (scipy's ``ttest_1samp``)."""
+    eps = _api._mode(epsilon, public)
+    d, kind, n = _tested(df, before, after, value, 0.0, eps is not None, nan_policy)
+    paired = kind == "paired"
+    if eps is None:
+        _api._no_ledger(ledger)
+        if d is None:
+            return _nan_result("t-test")
+        m = d.agg(F.count(F.lit(1)).alias("n"), F.avg("d").alias("mean"),
+                  F.avg(F.col("d") - F.lit(float(popmean))).alias("difference"),
+                  F.var_samp("d").alias("variance")).first()
+        return _api._native(_dptest.ttest_of_moments, int(m["n"]), float(m["mean"] or 0.0),
+                            float(m["difference"] or 0.0), float(m["variance"] or 0.0), kind,
+                            float(popmean), alternative, float(alpha))
+    if bounds is None:
+        raise ValueError("the private t-test needs bounds=(lo, hi): the declared range of the "
+                         "tested values (of the differences for paired data)")
+    lo, hi = float(bounds[0]), float(bounds[1])
+    prepared = _prepare("t-test", n, 1, paired, eps, alternative=alternative, bounds=(lo, hi),
+                        popmean=float(popmean), options={"reference": reference}, ci=ci)
+    # The release's scale (dptest_t_test::Rescaling): clamp to the bounds, centre at popmean,
+    # divide by the larger half-width.
+    half = max(hi - popmean, popmean - lo)
+    y = F.greatest(F.least((F.greatest(F.least(F.col("d"), F.lit(hi)), F.lit(lo))
+                            - F.lit(float(popmean))) / F.lit(half), F.lit(1.0)), F.lit(-1.0))
+    m = d.agg(F.count(F.lit(1)).alias("n"), F.avg(y).alias("mean"),
+              F.var_samp(y).alias("variance")).first()
+    n = int(m["n"])
+    mean = float(m["mean"]) if m["mean"] is not None else 0.0
+    variance = float(m["variance"]) if m["variance"] is not None and n > 1 else 0.0
+    return _release_summary("t-test", "moments", [mean, variance], [n], [], prepared,
+                            paired=paired, draws=draws, seed=seed, alpha=alpha, ledger=ledger,
+                            progress=progress)
+
+
+# --- the release --------------------------------------------------------------------------------
+
+def _prepare(test: str, n: int, groups: int, paired: bool, epsilon: float,
+             **public: Any) -> Tuple[tuple, float, float]:
+    """The release's public choices and its charge, from n (counted in the validation pass)
+    and the declared choices: every refusal that depends on them alone comes here, before
+    any statistic is computed."""
+    choices = _api._choices(epsilon, **public)
+    spent_epsilon, spent_delta = _dptest.release_cost(test, n, groups, paired, *choices)
+    return choices, spent_epsilon, spent_delta
+
+
+def _release_summary(test: str, kind: str, floats: Sequence[float], counts: Sequence[int],
+                     labels: Sequence[str], prepared: Tuple[tuple, float, float], *,
+                     paired: bool = False, alpha: float = 0.05, draws: Optional[int] = None,
+                     seed: Optional[int] = None, ledger: Any = None,
+                     progress: Optional[bool] = None) -> "_api.TestResult":
+    """The release of the summary through the test's hook, charged to ``ledger``."""
+    choices, spent_epsilon, spent_delta = prepared
+    args = (test, kind, [float(f) for f in floats], [int(c) for c in counts], list(labels),
+            paired, *choices, draws, seed, float(alpha))
+    return _api._ledger_run(
+        ledger, test, spent_epsilon, spent_delta,
+        lambda: _api._call(progress, "computing the reference distribution",
+                           _dptest.release_summary, *args),
+    )

@@ -1,0 +1,221 @@
+"""dptest.spark on a real local Spark (local[2]): the statistics computed in the cluster are
+the in-memory path's (public results identical to dptest's pandas path and to scipy; private
+releases read the same sufficient statistic, and the private Kruskal–Wallis ties are broken
+uniformly at random), and bad input is refused before any statistic is computed.
+
+Skipped without pyspark and Java, unless DPTEST_REQUIRE_SPARK=1 (CI), which fails instead."""
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import dptest
+
+
+def _spark():
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        if os.environ.get("DPTEST_REQUIRE_SPARK") == "1":
+            pytest.fail("DPTEST_REQUIRE_SPARK=1 but pyspark is not installed")
+        pytest.skip("pyspark is not installed")
+    # Seven shuffle partitions: every rank computation crosses partition offsets.
+    return (SparkSession.builder.master("local[2]").appName("dptest-tests")
+            .config("spark.sql.shuffle.partitions", "7")
+            .config("spark.ui.enabled", "false")
+            .getOrCreate())
+
+
+@pytest.fixture(scope="module")
+def spark():
+    session = _spark()
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def dps():
+    from dptest import spark as module
+    return module
+
+
+def grouped(rng, sizes, tie_step=None):
+    """Long-format data: labels 'a', 'b', ... and values (rounded to tie_step for ties)."""
+    rows = []
+    for i, size in enumerate(sizes):
+        x = rng.normal(0.3 * i, 1.0, size)
+        if tie_step:
+            x = np.round(x / tie_step) * tie_step
+        rows += [(chr(ord("a") + i), float(v)) for v in x]
+    return pd.DataFrame(rows, columns=["arm", "score"])
+
+
+def frame(spark, pdf, partitions=3):
+    return spark.createDataFrame(pdf).repartition(partitions)
+
+
+@pytest.mark.parametrize("sizes,tie_step", [((4, 3, 3), None), ((30, 45, 25), 0.5),
+                                            ((200, 1, 120, 90), 0.1)])
+def test_public_kruskal_is_the_pandas_path_and_scipy(spark, dps, sizes, tie_step):
+    pdf = grouped(np.random.default_rng(len(sizes) + sum(sizes)), sizes, tie_step)
+    labels = sorted(pdf.arm.unique())
+    got = dps.kruskal(frame(spark, pdf), group="arm", value="score", public=True)
+    memory = dptest.kruskal(data=pdf, group="arm", value="score", public=True)
+    ref = stats.kruskal(*[pdf.score[pdf.arm == g] for g in labels])
+    assert got.statistic == pytest.approx(memory.statistic, rel=1e-13, abs=1e-13)
+    assert got.pvalue == pytest.approx(memory.pvalue, rel=1e-12, abs=1e-300)
+    assert got.statistic == pytest.approx(ref.statistic, rel=1e-10)
+    assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    assert got.to_dict()["group_sizes"] == list(sizes)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "less", "greater"])
+@pytest.mark.parametrize("sizes,tie_step", [((6, 7), None), ((20, 500), None), ((40, 33), 0.25)])
+def test_public_mannwhitneyu_is_the_pandas_path_and_scipy(spark, dps, sizes, tie_step,
+                                                          alternative):
+    pdf = grouped(np.random.default_rng(sizes[1]), sizes, tie_step)
+    sdf = frame(spark, pdf)
+    got = dps.mannwhitneyu(sdf, group="arm", value="score", groups=["a", "b"], public=True,
+                           alternative=alternative)
+    x, y = pdf.score[pdf.arm == "a"], pdf.score[pdf.arm == "b"]
+    memory = dptest.mannwhitneyu(x, y, public=True, alternative=alternative)
+    ref = stats.mannwhitneyu(x, y, alternative=alternative)
+    assert got.statistic == memory.statistic == ref.statistic
+    assert got.pvalue == pytest.approx(memory.pvalue, rel=1e-12)
+    assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+def test_public_ttest_and_sign_are_the_pandas_path(spark, dps):
+    rng = np.random.default_rng(5)
+    pdf = pd.DataFrame({"before": rng.normal(10, 1, 300)})
+    pdf["after"] = np.round(pdf.before + rng.normal(0.1, 1, 300), 1)
+    sdf = frame(spark, pdf)
+    got = dps.ttest(sdf, before="before", after="after", public=True)
+    ref = stats.ttest_rel(pdf.after, pdf.before)
+    assert got.statistic == pytest.approx(ref.statistic, rel=1e-9)
+    assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    one = dps.ttest(sdf, value="after", popmean=10.0, public=True, alternative="greater")
+    ref = stats.ttest_1samp(pdf.after, 10.0, alternative="greater")
+    assert one.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+    s = dps.sign(sdf, before="before", after="after", public=True)
+    d = pdf.after - pdf.before
+    memory = dptest.public.sign(pdf.after, pdf.before)
+    assert (s.k, s.n, s.pvalue) == (memory.k, memory.n, memory.pvalue)
+    assert s.pvalue == pytest.approx(stats.binomtest(int((d > 0).sum()),
+                                                     int((d != 0).sum())).pvalue, rel=1e-12)
+
+
+def test_mid_rank_sums_and_pratt_w_are_the_in_memory_statistics(spark, dps):
+    """The sufficient statistics themselves, on tied data with zeros, against scipy's ranks."""
+    from pyspark.sql import functions as F
+    rng = np.random.default_rng(11)
+    pdf = grouped(rng, (70, 55), tie_step=0.5)
+    sdf = frame(spark, pdf, partitions=5)
+    rows, _, n = dps._grouped_values(sdf, "arm", "score", ["a", "b"], True, "propagate")
+    sums, sizes, ties, total = dps._mid_rank_sums(rows, dps._indicators(2))
+    ranks = stats.rankdata(pdf.score)
+    assert sums == [ranks[pdf.arm == "a"].sum(), ranks[pdf.arm == "b"].sum()]
+    assert sizes == [70, 55] and total == n == 125
+    _, t = np.unique(pdf.score, return_counts=True)
+    assert ties == float((t.astype(float) ** 3 - t).sum())
+    # Pratt's W: mid-ranks of |d| over all n (zeros included), zeros then dropped.
+    d = np.round(rng.normal(0.2, 1, 90), 0)
+    tested, _, n = dps._tested(spark.createDataFrame(pd.DataFrame({"x": d})).repartition(4),
+                               None, None, "x", 0.0, True, "propagate")
+    signs = F.when(F.col("d") > 0, 1).when(F.col("d") < 0, -1).otherwise(0)
+    (w,), _, _, _ = dps._mid_rank_sums(tested.select(F.abs("d").alias("v"), "d"), [signs])
+    r = stats.rankdata(np.abs(d))
+    assert w == float((np.sign(d) * r).sum()) and n == 90
+
+
+def test_random_tie_breaking_is_uniform(spark, dps):
+    """Four tied values in two groups of two, replicated 600 times in one job (replicate r
+    shifted by 10r so blocks do not meet): group 0's rank sum within a block is 3, 4, 5, 6
+    or 7 with probabilities 1, 1, 2, 1, 1 / 6 under uniform tie-breaking."""
+    reps = 600
+    rows = [(10.0 * r, 2 * r + g) for r in range(reps) for g in (0, 0, 1, 1)]
+    values = spark.createDataFrame(rows, ["v", "g"]).repartition(4)
+    sums, sizes = dps._random_tie_rank_sums(values, 2 * reps)
+    assert sizes == [2] * (2 * reps)
+    local = [int(sums[2 * r] - 2 * 4 * r) for r in range(reps)]
+    observed = np.array([local.count(k) for k in (3, 4, 5, 6, 7)])
+    expected = reps * np.array([1, 1, 2, 1, 1]) / 6
+    chi2 = stats.chisquare(observed, expected)
+    assert chi2.pvalue > 1e-6, (observed, chi2)
+
+
+def test_private_releases_run_through_the_hook(spark, dps):
+    rng = np.random.default_rng(3)
+    pdf = grouped(rng, (60, 50, 40), tie_step=0.5)
+    sdf = frame(spark, pdf)
+    kw = dps.kruskal(sdf, group="arm", value="score", groups=["a", "b", "c", "empty"],
+                     epsilon=1.0, draws=2000)
+    memory = dptest.kruskal(data=pdf, group="arm", value="score",
+                            groups=["a", "b", "c", "empty"], epsilon=1.0, draws=2000)
+    for key in ("test", "n", "epsilon", "reference", "noise_scale", "group_labels"):
+        assert kw.to_dict()[key] == memory.to_dict()[key], key
+    two = sdf.filter(sdf.arm.isin("a", "b"))
+    mw = dps.mannwhitneyu(two, group="arm", value="score", groups=["a", "b"], epsilon=1.0)
+    assert mw.to_dict()["n"] == 110 and 0 <= mw.pvalue <= 1
+    pairs = pd.DataFrame({"before": rng.normal(0, 1, 80)})
+    pairs["after"] = np.round(pairs.before + 0.3 + rng.normal(0, 1, 80), 1)
+    psdf = frame(spark, pairs)
+    for result in (dps.wilcoxon(psdf, before="before", after="after", epsilon=1.0),
+                   dps.sign(psdf, before="before", after="after", epsilon=1.0),
+                   dps.ttest(psdf, before="before", after="after", epsilon=1.0,
+                             bounds=(-4, 4), draws=2000)):
+        fields = result.to_dict()
+        assert fields["n"] == 80 and fields["kind"] == "paired" and 0 < result.pvalue <= 1
+
+
+def test_private_releases_have_the_in_memory_law(spark, dps):
+    """At a large ε the release is the statistic itself up to tiny noise: the t-test's noisy
+    mean and the sign test's T̃ from the cluster match the in-memory values."""
+    rng = np.random.default_rng(8)
+    pdf = pd.DataFrame({"x": np.round(rng.normal(0.4, 1, 200), 1)})
+    sdf = frame(spark, pdf)
+    t = dps.ttest(sdf, value="x", epsilon=2000.0, bounds=(-3, 3), draws=500).to_dict()
+    assert t["mean_estimate"] == pytest.approx(np.clip(pdf.x, -3, 3).mean(), abs=2e-3)
+    s = dps.sign(sdf, value="x", epsilon=2000.0)
+    assert s.statistic == pytest.approx(float((pdf.x > 0).sum() - (pdf.x < 0).sum()), abs=0.2)
+
+
+def test_bad_input_is_refused_before_any_statistic(spark, dps):
+    pdf = pd.DataFrame({"arm": ["a", "b", "a", "c"], "score": [1.0, 2.0, None, 4.0],
+                        "name": ["p", "q", "r", "s"]})
+    sdf = spark.createDataFrame(pdf)
+    with pytest.raises(ValueError, match="not a column"):
+        dps.kruskal(sdf, group="arm", value="nope", groups=["a", "b", "c"], epsilon=1.0)
+    with pytest.raises(TypeError, match="numeric"):
+        dps.kruskal(sdf, group="arm", value="name", groups=["a", "b", "c"], epsilon=1.0)
+    with pytest.raises(ValueError, match="nulls, NaN"):
+        dps.kruskal(sdf, group="arm", value="score", groups=["a", "b", "c"], epsilon=1.0)
+    with pytest.raises(ValueError, match="not among the declared"):
+        dps.kruskal(sdf, group="arm", value="score", groups=["a", "b"], epsilon=1.0)
+    with pytest.raises(ValueError, match="declared"):
+        dps.kruskal(sdf, group="arm", value="score", epsilon=1.0)
+    # Public: nan_policy as scipy's.
+    assert np.isnan(dps.kruskal(sdf, group="arm", value="score", public=True).pvalue)
+    omit = dps.kruskal(sdf, group="arm", value="score", public=True, nan_policy="omit")
+    assert omit.to_dict()["n"] == 3
+    with pytest.raises(ValueError, match="nan_policy='raise'"):
+        dps.kruskal(sdf, group="arm", value="score", public=True, nan_policy="raise")
+
+
+def test_a_million_rows(spark, dps):
+    """10⁶ rows, many ties, built in the cluster: the public statistic is the pandas path's."""
+    from pyspark.sql import functions as F
+    n = 1_000_000
+    sdf = spark.range(n).select(
+        F.when(F.col("id") % 3 == 0, "a").when(F.col("id") % 3 == 1, "b").otherwise("c")
+        .alias("arm"),
+        ((F.hash("id") % 1000) / 10.0 + (F.col("id") % 3 == 2).cast("double")).alias("score"))
+    got = dps.kruskal(sdf, group="arm", value="score", public=True)
+    pdf = sdf.toPandas()  # the test's own check only
+    memory = dptest.kruskal(data=pdf, group="arm", value="score", public=True)
+    assert got.statistic == pytest.approx(memory.statistic, rel=1e-12)
+    assert got.pvalue == pytest.approx(memory.pvalue, rel=1e-9, abs=1e-300)
+    assert got.to_dict()["n"] == n
