@@ -34,6 +34,7 @@ def release(test: str, samples: Sequence[_F], labels: Sequence[str], paired: boo
             popmean: float, options: Sequence[Tuple[str, str]],
             ci: Optional[Tuple[float, Optional[float]]], draws: Optional[int],
             seed: Optional[int], alpha: float) -> str: ...
+WILCOXON_PERMUTATION_MAX_N: int
 def release_summary(test: str, kind: str, floats: Sequence[float], counts: Sequence[int],
                     labels: Sequence[str], paired: bool, epsilon: float, delta: Optional[float],
                     alternative: str, bounds: Optional[Tuple[float, float]], popmean: float,
@@ -45,6 +46,9 @@ def kruskal_of_rank_sums(sums: Sequence[float], sizes: Sequence[int], tie_sum: f
 def mannwhitneyu_of_rank_sum(r1: float, n1: int, n2: int, tie_sum: float, labels: Sequence[str],
                              alternative: str, use_continuity: bool, method: str,
                              alpha: float) -> str: ...
+def wilcoxon_of_summary(n: int, n_zero: int, r_plus: float, r_minus: float, tie_term: float,
+                        blocks: Optional[Sequence[int]], kind: str, alternative: str,
+                        zero_method: str, correction: bool, method: str, alpha: float) -> str: ...
 def ttest_of_moments(n: int, mean: float, difference: float, variance: float, kind: str,
                      popmean: float, alternative: str, alpha: float) -> str: ...
 def anova(samples: Sequence[_F], labels: Sequence[str], epsilon: float, bounds: Tuple[float, float],

@@ -104,7 +104,7 @@ def _check_rows(df: Any, values: List[Any], label_index: Any, private: bool,
     bad_value = None
     for v in values:
         bad_value = _bad(v) if bad_value is None else bad_value | _bad(v)
-    checks = [F.max(F.when(bad_value, 1).otherwise(0)).alias("bad"), F.count(F.lit(1)).alias("n")]
+    checks = [F.sum(F.when(bad_value, 1).otherwise(0)).alias("bad"), F.count(F.lit(1)).alias("n")]
     if label_index is not None:
         checks.append(F.max(F.when(label_index.isNull(), 1).otherwise(0)).alias("stray"))
     found = df.agg(*checks).first()
@@ -119,7 +119,7 @@ def _check_rows(df: Any, values: List[Any], label_index: Any, private: bool,
                 "row, so clean the data first (n is public)" if private else
                 "the value column holds nulls, NaN or infinities (nan_policy='raise')")
         if nan_policy == "omit":
-            return df.filter(~bad_value), None
+            return df.filter(~bad_value), int(found["n"]) - int(found["bad"])
         return None, None  # propagate
     return df, int(found["n"])
 
@@ -314,22 +314,45 @@ def _tested(df: Any, before: Optional[str], after: Optional[str], value: Optiona
 
 
 def wilcoxon(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
-             value: Optional[str] = None, epsilon: float, alternative: str = "two-sided",
-             popmean: float = 0.0, reference: str = "exact", alpha: float = 0.05,
-             ledger: Any = None, progress: Optional[bool] = None) -> "_api.TestResult":
-    """The private :func:`dptest.wilcoxon` of d = ``after − before`` (the CLI's order) or
-    ``value − popmean`` on a Spark DataFrame: Pratt's W from mid-ranks of |d| computed in the
-    cluster. (The public signed-rank test on Spark is not offered yet: scipy's small-n methods
-    read every rank.)"""
-    eps = float(epsilon)
-    d, kind, n = _tested(df, before, after, value, popmean, True, "propagate")
+             value: Optional[str] = None, epsilon: Optional[float] = None, public: bool = False,
+             alternative: str = "two-sided", popmean: float = 0.0, reference: str = "exact",
+             zero_method: str = "wilcox", correction: bool = False, method: str = "auto",
+             nan_policy: str = "propagate", alpha: float = 0.05, ledger: Any = None,
+             progress: Optional[bool] = None) -> "_api.TestResult":
+    """:func:`dptest.wilcoxon` of d = ``after − before`` (the CLI's order) or ``value −
+    popmean`` on a Spark DataFrame. Private: Pratt's W from mid-ranks of |d| computed in the
+    cluster. ``public=True``: scipy's ``wilcoxon`` (``zero_method``, ``correction``,
+    ``method``) from the rank sums of the ranking ``zero_method`` tests, and, for scipy's
+    permutation null (n ≤ ``WILCOXON_PERMUTATION_MAX_N``, 500), the sizes of the tie blocks of |d| (counts, not values)."""
+    eps = _api._mode(epsilon, public)
+    d, kind, n = _tested(df, before, after, value, popmean, eps is not None, nan_policy)
     paired = kind == "paired"
-    prepared = _prepare("wilcoxon", n, 1, paired, eps, alternative=alternative,
-                        popmean=float(popmean), options={"reference": reference})
     signs = F.when(F.col("d") > 0, 1).when(F.col("d") < 0, -1).otherwise(0)
-    (w,), _, _, n = _mid_rank_sums(d.select(F.abs("d").alias("v"), "d"), [signs])
-    return _release_summary("wilcoxon", "signed-ranks", [w], [n], [], prepared, paired=paired,
-                            alpha=alpha, ledger=ledger, progress=progress)
+    if eps is not None:
+        prepared = _prepare("wilcoxon", n, 1, paired, eps, alternative=alternative,
+                            popmean=float(popmean), options={"reference": reference})
+        (w,), _, _, n = _mid_rank_sums(d.select(F.abs("d").alias("v"), "d"), [signs])
+        return _release_summary("wilcoxon", "signed-ranks", [w], [n], [], prepared,
+                                paired=paired, alpha=alpha, ledger=ledger, progress=progress)
+    _api._no_ledger(ledger)
+    if d is None:
+        return _nan_result("wilcoxon")
+    ranked = d.filter(F.col("d") != 0.0) if zero_method == "wilcox" else d
+    ranked = ranked.select(F.abs("d").alias("v"), "d")
+    positive = F.when(F.col("d") > 0, 1).otherwise(0)
+    negative = F.when(F.col("d") < 0, 1).otherwise(0)
+    (r_plus, r_minus), (n_positive, n_negative), ties, _ = _mid_rank_sums(
+        ranked, [positive, negative])
+    n_zero = n - n_positive - n_negative
+    if zero_method != "wilcox":
+        ties -= float(n_zero) ** 3 - n_zero  # the zeros' block is ranked, not a tie of |d| > 0
+    blocks = None
+    if n <= _dptest.WILCOXON_PERMUTATION_MAX_N:
+        counts = ranked.filter(F.col("v") > 0).groupBy("v").count().orderBy("v")
+        blocks = [int(r["count"]) for r in counts.select("count").collect()]
+    return _api._call(progress, "computing the p-value", _dptest.wilcoxon_of_summary, n,
+                      n_zero, r_plus, r_minus, ties, blocks, kind, alternative, zero_method,
+                      bool(correction), method, float(alpha))
 
 
 def sign(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,

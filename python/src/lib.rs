@@ -269,6 +269,39 @@ fn wilcoxon(
 ) -> PyResult<String> {
     let d = wx::shifted(&values(&d)?, popmean);
     let sample = wx::PairedSample::from_differences(&d).map_err(err)?;
+    let options = wx_options(alternative, zero_method, correction, method)?;
+    let result = py.detach(|| wx::wilcoxon_pratt(&sample, &options)).map_err(err)?;
+    wx_report(&result, kind, alpha)
+}
+
+/// The public Wilcoxon test from the counts and rank sums of the ranking `zero_method` tests
+/// and the tie blocks of |d| (`None` above the permutation null's limit), computed where the
+/// rows live (`dptest.spark`): the fields of [`wilcoxon`].
+#[pyfunction]
+#[pyo3(signature = (n, n_zero, r_plus, r_minus, tie_term, blocks, kind, alternative, zero_method, correction, method, alpha))]
+#[allow(clippy::too_many_arguments)]
+fn wilcoxon_of_summary(
+    py: Python<'_>,
+    n: usize,
+    n_zero: usize,
+    r_plus: f64,
+    r_minus: f64,
+    tie_term: f64,
+    blocks: Option<Vec<usize>>,
+    kind: &str,
+    alternative: &str,
+    zero_method: &str,
+    correction: bool,
+    method: &str,
+    alpha: f64,
+) -> PyResult<String> {
+    let options = wx_options(alternative, zero_method, correction, method)?;
+    let summary = wx::SignedRankSummary { n, n_zero, r_plus, r_minus, tie_term, blocks };
+    let result = py.detach(|| wx::wilcoxon_of_summary(&summary, &options)).map_err(err)?;
+    wx_report(&result, kind, alpha)
+}
+
+fn wx_options(alternative: &str, zero_method: &str, correction: bool, method: &str) -> PyResult<wx::PublicOptions> {
     let zero_method = match zero_method {
         "wilcox" => wx::ZeroMethod::Wilcox,
         "pratt" => wx::ZeroMethod::Pratt,
@@ -289,16 +322,16 @@ fn wilcoxon(
         }
     };
     let alternative = self::alternative(alternative)?;
-    let options = wx::PublicOptions { alternative, zero_method, correction, method };
-    let result = py.detach(|| wx::wilcoxon_pratt(&sample, &options)).map_err(err)?;
-    let mut r = Report::from_result("wilcoxon", &result)?;
+    Ok(wx::PublicOptions { alternative, zero_method, correction, method })
+}
+
+fn wx_report(result: &wx::PublicResult, kind: &str, alpha: f64) -> PyResult<String> {
+    let mut r = Report::from_result("wilcoxon", result)?;
     r.set(
         "reference",
         match result.method {
             wx::PublicMethod::Exact => exact_reference(),
-            wx::PublicMethod::Permutation => {
-                exact_reference_of("permutation")
-            }
+            wx::PublicMethod::Permutation => exact_reference_of("permutation"),
             _ => asymptotic_reference("normal"),
         },
     );
@@ -1127,10 +1160,12 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(binomtest, m)?)?;
     m.add_function(wrap_pyfunction!(binomtest_proportion_ci, m)?)?;
     m.add_function(wrap_pyfunction!(release, m)?)?;
+    m.add("WILCOXON_PERMUTATION_MAX_N", wx::PERMUTATION_MAX_N)?;
     m.add_function(wrap_pyfunction!(release_summary, m)?)?;
     m.add_function(wrap_pyfunction!(kruskal_of_rank_sums, m)?)?;
     m.add_function(wrap_pyfunction!(mannwhitneyu_of_rank_sum, m)?)?;
     m.add_function(wrap_pyfunction!(ttest_of_moments, m)?)?;
+    m.add_function(wrap_pyfunction!(wilcoxon_of_summary, m)?)?;
     m.add_function(wrap_pyfunction!(tests, m)?)?;
     m.add_function(wrap_pyfunction!(release_cost, m)?)?;
     m.add_function(wrap_pyfunction!(anova, m)?)?;

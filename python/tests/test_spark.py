@@ -219,3 +219,27 @@ def test_a_million_rows(spark, dps):
     assert got.statistic == pytest.approx(memory.statistic, rel=1e-12)
     assert got.pvalue == pytest.approx(memory.pvalue, rel=1e-9, abs=1e-300)
     assert got.to_dict()["n"] == n
+
+
+@pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
+@pytest.mark.parametrize("n,step", [(9, 1.0), (12, None), (40, 0.5), (300, 0.2)])
+def test_public_wilcoxon_is_the_pandas_path_and_scipy(spark, dps, zero_method, n, step):
+    rng = np.random.default_rng(n)
+    before = rng.normal(0, 1, n)
+    after = before + rng.normal(0.3, 1, n)
+    if step:
+        after = before + np.round((after - before) / step) * step
+    pdf = pd.DataFrame({"before": before, "after": after})
+    sdf = frame(spark, pdf)
+    for method in ("auto", "asymptotic"):
+        got = dps.wilcoxon(sdf, before="before", after="after", public=True,
+                           zero_method=zero_method, method=method)
+        memory = dptest.wilcoxon(pdf.after, pdf.before, public=True, zero_method=zero_method,
+                                 method=method)
+        assert got.to_dict()["method"] == memory.to_dict()["method"]
+        assert got.statistic == memory.statistic
+        assert got.pvalue == pytest.approx(memory.pvalue, rel=1e-12, abs=1e-300)
+        d = pdf.after - pdf.before
+        if (d != 0).any():
+            ref = stats.wilcoxon(d, zero_method=zero_method, method=method)
+            assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)

@@ -31,6 +31,8 @@ pub enum WilcoxonError {
     },
     /// Every difference is zero: the public test has no non-zero rank to test.
     AllZero,
+    /// The permutation null ran from a summary without the tie blocks of |d|.
+    NeedsTieBlocks,
     /// n is too large for the requested exact computation.
     TooLargeForExact {
         /// Pairs given.
@@ -86,6 +88,10 @@ impl fmt::Display for WilcoxonError {
             TooFewPairs { n, min } => {
                 write!(f, "the test needs at least {min} pairs, got {n}; collect more pairs")
             }
+            NeedsTieBlocks => f.write_str(
+                "the permutation null reads the sizes of the tie blocks of |d|, which the \
+                 summary does not hold",
+            ),
             AllZero => write!(
                 f,
                 "every difference is zero, so the public test is undefined; report 'no \

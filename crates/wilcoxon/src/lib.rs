@@ -62,7 +62,7 @@ pub use crate::{
     },
     public::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,
-        PublicResult, ZeroMethod, wilcoxon_pratt,
+        PublicResult, SignedRankSummary, ZeroMethod, wilcoxon_of_summary, wilcoxon_pratt,
     },
     robust::{MAX_ROBUST_TABLE_N, ROBUST_FAST_MAX_EPSILON, ROBUST_MAX_EPSILON, release_epsilon},
     sample::{Alternative, PairedSample, PrattStatistic, pratt_statistic, shifted, signed_rank_sd},

@@ -125,11 +125,76 @@ pub fn wilcoxon_pratt(
     }
     let tested = tested_differences(sample, options.zero_method)?;
     let ranked = pratt_statistic(&tested)?;
-    let stat = scored(&ranked, options.zero_method);
-    let method = chosen_method(options.method, sample.len(), n_zero, &stat)?;
+    let doubled = || doubled_nonzero_ranks(&tested);
+    test_ranked(&ranked, sample.len(), n_zero, doubled, options)
+}
+
+/// What the public test reads of the differences, computed where the rows live
+/// (`dptest.spark`): counts and rank sums of the ranking `options.zero_method` tests
+/// (mid-ranks of |d| over all n for Pratt and zsplit, over the non-zero d for Wilcox).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SignedRankSummary {
+    /// Differences, zeros included.
+    pub n: usize,
+    /// Zero differences.
+    pub n_zero: usize,
+    /// Σ of the ranks of the positive differences.
+    pub r_plus: f64,
+    /// Σ of the ranks of the negative differences.
+    pub r_minus: f64,
+    /// Σ(t³ − t) over the blocks of equal non-zero |d|.
+    pub tie_term: f64,
+    /// The sizes of those blocks in ascending |d|: read by the permutation null only (n up to
+    /// [`PERMUTATION_MAX_N`]); `None` refuses it.
+    pub blocks: Option<Vec<usize>>,
+}
+
+/// [`wilcoxon_pratt`] from a [`SignedRankSummary`] of the ranking `options.zero_method` tests.
+///
+/// # Errors
+/// As [`wilcoxon_pratt`], and [`WilcoxonError::NeedsTieBlocks`] when the permutation null
+/// runs without the tie blocks.
+pub fn wilcoxon_of_summary(
+    summary: &SignedRankSummary,
+    options: &PublicOptions,
+) -> Result<PublicResult, WilcoxonError> {
+    if summary.n_zero == summary.n && options.zero_method != ZeroMethod::Zsplit {
+        return Err(WilcoxonError::AllZero);
+    }
+    let ranks_zeros = options.zero_method != ZeroMethod::Wilcox;
+    let tested_zeros = if ranks_zeros { summary.n_zero } else { 0 };
+    let ranked = PrattStatistic {
+        w: summary.r_plus - summary.r_minus,
+        r_plus: summary.r_plus,
+        r_minus: summary.r_minus,
+        n: summary.n - summary.n_zero + tested_zeros,
+        n_zero: tested_zeros,
+        tie_term: summary.tie_term,
+    };
+    let doubled = || {
+        let blocks = summary.blocks.as_ref().ok_or(WilcoxonError::NeedsTieBlocks)?;
+        Ok(doubled_ranks_of_blocks(tested_zeros, blocks))
+    };
+    test_ranked(&ranked, summary.n, summary.n_zero, doubled, options)
+}
+
+/// The test from the tested ranking; `doubled` gives twice the non-zero ranks when the
+/// permutation null runs.
+fn test_ranked(
+    ranked: &PrattStatistic,
+    n: usize,
+    n_zero: usize,
+    doubled: impl FnOnce() -> Result<Vec<u64>, WilcoxonError>,
+    options: &PublicOptions,
+) -> Result<PublicResult, WilcoxonError> {
+    let stat = scored(ranked, options.zero_method);
+    let method = chosen_method(options.method, n, n_zero, &stat)?;
     let (p_value, z) = match method {
         PublicMethod::Exact => (exact_p(&stat, options.alternative)?, None),
-        PublicMethod::Permutation => (permutation_p(&tested, &ranked, options.alternative)?, None),
+        // The sign-flip null of the tested ranks (zsplit's zero halves are not flipped).
+        PublicMethod::Permutation => {
+            (permutation_p(&doubled()?, ranked, options.alternative), None)
+        }
         _ => {
             let (p, z) = asymptotic_p(&stat, options);
             (p, Some(z))
@@ -147,7 +212,7 @@ pub fn wilcoxon_pratt(
         r_minus: stat.r_minus,
         z,
         p_value,
-        n: sample.len(),
+        n,
         n_zero,
         method,
         zero_method: options.zero_method,
@@ -230,20 +295,29 @@ fn exact_p(stat: &PrattStatistic, alternative: Alternative) -> Result<f64, Wilco
 /// the non-zero d (zeros never change sign). Mid-ranks are multiples of ½, so the pmf is
 /// over 2·R+ with integer weights 2·rank_i; its probabilities are dyadic, as scipy's
 /// counts / 2ⁿ, so both are exact.
-fn permutation_p(
-    tested: &PairedSample,
-    stat: &PrattStatistic,
-    alternative: Alternative,
-) -> Result<f64, WilcoxonError> {
+fn permutation_p(doubled: &[u64], stat: &PrattStatistic, alternative: Alternative) -> f64 {
+    let pmf = positive_sum_pmf(doubled);
+    tail_p(&pmf, (2.0 * stat.r_plus).round() as usize, alternative)
+}
+
+/// Twice the non-zero mid-ranks of `tested`'s |d| (zeros ranked, then dropped).
+fn doubled_nonzero_ranks(tested: &PairedSample) -> Result<Vec<u64>, WilcoxonError> {
     let ranks = dptest_ranking::signed_ranks_pratt(tested.differences())?;
-    let doubled: Vec<u64> = ranks
-        .signed
-        .iter()
-        .filter(|&&r| r != 0.0)
-        .map(|r| (2.0 * r.abs()).round() as u64)
-        .collect();
-    let pmf = positive_sum_pmf(&doubled);
-    Ok(tail_p(&pmf, (2.0 * stat.r_plus).round() as usize, alternative))
+    Ok(ranks.signed.iter().filter(|&&r| r != 0.0).map(|r| (2.0 * r.abs()).round() as u64).collect())
+}
+
+/// Twice the mid-ranks of tie blocks of non-zero |d| in ascending order, after `zeros` ranks
+/// held by zeros: a block of t from rank o + 1 has mid-rank o + (t + 1)/2, so twice it is
+/// 2o + t + 1.
+fn doubled_ranks_of_blocks(zeros: usize, blocks: &[usize]) -> Vec<u64> {
+    let mut offset = zeros as u64;
+    let mut doubled = Vec::new();
+    for &t in blocks {
+        let t = t as u64;
+        doubled.extend(std::iter::repeat_n(2 * offset + t + 1, t as usize));
+        offset += t;
+    }
+    doubled
 }
 
 /// P(X ≤ k) ("less"), P(X ≥ k) ("greater") or twice the smaller, capped at 1, for the pmf
@@ -344,6 +418,65 @@ mod tests {
                 other => panic!("{label}: z mismatch {other:?}"),
             }
         }
+    }
+
+    /// The summary of `d` for `zero_method`, from definitions: mid-rank of |d_i| is
+    /// 1 + #{|d_j| < |d_i|} + (#{|d_j| = |d_i|} − 1)/2 among the ranked values.
+    fn summary_of(d: &[f64], zero_method: ZeroMethod) -> SignedRankSummary {
+        let ranked: Vec<f64> = match zero_method {
+            ZeroMethod::Wilcox => d.iter().copied().filter(|&x| x != 0.0).collect(),
+            _ => d.to_vec(),
+        };
+        let abs: Vec<f64> = ranked.iter().map(|x| x.abs()).collect();
+        let rank = |a: f64| {
+            let below = abs.iter().filter(|&&b| b < a).count() as f64;
+            let equal = abs.iter().filter(|&&b| b == a).count() as f64;
+            1.0 + below + (equal - 1.0) / 2.0
+        };
+        let sum = |keep: fn(f64) -> bool| -> f64 {
+            ranked.iter().filter(|&&x| keep(x)).map(|x| rank(x.abs())).sum()
+        };
+        let mut levels: Vec<f64> = abs.iter().copied().filter(|&a| a > 0.0).collect();
+        levels.sort_by(f64::total_cmp);
+        levels.dedup();
+        let blocks: Vec<usize> =
+            levels.iter().map(|&l| abs.iter().filter(|&&a| a == l).count()).collect();
+        SignedRankSummary {
+            n: d.len(),
+            n_zero: d.iter().filter(|&&x| x == 0.0).count(),
+            r_plus: sum(|x| x > 0.0),
+            r_minus: sum(|x| x < 0.0),
+            tie_term: blocks.iter().map(|&t| (t as f64).powi(3) - t as f64).sum(),
+            blocks: Some(blocks),
+        }
+    }
+
+    #[test]
+    fn the_summary_gives_the_rows_answer_for_every_method_and_zero_method() {
+        let golden: Golden = toml::from_str(GOLDEN).unwrap();
+        let tied_zeros = [0.0, 0.0, 1.5, -2.0, 3.0, -0.5, 4.0, 2.5, -1.0, 1.5, 0.0, 2.0, -3.0];
+        let mut cases: Vec<Vec<f64>> = golden.case.iter().map(|c| c.d.clone()).collect();
+        cases.push(tied_zeros.to_vec());
+        for d in &cases {
+            let sample = PairedSample::from_differences(d).unwrap();
+            for zero_method in [ZeroMethod::Pratt, ZeroMethod::Wilcox, ZeroMethod::Zsplit] {
+                for method in
+                    [PublicMethod::Auto, PublicMethod::Asymptotic, PublicMethod::Permutation]
+                {
+                    let options = PublicOptions { zero_method, method, ..PublicOptions::default() };
+                    let rows = wilcoxon_pratt(&sample, &options);
+                    let summary = wilcoxon_of_summary(&summary_of(d, zero_method), &options);
+                    assert_eq!(rows, summary, "{d:?} {zero_method:?} {method:?}");
+                }
+            }
+        }
+        let mut no_blocks = summary_of(&tied_zeros, ZeroMethod::Pratt);
+        no_blocks.blocks = None;
+        let permutation = PublicOptions { method: PublicMethod::Permutation, ..Default::default() };
+        assert_eq!(
+            wilcoxon_of_summary(&no_blocks, &permutation),
+            Err(WilcoxonError::NeedsTieBlocks)
+        );
     }
 
     fn auto(d: &[f64], zero_method: ZeroMethod) -> PublicResult {
