@@ -121,6 +121,14 @@ def test_mid_rank_sums_and_pratt_w_are_the_in_memory_statistics(spark, dps):
     assert sizes == [70, 55] and total == n == 125
     _, t = np.unique(pdf.score, return_counts=True)
     assert ties == float((t.astype(float) ** 3 - t).sum())
+    # Untied values: the random tie-breaking ranks are the ranks themselves, across 9
+    # partitions of the sort.
+    untied = grouped(rng, (400, 350, 250))
+    rows, _, _ = dps._grouped_values(frame(spark, untied, partitions=9), "arm", "score",
+                                     ["a", "b", "c"], True, "propagate")
+    sums, sizes = dps._random_tie_rank_sums(rows, 3)
+    ranks = stats.rankdata(untied.score)
+    assert sums == [ranks[untied.arm == g].sum() for g in "abc"] and sizes == [400, 350, 250]
     # Pratt's W: mid-ranks of |d| over all n (zeros included), zeros then dropped.
     d = np.round(rng.normal(0.2, 1, 90), 0)
     tested, _, n = dps._tested(spark.createDataFrame(pd.DataFrame({"x": d})).repartition(4),

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""The Spark benchmark of docs/benchmarks.md ("On Spark"): one test, one process, timed.
+
+    python3 scripts/spark-bench.py spark  --input grouped.parquet [--public] [--partitions P]
+    python3 scripts/spark-bench.py range  --rows 100000000 [--public]
+    python3 scripts/spark-bench.py pandas --input grouped.parquet [--public]
+
+`spark` reads the Parquet file on local[2] and runs dptest.spark.kruskal (groups A, B, C,
+ε = 1, or public); `range` builds the rows in the cluster (spark.range: labels A, B, C in
+turn, N(0, 1) values rounded to 6 decimals), so no file bounds n; `pandas` reads the file with
+pandas and runs dptest.kruskal. Each prints one JSON line: the wall time of the test call,
+the statistic, p-value, n, and peak resident memory of this Python process and (Spark) of
+the JVM (VmHWM from /proc). Run it under /usr/bin/time -v for the process as a whole. Writes
+nothing. Needs pyspark (and Java 17+) for spark/range, pandas and pyarrow for pandas.
+"""
+import argparse
+import json
+import time
+
+import dptest
+
+GROUPS = ["A", "B", "C"]
+
+
+def peak_kb(pid="self"):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return None
+
+
+def session(partitions):
+    from pyspark.sql import SparkSession
+    return (SparkSession.builder.master("local[2]").appName("dptest-bench")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", str(partitions))
+            .config("spark.driver.memory", "2g")
+            .getOrCreate())
+
+
+def run_spark(df, spark, public):
+    from dptest import spark as dps
+    start = time.perf_counter()
+    if public:
+        r = dps.kruskal(df, group="group", value="value", public=True)
+    else:
+        r = dps.kruskal(df, group="group", value="value", groups=GROUPS, epsilon=1.0)
+    wall = time.perf_counter() - start
+    jvm = spark.sparkContext._gateway.proc.pid
+    return r, wall, {"jvm_peak_mb": peak_kb(jvm) / 1024}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=["spark", "range", "pandas"])
+    parser.add_argument("--input")
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--public", action="store_true")
+    parser.add_argument("--partitions", type=int, default=16)
+    args = parser.parse_args()
+    extra = {}
+    if args.mode == "pandas":
+        import pandas as pd
+        start = time.perf_counter()
+        df = pd.read_parquet(args.input, columns=["group", "value"])
+        read = time.perf_counter() - start
+        if args.public:
+            r = dptest.kruskal(data=df, group="group", value="value", public=True)
+        else:
+            r = dptest.kruskal(data=df, group="group", value="value", groups=GROUPS, epsilon=1.0)
+        wall = time.perf_counter() - start
+        extra["read_s"] = read
+    else:
+        spark = session(args.partitions)
+        if args.mode == "spark":
+            df = spark.read.parquet(args.input)
+        else:
+            from pyspark.sql import functions as F
+            labels = F.element_at(F.array(*[F.lit(g) for g in GROUPS]),
+                                  (F.col("id") % 3 + 1).cast("int"))
+            df = spark.range(args.rows).select(
+                labels.alias("group"), F.round(F.randn(7), 6).alias("value"))
+        r, wall, extra = run_spark(df, spark, args.public)
+        spark.stop()
+    fields = r.to_dict()
+    print(json.dumps({"mode": args.mode, "public": args.public, "n": fields["n"],
+                      "statistic": r.statistic, "p_value": r.pvalue, "test_wall_s": wall,
+                      "python_peak_mb": peak_kb() / 1024, **extra}))
+
+
+if __name__ == "__main__":
+    main()
