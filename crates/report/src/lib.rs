@@ -13,6 +13,8 @@
 //!   [`Choices`] in, a [`Release`] (fields, title, human lines) out.
 //! - [`data_of_samples`], [`release_on_cpu`] (module `binding`): that path as the Python and R
 //!   bindings run it, from samples in memory, on the CPU engine.
+//! - [`Summary`] (module `summary`): a test's sufficient statistic computed where the rows
+//!   live (`dptest.spark`), released through the same hook as [`Data::Summary`].
 //!
 //! # Example
 //!
