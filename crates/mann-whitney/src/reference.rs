@@ -386,14 +386,14 @@ pub fn p_value_of_release(
     })
 }
 
-/// The full private test: [`check_options`], [`release_mann_whitney`], then the p-value of Ũ
+/// The full private test: [`check_options`], [`crate::release_mann_whitney`], then the p-value of Ũ
 /// under the chosen reference (both tails for the two-sided centred statistic, lower tail for
 /// min(U1, U2) and `less`, upper for `greater`). When m* = 0 the reference is degenerate and
 /// p = 1 (the test cannot reject), without panicking. ε-DP with unreleased or known sizes,
 /// (ε, δ)-DP with estimated sizes; the reference is post-processing.
 ///
 /// # Errors
-/// As [`release_mann_whitney`] and [`p_value_of_release`].
+/// As [`crate::release_mann_whitney`] and [`p_value_of_release`].
 pub fn private_mann_whitney(
     sample: &TwoSample,
     options: &PrivateMwOptions,
