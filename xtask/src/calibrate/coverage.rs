@@ -1,6 +1,8 @@
 //! `cargo xtask calibrate --coverage`: the coverage of every private interval (`--ci`) over
-//! data shapes a user meets, n and ε, with the median width next to the public interval's on
-//! the same data. Each interval runs the code a release runs, with its noise from a seeded
+//! data shapes a user meets, n and ε, with the coverage and median width of the public
+//! interval a statistician would print on the same data: the order-statistic interval of the
+//! median, Student's t interval of the mean, DeLong's interval of P(X > Y) and a stratified
+//! percentile bootstrap of the plug-in rank effect. Each interval runs the code a release runs, with its noise from a seeded
 //! stream (SIMULATION ONLY): the median through `dptest_intervals::median_interval_with` and
 //! `SimulatedNoise`, the mean through the t-test's `simulate_release` and `mean_interval`, the
 //! AUC through Mann–Whitney's `MwStudy::simulate_release` and `auc_interval`, the rank
@@ -117,11 +119,13 @@ fn zeros_median() -> f64 {
     0.5 * (lo + hi)
 }
 
-/// The replicates of one setting: how many covered, and every private and public width.
+/// The replicates of one setting: how many covered, every private and public width, and how
+/// often the public interval covered (among the replicates where it exists).
 struct Tally {
     covered: usize,
     widths: Vec<f64>,
     public_widths: Vec<f64>,
+    public_covered: Vec<bool>,
 }
 
 /// One row of the table.
@@ -139,8 +143,11 @@ impl Row {
         let coverage = self.tally.covered as f64 / reps;
         let floor = LEVEL - 2.5 * (LEVEL * (1.0 - LEVEL) / reps).sqrt();
         let (w, p) = (median(&self.tally.widths), median(&self.tally.public_widths));
+        let public = &self.tally.public_covered;
+        let public_coverage =
+            public.iter().filter(|&&c| c).count() as f64 / public.len().max(1) as f64;
         format!(
-            "| {} | {} | {} | {} | {} | {:.3} | {} | {:.4} | {:.4} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {:.3} | {} | {:.3} | {:.4} | {:.4} | {:.2} |",
             self.parameter,
             self.shape,
             self.n,
@@ -148,6 +155,7 @@ impl Row {
             reps,
             coverage,
             if coverage >= floor { "ok" } else { "**below**" },
+            public_coverage,
             w,
             p,
             w / p
@@ -161,8 +169,9 @@ fn median(v: &[f64]) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
-/// One replicate's (covered, private width, public width).
-type Replicate = (bool, f64, f64);
+/// One replicate's (covered, private width, public width, whether the public interval covered,
+/// `None` where it does not exist).
+type Replicate = (bool, f64, f64, Option<bool>);
 
 /// `reps` replicates of `one`, each with its own seeded stream, in parallel.
 fn replicate(
@@ -180,6 +189,7 @@ fn replicate(
         covered: results.iter().filter(|r| r.0).count(),
         widths: results.iter().map(|r| r.1).collect(),
         public_widths: results.iter().map(|r| r.2).collect(),
+        public_covered: results.iter().filter_map(|r| r.3).collect(),
     })
 }
 
@@ -191,8 +201,13 @@ fn median_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> R
         let mut noise = SimulatedNoise(ChaCha8Rng::seed_from_u64(rng.next_u64()));
         let ci = median_interval_with(&values, range, LEVEL, eps, &mut noise)
             .map_err(|e| anyhow!("{e}"))?;
-        let public = public_median_interval(&values, LEVEL).map_or(f64::NAN, |p| p.high - p.low);
-        Ok((ci.low <= shape.median && shape.median <= ci.high, ci.high - ci.low, public))
+        let public = public_median_interval(&values, LEVEL);
+        Ok((
+            ci.low <= shape.median && shape.median <= ci.high,
+            ci.high - ci.low,
+            public.as_ref().map_or(f64::NAN, |p| p.high - p.low),
+            public.map(|p| p.low <= shape.median && shape.median <= p.high),
+        ))
     })?;
     Ok(Row {
         parameter: "median (sign, wilcoxon)",
@@ -218,8 +233,13 @@ fn mean_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> Res
         // The public t interval does not exist when every value is equal (NaN width then).
         let public = tt::ttest_1samp(&values, 0.0, tt::Alternative::TwoSided)
             .and_then(|t| t.confidence_interval(LEVEL))
-            .map_or(f64::NAN, |c| c.high - c.low);
-        Ok((ci.low <= shape.mean && shape.mean <= ci.high, ci.high - ci.low, public))
+            .ok();
+        Ok((
+            ci.low <= shape.mean && shape.mean <= ci.high,
+            ci.high - ci.low,
+            public.as_ref().map_or(f64::NAN, |c| c.high - c.low),
+            public.map(|c| c.low <= shape.mean && shape.mean <= c.high),
+        ))
     })?;
     Ok(Row {
         parameter: "mean (t-test)",
@@ -278,10 +298,10 @@ fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64) -> Result<Row> 
         let sim = study.simulate_release(&sample, rng)?;
         let ci = mw::auc_interval(sim.value, sim.reference_sizes, sim.laplace_scale, LEVEL)
             .ok_or_else(|| anyhow!("no AUC interval"))?;
-        // The public twin: the same inversion on the exact U₁ with no noise.
-        let public = mw::auc_interval(sample.u1()?, design.sizes, 1e-12, LEVEL)
-            .ok_or_else(|| anyhow!("no AUC interval"))?;
-        Ok((ci.low <= theta && theta <= ci.high, ci.high - ci.low, public.high - public.low))
+        // The public interval a statistician prints: DeLong's, on the same data.
+        let (low, high) = delong_interval(sample.x(), sample.y())?;
+        let covered = |l: f64, h: f64| l <= theta && theta <= h;
+        Ok((covered(ci.low, ci.high), ci.high - ci.low, high - low, Some(covered(low, high))))
     })?;
     Ok(Row {
         parameter: "P(X > Y) (mann-whitney, known sizes)",
@@ -413,11 +433,10 @@ fn rank_effect_row(design: GroupDesign, epsilon: f64, reps: usize, seed: u64) ->
         let released = reference.simulate_release(&sample, rng)?;
         let ci = kw::rank_effect_interval(released, n, groups, reference.noise_scale(), LEVEL)
             .ok_or_else(|| anyhow!("no rank-effect interval"))?;
-        // The public twin: the same bound on the noiseless statistic.
-        let exact = kw::statistic_random_ties(&sample, kw::KwStatistic::Abs, rng)?;
-        let public = kw::rank_effect_interval(exact, n, groups, f64::MIN_POSITIVE, LEVEL)
-            .ok_or_else(|| anyhow!("no rank-effect interval"))?;
-        Ok((ci.low <= effect && effect <= ci.high, ci.high - ci.low, public.high - public.low))
+        // The public interval: a bootstrap of the plug-in D̂ on the same data.
+        let (low, high) = bootstrap_rank_effect(sample.values(), &index, design.sizes, rng)?;
+        let covered = |l: f64, h: f64| l <= effect && effect <= h;
+        Ok((covered(ci.low, ci.high), ci.high - ci.low, high - low, Some(covered(low, high))))
     })?;
     Ok(Row {
         parameter: "rank effect D (kruskal-wallis)",
@@ -428,6 +447,76 @@ fn rank_effect_row(design: GroupDesign, epsilon: f64, reps: usize, seed: u64) ->
     })
 }
 
+/// z at 1 − (1 − [`LEVEL`])/2.
+fn two_sided_z() -> f64 {
+    dptest_refdist::special::normal_quantile(1.0 - (1.0 - LEVEL) / 2.0)
+}
+
+/// DeLong's interval for θ = P(X > Y) + ½P(X = Y): θ̂ ± z·√(S₁₀/n₁ + S₀₁/n₂), S the sample
+/// variances of the placements (the share of the other sample below each value, ties ½),
+/// clipped to [0, 1]. The placements come from mid-ranks: x_i's is (R_i − r_i)/n₂, R_i its
+/// rank in the pooled sample and r_i its rank within x.
+fn delong_interval(x: &[f64], y: &[f64]) -> Result<(f64, f64)> {
+    let (n1, n2) = (x.len() as f64, y.len() as f64);
+    let pooled: Vec<f64> = x.iter().chain(y).copied().collect();
+    let joint = dptest_ranking::mid_ranks(&pooled)?;
+    let (own_x, own_y) = (dptest_ranking::mid_ranks(x)?, dptest_ranking::mid_ranks(y)?);
+    let px: Vec<f64> = joint[..x.len()].iter().zip(&own_x).map(|(r, o)| (r - o) / n2).collect();
+    let py: Vec<f64> = joint[x.len()..].iter().zip(&own_y).map(|(r, o)| (r - o) / n1).collect();
+    let theta = px.iter().sum::<f64>() / n1;
+    let variance = |p: &[f64], mean: f64| {
+        p.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (p.len() as f64 - 1.0)
+    };
+    // y_j's placement counts the x below it: its mean is 1 − θ.
+    let se = (variance(&px, theta) / n1 + variance(&py, 1.0 - theta) / n2).sqrt();
+    let half = two_sided_z() * se;
+    Ok(((theta - half).max(0.0), (theta + half).min(1.0)))
+}
+
+/// Bootstrap resamples of the public rank-effect interval.
+const BOOTSTRAP: usize = 200;
+
+/// The plug-in D̂ = Σ (n_i/n)·|R̄_i/(n + 1) − ½| from mid-ranks.
+fn plug_in_rank_effect(values: &[f64], index: &[usize], sizes: &[usize]) -> Result<f64> {
+    let ranks = dptest_ranking::mid_ranks(values)?;
+    let mut sums = vec![0.0; sizes.len()];
+    for (&g, r) in index.iter().zip(&ranks) {
+        sums[g] += r;
+    }
+    let n = values.len() as f64;
+    Ok(sums
+        .iter()
+        .zip(sizes)
+        .map(|(sum, &size)| size as f64 / n * (sum / size as f64 / (n + 1.0) - 0.5).abs())
+        .sum())
+}
+
+/// The percentile interval of [`BOOTSTRAP`] stratified resamples (each group resampled with
+/// replacement at its size) of the plug-in D̂: what a statistician without a formula for
+/// D's sampling law would print.
+fn bootstrap_rank_effect(
+    values: &[f64],
+    index: &[usize],
+    sizes: &[usize],
+    rng: &mut ChaCha8Rng,
+) -> Result<(f64, f64)> {
+    let mut members: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
+    for (&g, &v) in index.iter().zip(values) {
+        members[g].push(v);
+    }
+    let mut estimates = Vec::with_capacity(BOOTSTRAP);
+    for _ in 0..BOOTSTRAP {
+        let resample: Vec<f64> = members
+            .iter()
+            .flat_map(|m| (0..m.len()).map(|_| m[rng.random_range(0..m.len())]).collect::<Vec<_>>())
+            .collect();
+        estimates.push(plug_in_rank_effect(&resample, index, sizes)?);
+    }
+    estimates.sort_by(f64::total_cmp);
+    let at = |q: f64| estimates[((q * BOOTSTRAP as f64) as usize).min(BOOTSTRAP - 1)];
+    Ok((at((1.0 - LEVEL) / 2.0), at(1.0 - (1.0 - LEVEL) / 2.0)))
+}
+
 /// Runs the study: `only` picks `median`, `mean`, `auc` or `kw`; `n` one sample size (the
 /// two-group and grouped designs have their own sizes and run without `n`). A Markdown
 /// table on stdout, one line per setting on stderr as it finishes.
@@ -435,7 +524,7 @@ pub fn run(only: Option<&str>, n: Option<usize>, reps: usize, seed: u64) -> Resu
     let sizes: Vec<usize> = n.map_or_else(|| vec![20, 100, 1000, 10_000, 100_000], |n| vec![n]);
     let wants = |p: &str| only.is_none_or(|o| o == p);
     let mut out = String::from(
-        "| parameter | data | n | ε | reps | coverage | ≥ 0.95 − 2.5 s.e. | median width | public width | ratio |\n|---|---|---|---|---|---|---|---|---|---|\n",
+        "| parameter | data | n | ε | reps | coverage | ≥ 0.95 − 2.5 s.e. | public coverage | median width | public width | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     let mut push = |row: Row| {
         let line = row.markdown();
@@ -482,6 +571,41 @@ mod tests {
             assert_eq!(table.lines().count(), 2 + rows, "{table}");
             assert!(!table.contains("below"), "{table}");
         }
+    }
+
+    #[test]
+    fn delongs_placements_from_ranks_are_the_pairwise_counts() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let x: Vec<f64> = (0..37).map(|_| (2.0 * normal(&mut rng)).round() / 2.0).collect();
+        let y: Vec<f64> = (0..23).map(|_| (2.0 * normal(&mut rng)).round() / 2.0 - 0.3).collect();
+        // O(n1·n2) placements: the share of the other sample below, ties ½.
+        let share = |v: f64, other: &[f64]| {
+            other
+                .iter()
+                .map(|&o| {
+                    if o < v {
+                        1.0
+                    } else if o == v {
+                        0.5
+                    } else {
+                        0.0
+                    }
+                })
+                .sum::<f64>()
+                / other.len() as f64
+        };
+        let px: Vec<f64> = x.iter().map(|&v| share(v, &y)).collect();
+        let py: Vec<f64> = y.iter().map(|&v| share(v, &x)).collect();
+        let mean = |p: &[f64]| p.iter().sum::<f64>() / p.len() as f64;
+        let var = |p: &[f64]| {
+            let m = mean(p);
+            p.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (p.len() as f64 - 1.0)
+        };
+        let theta = mean(&px);
+        let half = two_sided_z() * (var(&px) / 37.0 + var(&py) / 23.0).sqrt();
+        let (low, high) = delong_interval(&x, &y).unwrap();
+        assert!((low - (theta - half).max(0.0)).abs() < 1e-12, "{low}");
+        assert!((high - (theta + half).min(1.0)).abs() < 1e-12, "{high}");
     }
 
     #[test]
