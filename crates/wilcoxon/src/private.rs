@@ -102,8 +102,12 @@ pub fn release_pratt(
     sample: &PairedSample,
     epsilon: Epsilon,
 ) -> Result<LaplaceRelease, WilcoxonError> {
-    let w = pratt_statistic(sample)?.w;
-    Ok(release_laplace(w, sensitivity(sample.len())?, epsilon)?)
+    release_w(pratt_statistic(sample)?.w, sample.len(), epsilon)
+}
+
+/// Releases W of n pairs, however it was computed (in memory, or where the rows live).
+fn release_w(w: f64, n: usize, epsilon: Epsilon) -> Result<LaplaceRelease, WilcoxonError> {
+    Ok(release_laplace(w, sensitivity(n)?, epsilon)?)
 }
 
 fn sensitivity(n: usize) -> Result<Sensitivity, WilcoxonError> {
@@ -429,8 +433,7 @@ fn release_and_finish(
     reference: &WpReference<'_>,
     options: &PrivateOptions,
 ) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
-    let release = release_laplace(w, sensitivity(n)?, options.epsilon)?;
-    finish(n, reference, release, options)
+    finish(n, reference, release_w(w, n, options.epsilon)?, options)
 }
 
 /// Assembles a result from a release (shared with the seeded test path).
