@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 mod error;
+mod grid;
 mod median;
 mod noise;
 mod walk;

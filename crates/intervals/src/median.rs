@@ -6,23 +6,27 @@
 //! 1. **Count threshold** (public): the largest integer `thr` such that, for N ~ Binomial(n,
 //!    ½) and the noise of a prefix of up to k = [`SIDE_POINTS`] noisy cells,
 //!    P(N + noise ≤ thr) ≤ α/2 ([`crate::walk::count_threshold`]).
-//! 2. **Where to look** (0.3·ε, two halves): report noisy max over [`CANDIDATES`] equally
-//!    spaced points g of the declared range picks ĝ_L with #{x < g} close to `thr` and ĝ_U
-//!    with #{x ≥ g} close to `thr` (score −|count − thr|, sensitivity 1).
-//! 3. **One noisy histogram** (0.7·ε): 2k points equally spaced around [ĝ_L, ĝ_U] cut the line
-//!    into 2k + 1 cells; every cell count gets exact discrete Laplace noise of scale 2/ε₂
-//!    (moving one value changes two cells by one: L1 sensitivity 2).
-//! 4. **The interval** (post-processing): L is the largest of the first k points whose noisy
-//!    count of values below it (a prefix sum of j ≤ k cells) is ≤ `thr`, else the range's low
-//!    end; U is the smallest of the last k points whose noisy count of values at or above it
-//!    is ≤ `thr`, else the high end.
+//! 2. **Where to look** (0.3·ε, two halves): report noisy max over the public grid of the
+//!    declared range (every multiple of a decimal step, at least [`CANDIDATES`] points, so
+//!    integers and recorded decimals are on it) picks ĝ_L where A(g) = #{x < g} crosses `thr`
+//!    and ĝ_U where B(g) = #{x > g} crosses it (scores in [`select_scores`], sensitivity 1;
+//!    on an atom the pick is the atom's point).
+//! 3. **One noisy histogram** (0.7·ε): k points on a ladder below ĝ_L and k mirrored above ĝ_U
+//!    cut the line into 2k + 1 cells, half-open towards the picks ([`cell_counts`]); every
+//!    cell count gets exact discrete Laplace noise of scale 2/ε₂ (moving one value changes two
+//!    cells by one: L1 sensitivity 2).
+//! 4. **The interval** (post-processing): L is the largest lower point whose noisy count of
+//!    values below it (a prefix sum of j ≤ k cells) is ≤ `thr`, else the range's low end; U is
+//!    the smallest upper point whose noisy count of values above it is ≤ `thr`, else the high
+//!    end. Both ends can sit on an atom: on data with an atom of mass 0.32 at the median the
+//!    interval is the atom itself, as the public one is.
 //!
 //! # Why it covers
 //!
 //! If L > m (the median), some point g > m had noisy count #{x < g} + S_j ≤ thr. As
 //! #{x < g} ≥ #{x ≤ m} =: N and N is stochastically at least Binomial(n, ½) for every
 //! distribution (P(X ≤ m) ≥ ½), P(L > m) ≤ P(N + min_j S_j ≤ thr) ≤ α/2 by the choice of
-//! `thr`. The same holds for U < m with #{x ≥ g}. The bound holds whatever points steps 2
+//! `thr`. The same holds for U < m with #{x > g} ≥ #{x ≥ m}. The bound holds whatever points steps 2
 //! and 3 chose, so where the grid falls affects the width only. Values outside the declared
 //! range are clamped to it (which moves no median inside the range).
 
@@ -30,6 +34,7 @@ use dptest_core::{Bounds, check_level};
 use dptest_mechanisms::Epsilon;
 
 use crate::error::IntervalError;
+use crate::grid::Grid;
 use crate::noise::IntervalNoise;
 use crate::walk::count_threshold;
 
@@ -37,8 +42,16 @@ use crate::walk::count_threshold;
 pub const SELECT_FRACTION: f64 = 0.3;
 /// Points of the histogram on each side (k): the longest prefix of noisy cells summed.
 pub const SIDE_POINTS: usize = 5;
-/// Candidate points of the declared range for the noisy max.
+/// The fewest candidate points of the declared range for the noisy max (the grid is every
+/// multiple of the largest decimal step that gives at least this many).
 pub const CANDIDATES: usize = 1024;
+/// Where the lower side's points sit below the lower pick, as fractions of the distance
+/// between the two picks (each at least one grid step below the next; the upper side's
+/// mirror them above the upper pick). The pick itself is the last: where the count crosses
+/// the threshold, found exactly on an atom; the others catch a pick that overshot, the
+/// farthest a whole distance below. Chosen by `cargo xtask calibrate --coverage --test
+/// median --n 1000` (docs/intervals.md).
+const LADDER: [f64; SIDE_POINTS] = [-1.0, -0.5, -0.25, -0.1, 0.0];
 
 /// A private median interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,47 +91,84 @@ pub fn median_interval_with(
     let mut sorted: Vec<f64> = values.iter().map(|&v| range.clamp(v)).collect();
     sorted.sort_by(f64::total_cmp);
     let target = thr.unwrap_or(0).clamp(0, n as i64);
-    let candidates = candidate_points(range);
-    let (lower_scores, upper_scores) = select_scores(&sorted, &candidates, target);
-    let g_low = candidates[noise.select(&lower_scores, select)?];
-    let g_high = candidates[noise.select(&upper_scores, select)?];
-    let points = histogram_points(g_low, g_high, range);
-    let cells = cell_counts(&sorted, &points)
+    let grid = Grid::new(range, CANDIDATES);
+    let (first, last) = grid.indices();
+    let around: Vec<f64> = (first - 1..=last + 1).map(|i| grid.value(i)).collect();
+    let (lower_scores, upper_scores) = select_scores(&sorted, &around, target);
+    let low_pick = first + noise.select(&lower_scores, select)? as i64;
+    let high_pick = first + noise.select(&upper_scores, select)? as i64;
+    let (lower, upper) = ladder(low_pick, high_pick);
+    let points = |indices: &[i64]| indices.iter().map(|&i| grid.value(i)).collect::<Vec<f64>>();
+    let (lower, upper) = (points(&lower), points(&upper));
+    let cells = cell_counts(&sorted, &lower, &upper)
         .into_iter()
         .map(|c| noise.count(c, histogram))
         .collect::<Result<Vec<i64>, IntervalError>>()?;
-    Ok(interval(&points, &cells, thr, n, range))
+    Ok(interval(&lower, &upper, &cells, thr, n, range))
 }
 
-/// The [`CANDIDATES`] equally spaced points of the declared range (public).
-fn candidate_points(range: Bounds) -> Vec<f64> {
-    let step = (range.hi() - range.lo()) / (CANDIDATES - 1) as f64;
-    (0..CANDIDATES).map(|i| range.lo() + step * i as f64).collect()
-}
-
-/// The noisy-max scores of every candidate g for the lower pick, −|#{x < g} − target|, and
-/// the upper, −|#{x ≥ g} − target|. Each moves by at most 1 when one value is replaced
+/// The noisy-max scores of every grid point g_i (`around` holds the grid from one point
+/// below the range to one above it; the scores are for the points inside). With
+/// A(g) = #{x < g} and B(g) = #{x > g}, the lower pick's score is
+/// −(A(g_i) − t)⁺ − (t − A(g_{i+1}))⁺, zero exactly where A crosses t between g_i and the next
+/// point (the largest g with A(g) ≤ t); the upper pick's is −(B(g_i) − t)⁺ − (t − B(g_{i−1}))⁺.
+/// On an atom the count jumps over t, and the score still finds the atom's point, where a
+/// score of −|A(g) − t| would pick whichever side of the jump is nearer t. Each score moves by
+/// at most 1 when one value is replaced: A(g_i) ≤ A(g_{i+1}), so at most one term is non-zero
+/// before and after, and a change from one term to the other would need A to move by 2
 /// (audited in `tests`). `sorted` is the clamped data, sorted.
-fn select_scores(sorted: &[f64], candidates: &[f64], target: i64) -> (Vec<i64>, Vec<i64>) {
+fn select_scores(sorted: &[f64], around: &[f64], target: i64) -> (Vec<i64>, Vec<i64>) {
     let n = sorted.len() as i64;
-    let below = |g: f64| sorted.partition_point(|&v| v < g) as i64;
-    let score = |count: i64| -(count - target).abs();
-    candidates.iter().map(|&g| (score(below(g)), score(n - below(g)))).unzip()
+    let below: Vec<i64> = around.iter().map(|&g| sorted.partition_point(|&v| v < g) as i64).collect();
+    let above: Vec<i64> =
+        around.iter().map(|&g| n - sorted.partition_point(|&v| v <= g) as i64).collect();
+    let over = |count: i64| (count - target).max(0);
+    let under = |count: i64| (target - count).max(0);
+    (1..around.len() - 1)
+        .map(|i| (-over(below[i]) - under(below[i + 1]), -over(above[i]) - under(above[i - 1])))
+        .unzip()
 }
 
-/// The histogram cells cut by `points` (cell i holds the values in [p_{i−1}, p_i), the first
-/// those below p_0, the last those at or above the last point). Replacing one value moves
-/// one count down by 1 and one up by 1: L1 sensitivity 2 (audited in `tests`).
-fn cell_counts(sorted: &[f64], points: &[f64]) -> Vec<i64> {
-    let mut cells = Vec::with_capacity(points.len() + 1);
-    let mut previous = 0;
-    for &p in points {
-        let count = sorted.partition_point(|&v| v < p);
-        cells.push((count - previous) as i64);
-        previous = count;
+/// The grid indices of the lower side's k points (ascending) and the upper side's
+/// (ascending): [`LADDER`] below the lower pick and mirrored above the upper, the lower side
+/// kept at or below the picks' midpoint and the upper at or above it, so every lower point is
+/// at most every upper point.
+fn ladder(low_pick: i64, high_pick: i64) -> (Vec<i64>, Vec<i64>) {
+    let (a, b) = (low_pick.min(high_pick), low_pick.max(high_pick));
+    let span = (b - a) as f64;
+    let mut steps: Vec<i64> = LADDER.iter().map(|&o| (o * span).round() as i64).collect();
+    for i in (0..steps.len() - 1).rev() {
+        steps[i] = steps[i].min(steps[i + 1] - 1);
     }
-    cells.push((sorted.len() - previous) as i64);
-    cells
+    let (mid_low, mid_high) = (a + (b - a) / 2, b - (b - a) / 2);
+    let lower = steps.iter().map(|&o| (a + o).min(mid_low)).collect();
+    let upper = steps.iter().rev().map(|&o| (b - o).max(mid_high)).collect();
+    (lower, upper)
+}
+
+/// The 2k + 1 histogram cells of the lower points p (ascending) and the upper points q
+/// (ascending, q₀ ≥ the last p): x < p₀, then [p_{i−1}, p_i), then [p_{k−1}, q₀], then
+/// (q_{j−1}, q_j], then x > q_{k−1}. So #{x < p_i} is a sum of the first i + 1 cells and
+/// #{x > q_j} of the last k − j. Every value is in one cell: replacing one value moves one
+/// count down by 1 and one up by 1, L1 sensitivity 2 (audited in `tests`).
+fn cell_counts(sorted: &[f64], lower: &[f64], upper: &[f64]) -> Vec<i64> {
+    let below = |p: f64| sorted.partition_point(|&v| v < p) as i64;
+    let at_most = |q: f64| sorted.partition_point(|&v| v <= q) as i64;
+    let edges: Vec<i64> = lower
+        .iter()
+        .map(|&p| below(p))
+        .chain(upper.iter().map(|&q| at_most(q)))
+        .chain(std::iter::once(sorted.len() as i64))
+        .collect();
+    let mut previous = 0;
+    edges
+        .into_iter()
+        .map(|edge| {
+            let cell = edge - previous;
+            previous = edge;
+            cell
+        })
+        .collect()
 }
 
 /// Checks, from public parameters alone and before any data are read, that the interval can
@@ -152,26 +202,17 @@ fn split(epsilon: Epsilon) -> Result<(Epsilon, Epsilon), IntervalError> {
     ))
 }
 
-/// 2k equally spaced points from a half-gap below the lower pick to a half-gap above the upper
-/// pick (the gap at least one candidate step).
-fn histogram_points(g_low: f64, g_high: f64, range: Bounds) -> Vec<f64> {
-    let (a, b) = (g_low.min(g_high), g_low.max(g_high));
-    let step = (range.hi() - range.lo()) / (CANDIDATES - 1) as f64;
-    let gap = (b - a).max(step);
-    let start = a - gap / 2.0;
-    let spacing = (b - a + gap) / (2 * SIDE_POINTS - 1) as f64;
-    (0..2 * SIDE_POINTS).map(|i| start + spacing * i as f64).collect()
-}
-
-/// Step 4 from the noisy cells (cell i lies below point i; the last cell above every point).
+/// Step 4 from the noisy cells ([`cell_counts`]: the first k + 1 cells' prefix sums are the
+/// noisy #{x < p_i}, the last k cells' suffix sums the noisy #{x > q_j}).
 fn interval(
-    points: &[f64],
+    lower: &[f64],
+    upper: &[f64],
     cells: &[i64],
     thr: Option<i64>,
     n: usize,
     range: Bounds,
 ) -> MedianInterval {
-    let k = SIDE_POINTS;
+    let k = lower.len();
     let prefix: Vec<i64> = cells
         .iter()
         .scan(0, |s, c| {
@@ -179,25 +220,26 @@ fn interval(
             Some(*s)
         })
         .collect();
-    let total: i64 = prefix[prefix.len() - 1];
-    // Noisy #{x < p_i} = prefix[i]; noisy #{x ≥ p_i} = total − prefix[i], a suffix of cells.
+    let total = prefix[prefix.len() - 1];
+    // Noisy #{x < p_i} = prefix[i]; noisy #{x ≤ q_j} = prefix[k + j], #{x > q_j} = total − it.
     let (low, high) = match thr {
         Some(thr) => (
-            (0..k).filter(|&i| prefix[i] <= thr).map(|i| points[i]).fold(range.lo(), f64::max),
-            (k..2 * k)
-                .filter(|&i| total - prefix[i] <= thr)
-                .map(|i| points[i])
+            (0..k).filter(|&i| prefix[i] <= thr).map(|i| lower[i]).fold(range.lo(), f64::max),
+            (0..upper.len())
+                .filter(|&j| total - prefix[k + j] <= thr)
+                .map(|j| upper[j])
                 .fold(range.hi(), f64::min),
         ),
         None => (range.lo(), range.hi()),
     };
     let (low, high) = (range.clamp(low), range.clamp(high));
     let half = n as f64 / 2.0;
-    let nearest = (0..points.len())
-        .min_by(|&i, &j| {
-            (prefix[i] as f64 - half).abs().total_cmp(&(prefix[j] as f64 - half).abs())
-        })
-        .map_or(low, |i| points[i]);
+    let nearest = lower
+        .iter()
+        .chain(upper)
+        .zip(prefix[..k].iter().chain(&prefix[k..k + upper.len()]))
+        .min_by(|x, y| (*x.1 as f64 - half).abs().total_cmp(&(*y.1 as f64 - half).abs()))
+        .map_or(low, |(&p, _)| p);
     MedianInterval { estimate: nearest.clamp(low, high), low, high }
 }
 
@@ -243,8 +285,8 @@ mod tests {
     fn sensitivity_audit_exhaustive_small_n() {
         let range = Bounds::new(-1.0, 2.0).unwrap();
         let grid = [-5.0, -1.0, -0.25, 0.0, 0.5, 0.75, 1.0, 2.0, 9.0];
-        let candidates = [-1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0];
-        let points = [-0.25, 0.0, 0.6, 0.75, 1.0];
+        let candidates = [-1.5, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5];
+        let points = ([-0.25, 0.0, 0.5], [0.5, 0.75, 1.0]);
         let mut checked = 0;
         for n in 1..=4usize {
             let mut index = vec![0usize; n];
@@ -254,8 +296,9 @@ mod tests {
                     for &other in &grid {
                         let mut neighbour = data.clone();
                         neighbour[position] = other;
-                        for target in [0, 1, n as i64] {
-                            check(&data, &neighbour, range, &candidates, &points, target);
+                        for target in [0, 1, 2, n as i64] {
+                            let points = (&points.0[..], &points.1[..]);
+                            check(&data, &neighbour, range, &candidates, points, target);
                         }
                         checked += 1;
                     }
@@ -271,7 +314,14 @@ mod tests {
         assert!(checked > 1000, "{checked}");
     }
 
-    fn check(a: &[f64], b: &[f64], range: Bounds, candidates: &[f64], points: &[f64], target: i64) {
+    fn check(
+        a: &[f64],
+        b: &[f64],
+        range: Bounds,
+        candidates: &[f64],
+        points: (&[f64], &[f64]),
+        target: i64,
+    ) {
         let sorted = |v: &[f64]| {
             let mut s: Vec<f64> = v.iter().map(|&x| range.clamp(x)).collect();
             s.sort_by(f64::total_cmp);
@@ -283,9 +333,10 @@ mod tests {
         for (x, y) in la.iter().zip(&lb).chain(ua.iter().zip(&ub)) {
             assert!((x - y).abs() <= 1, "{a:?} {b:?}");
         }
-        let l1: i64 = cell_counts(&sa, points)
+        let (lower, upper) = points;
+        let l1: i64 = cell_counts(&sa, lower, upper)
             .iter()
-            .zip(cell_counts(&sb, points))
+            .zip(cell_counts(&sb, lower, upper))
             .map(|(x, y)| (x - y).abs())
             .sum();
         assert!(l1 <= 2, "{a:?} {b:?}: {l1}");
@@ -298,17 +349,24 @@ mod tests {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         let range = Bounds::new(0.0, 10.0).unwrap();
-        let candidates = candidate_points(range);
+        let grid = Grid::new(range, CANDIDATES);
+        let (first, last) = grid.indices();
+        let candidates: Vec<f64> = (first - 1..=last + 1).map(|i| grid.value(i)).collect();
         for _ in 0..200 {
             let n = rng.random_range(5..200);
             let data: Vec<f64> =
                 (0..n).map(|_| f64::from(rng.random_range(0..=20u8)) / 2.0).collect();
-            let points =
-                histogram_points(rng.random::<f64>() * 10.0, rng.random::<f64>() * 10.0, range);
+            let picks = (rng.random_range(first..=last), rng.random_range(first..=last));
+            let (lower, upper) = ladder(picks.0, picks.1);
+            let values = |v: &[i64]| v.iter().map(|&i| grid.value(i)).collect::<Vec<f64>>();
+            let (lower, upper) = (values(&lower), values(&upper));
+            assert!(lower.windows(2).all(|w| w[0] <= w[1]) && upper.windows(2).all(|w| w[0] <= w[1]));
+            assert!(lower[SIDE_POINTS - 1] <= upper[0], "{picks:?}");
             let mut neighbour = data.clone();
             let i = rng.random_range(0..n);
             neighbour[i] = if data[i] < 5.0 { 10.0 } else { 0.0 };
-            check(&data, &neighbour, range, &candidates, &points, rng.random_range(0..=n as i64));
+            let target = rng.random_range(0..=n as i64);
+            check(&data, &neighbour, range, &candidates, (&lower, &upper), target);
         }
     }
 }

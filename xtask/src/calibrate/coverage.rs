@@ -64,6 +64,11 @@ fn discrete(rng: &mut ChaCha8Rng) -> f64 {
     (2.0 * (normal(rng) + 0.3)).round() / 2.0
 }
 
+/// Integer scores with an atom of mass 0.32 at the median (round(1.2·Z): P(|Z| < 5/12)).
+fn integers(rng: &mut ChaCha8Rng) -> f64 {
+    (1.2 * normal(rng)).round()
+}
+
 /// Paired differences with 40% exact zeros, the rest N(1, 1): median 0 or above.
 fn zeros(rng: &mut ChaCha8Rng) -> f64 {
     if rng.random::<f64>() < 0.4 { 0.0 } else { normal(rng) + 1.0 }
@@ -102,6 +107,7 @@ fn shapes() -> Vec<Shape> {
         },
         Shape { name: "t3 (heavy tails)", draw: student3, median: 0.0, mean: 0.0 },
         Shape { name: "half-integers (ties)", draw: discrete, median: 0.5, mean: discrete_mean() },
+        Shape { name: "integers (atom 0.32 at the median)", draw: integers, median: 0.0, mean: 0.0 },
         Shape { name: "40% zeros (paired)", draw: zeros, median: zeros_median(), mean: 0.6 },
         Shape { name: "two-point (skewed)", draw: two_point, median: -0.5, mean: 0.0 },
     ]
@@ -143,6 +149,8 @@ impl Row {
         let coverage = self.tally.covered as f64 / reps;
         let floor = LEVEL - 2.5 * (LEVEL * (1.0 - LEVEL) / reps).sqrt();
         let (w, p) = (median(&self.tally.widths), median(&self.tally.public_widths));
+        // Both intervals a single point (an atom): as narrow as the public one.
+        let ratio = if w == p { 1.0 } else { w / p };
         let public = &self.tally.public_covered;
         let public_coverage =
             public.iter().filter(|&&c| c).count() as f64 / public.len().max(1) as f64;
@@ -158,7 +166,7 @@ impl Row {
             public_coverage,
             w,
             p,
-            w / p
+            ratio
         )
     }
 }

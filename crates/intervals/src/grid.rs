@@ -1,0 +1,147 @@
+//! The public candidate grid of the median interval: every multiple of a decimal step
+//! (1, 2 or 5 times a power of ten) in the declared range.
+//!
+//! A decimal step puts the values data are recorded at (integers, halves, two decimals) on
+//! the grid, so an interval's end can sit exactly on an atom; a point is computed as an
+//! integer divided by a power of ten, the value a CSV reader parses from the same decimal.
+//! A range whose ends are too large for its width in integer multiples of the step
+//! (|end| / step ≥ 2⁵⁰) gets evenly spaced points from its low end instead.
+
+use dptest_core::Bounds;
+
+/// The largest power of ten held exactly by an `f64`.
+const EXACT_POWER: i32 = 22;
+/// The largest index magnitude of a decimal grid (its multiples are exact integers).
+const LARGEST_INDEX: f64 = (1u64 << 50) as f64;
+
+/// The points of `first..=last` (and beyond, for points outside the range).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Grid {
+    spacing: Spacing,
+    first: i64,
+    last: i64,
+}
+
+/// How an index becomes a point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Spacing {
+    /// `index · mantissa · 10^exponent`.
+    Decimal { mantissa: i64, exponent: i32 },
+    /// `origin + index · step`.
+    Even { origin: f64, step: f64 },
+}
+
+impl Grid {
+    /// The grid of the largest decimal step that gives at least `fewest` points in `range`
+    /// (a range too narrow for `fewest` points of any decimal step gets the finest step
+    /// whose points are exact: then it may hold fewer).
+    pub(crate) fn new(range: Bounds, fewest: usize) -> Self {
+        let raw = (range.hi() - range.lo()) / fewest.max(2) as f64;
+        let mut exponent = raw.log10().floor() as i32;
+        if !raw.is_finite() || raw <= 0.0 {
+            exponent = -EXACT_POWER;
+        }
+        let exponent = exponent.clamp(-EXACT_POWER, 300);
+        let unit = power_of_ten(exponent);
+        let mantissa = [5, 2, 1].into_iter().find(|&m| m as f64 * unit <= raw).unwrap_or(1);
+        let step = mantissa as f64 * unit;
+        if range.lo().abs().max(range.hi().abs()) / step >= LARGEST_INDEX {
+            let count = fewest.max(2);
+            let step = (range.hi() - range.lo()) / (count - 1) as f64;
+            let spacing = Spacing::Even { origin: range.lo(), step };
+            return Self { spacing, first: 0, last: count as i64 - 1 };
+        }
+        let mut grid = Self { spacing: Spacing::Decimal { mantissa, exponent }, first: 0, last: 0 };
+        grid.first = (range.lo() / step).ceil() as i64;
+        grid.last = (range.hi() / step).floor() as i64;
+        // The division may round an index off by one either way: settle on the exact ends.
+        while grid.value(grid.first) < range.lo() {
+            grid.first += 1;
+        }
+        while grid.value(grid.first - 1) >= range.lo() {
+            grid.first -= 1;
+        }
+        while grid.value(grid.last) > range.hi() {
+            grid.last -= 1;
+        }
+        while grid.value(grid.last + 1) <= range.hi() {
+            grid.last += 1;
+        }
+        grid.last = grid.last.max(grid.first);
+        grid
+    }
+
+    /// The grid's step.
+    #[cfg(test)]
+    pub(crate) fn step(&self) -> f64 {
+        match self.spacing {
+            Spacing::Decimal { mantissa, exponent } => mantissa as f64 * power_of_ten(exponent),
+            Spacing::Even { step, .. } => step,
+        }
+    }
+
+    /// The first and last index inside the range.
+    pub(crate) fn indices(&self) -> (i64, i64) {
+        (self.first, self.last)
+    }
+
+    /// The point of `index` (any index: points beyond the range are allowed).
+    pub(crate) fn value(&self, index: i64) -> f64 {
+        match self.spacing {
+            Spacing::Decimal { mantissa, exponent } => {
+                let multiple = index.saturating_mul(mantissa) as f64;
+                if exponent >= 0 {
+                    multiple * power_of_ten(exponent)
+                } else {
+                    multiple / power_of_ten(-exponent)
+                }
+            }
+            Spacing::Even { origin, step } => origin + step * index as f64,
+        }
+    }
+}
+
+/// 10^e, exact for |e| ≤ 22.
+fn power_of_ten(exponent: i32) -> f64 {
+    10f64.powi(exponent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_step_is_decimal_and_the_points_are_the_parsed_decimals() {
+        let grid = Grid::new(Bounds::new(-10.0, 10.0).unwrap(), 1024);
+        assert_eq!(grid.step(), 0.01);
+        assert_eq!(grid.indices(), (-1000, 1000));
+        for i in -1000..=1000 {
+            let text = format!("{}", i as f64 / 100.0);
+            assert_eq!(grid.value(i), text.parse::<f64>().unwrap(), "{i}");
+        }
+        assert_eq!(grid.value(30), 0.3);
+        let grid = Grid::new(Bounds::new(0.0, 7.0).unwrap(), 1024);
+        assert_eq!(grid.step(), 0.005);
+        assert_eq!(grid.value(300), 1.5);
+        let grid = Grid::new(Bounds::new(1.0e6, 3.0e9).unwrap(), 1024);
+        assert_eq!(grid.step(), 2.0e6);
+        assert_eq!(grid.indices(), (1, 1500));
+        // Ends far from zero for the width: evenly spaced from the low end.
+        let grid = Grid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap(), 1024);
+        assert_eq!(grid.indices(), (0, 1023));
+        assert_eq!(grid.value(0), 1.0e10);
+    }
+
+    #[test]
+    fn every_range_gets_at_least_the_fewest_points_inside_it() {
+        for (lo, hi) in [(-10.0, 10.0), (0.0, 1.0), (0.13, 0.29), (-3.7, 1.0e5), (1.0e-9, 3.0e-9)] {
+            let range = Bounds::new(lo, hi).unwrap();
+            let grid = Grid::new(range, 1024);
+            let (first, last) = grid.indices();
+            assert!(last - first + 1 >= 1024, "{lo} {hi}: {first} {last}");
+            assert!(last - first < 2600, "{lo} {hi}: {first} {last}");
+            assert!(grid.value(first) >= lo && grid.value(first - 1) < lo);
+            assert!(grid.value(last) <= hi && grid.value(last + 1) > hi);
+        }
+    }
+}
