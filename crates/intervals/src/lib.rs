@@ -43,7 +43,7 @@ pub use median::{
     median_interval_with, public_median_interval,
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
-pub use walk::{count_threshold, laplace_sum_cdf, walk_min_bound};
+pub use walk::{DiscreteWalk, EXACT_SCALE, count_threshold, laplace_sum_cdf, walk_min_bound};
 
 use dptest_core::Bounds;
 use dptest_mechanisms::Epsilon;
