@@ -117,6 +117,10 @@ pub struct Args {
     /// Datasets per coverage setting.
     #[arg(long, default_value_t = 1000)]
     pub coverage_reps: usize,
+    /// With --coverage: the mean study's bounds [−H, H] instead of [−5, 5] (the shapes
+    /// symmetric about 0 only: normal and t3).
+    #[arg(long, value_name = "H", requires = "coverage")]
+    pub mean_half_width: Option<f64>,
 }
 
 /// The levels reported.
@@ -172,7 +176,10 @@ pub fn run(args: Args) -> Result<()> {
     }
     if args.coverage {
         let only = (args.test != "all").then_some(args.test.as_str());
-        print!("{}", coverage::run(only, args.n, args.coverage_reps, args.seed)?);
+        print!(
+            "{}",
+            coverage::run(only, args.n, args.coverage_reps, args.seed, args.mean_half_width)?
+        );
         return Ok(());
     }
     if args.registry {
@@ -403,6 +410,7 @@ mod tests {
             registry: false,
             coverage: false,
             coverage_reps: 50,
+            mean_half_width: None,
         }
     }
 

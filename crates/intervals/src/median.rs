@@ -43,15 +43,20 @@ pub const SELECT_FRACTION: f64 = 0.3;
 /// Points of the histogram on each side (k): the longest prefix of noisy cells summed.
 pub const SIDE_POINTS: usize = 5;
 /// The fewest candidate points of the declared range for the noisy max (the grid is every
-/// multiple of the largest decimal step that gives at least this many).
-pub const CANDIDATES: usize = 1024;
-/// Where the lower side's points sit below the lower pick, as fractions of the distance
+/// multiple of the largest decimal step that gives at least this many: 4001 on [−10, 10],
+/// fine enough that at n = 10⁴ the grid is not what limits the width).
+pub const CANDIDATES: usize = 4096;
+/// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's
-/// mirror them above the upper pick). The pick itself is the last: where the count crosses
-/// the threshold, found exactly on an atom; the others catch a pick that overshot, the
-/// farthest a whole distance below. Chosen by `cargo xtask calibrate --coverage --test
-/// median --n 1000` (docs/intervals.md).
-const LADDER: [f64; SIDE_POINTS] = [-1.0, -0.5, -0.25, -0.1, 0.0];
+/// mirror them around the upper pick). The pick itself is one: where the count crosses the
+/// threshold, found exactly on an atom. Three lie below, for a pick that overshot (the
+/// farthest two distances below: a pick beside an atom can land in the flat stretch next to
+/// it); one lies above, for a pick that fell short, as picks do at small ε. Chosen by `cargo
+/// xtask calibrate --coverage --test median --n N` at n = 100, 1000 and 10⁴ against the
+/// ladder below the pick only (−4, −1, −0.4, −0.15, 0: twice as wide at n = 1000, ε = 0.1)
+/// and a symmetric one (−2, −0.5, 0, 0.25, 0.5: 1.8–1.9× the public width at n = 1000,
+/// ε = 1, against 1.64–1.68×) (docs/intervals.md).
+const LADDER: [f64; SIDE_POINTS] = [-2.0, -0.5, -0.15, 0.0, 0.4];
 
 /// A private median interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -119,7 +124,8 @@ pub fn median_interval_with(
 /// (audited in `tests`). `sorted` is the clamped data, sorted.
 fn select_scores(sorted: &[f64], around: &[f64], target: i64) -> (Vec<i64>, Vec<i64>) {
     let n = sorted.len() as i64;
-    let below: Vec<i64> = around.iter().map(|&g| sorted.partition_point(|&v| v < g) as i64).collect();
+    let below: Vec<i64> =
+        around.iter().map(|&g| sorted.partition_point(|&v| v < g) as i64).collect();
     let above: Vec<i64> =
         around.iter().map(|&g| n - sorted.partition_point(|&v| v <= g) as i64).collect();
     let over = |count: i64| (count - target).max(0);
@@ -360,7 +366,9 @@ mod tests {
             let (lower, upper) = ladder(picks.0, picks.1);
             let values = |v: &[i64]| v.iter().map(|&i| grid.value(i)).collect::<Vec<f64>>();
             let (lower, upper) = (values(&lower), values(&upper));
-            assert!(lower.windows(2).all(|w| w[0] <= w[1]) && upper.windows(2).all(|w| w[0] <= w[1]));
+            assert!(
+                lower.windows(2).all(|w| w[0] <= w[1]) && upper.windows(2).all(|w| w[0] <= w[1])
+            );
             assert!(lower[SIDE_POINTS - 1] <= upper[0], "{picks:?}");
             let mut neighbour = data.clone();
             let i = rng.random_range(0..n);

@@ -49,20 +49,24 @@ impl IntervalNoise for OsNoise {
 #[derive(Debug)]
 pub struct SimulatedNoise<R>(pub R);
 
+/// The exact discrete Laplace scale t of a noise scale `scale`.
+fn exact_scale(scale: f64) -> Result<BigRational, IntervalError> {
+    BigRational::from_float(scale).ok_or(IntervalError::Epsilon(format!("{scale}")))
+}
+
 impl<R: rand::Rng> SimulatedNoise<R> {
-    fn laplace(&mut self, scale: f64) -> Result<i64, IntervalError> {
-        let t = BigRational::from_float(scale).ok_or(IntervalError::Epsilon(format!("{scale}")))?;
-        let z = dptest_mechanisms::sample_discrete_laplace(&t, &mut self.0).map_err(mechanism)?;
+    fn laplace(&mut self, t: &BigRational) -> Result<i64, IntervalError> {
+        let z = dptest_mechanisms::sample_discrete_laplace(t, &mut self.0).map_err(mechanism)?;
         z.to_i64().ok_or(IntervalError::Mechanism("noise out of range".to_owned()))
     }
 }
 
 impl<R: rand::Rng> IntervalNoise for SimulatedNoise<R> {
     fn select(&mut self, scores: &[i64], epsilon: Epsilon) -> Result<usize, IntervalError> {
-        let scale = 2.0 / epsilon.value();
+        let t = exact_scale(2.0 / epsilon.value())?;
         let mut best = (i64::MIN, 0);
         for (i, &s) in scores.iter().enumerate() {
-            let noisy = s.saturating_add(self.laplace(scale)?);
+            let noisy = s.saturating_add(self.laplace(&t)?);
             if noisy > best.0 {
                 best = (noisy, i);
             }
@@ -71,6 +75,6 @@ impl<R: rand::Rng> IntervalNoise for SimulatedNoise<R> {
     }
 
     fn count(&mut self, count: i64, epsilon: Epsilon) -> Result<i64, IntervalError> {
-        Ok(count + self.laplace(2.0 / epsilon.value())?)
+        Ok(count + self.laplace(&exact_scale(2.0 / epsilon.value())?)?)
     }
 }

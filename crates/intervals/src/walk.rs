@@ -134,9 +134,8 @@ pub fn count_threshold(n: usize, k: usize, b: f64, tail: f64) -> Option<i64> {
         Some(w) => w.min_bound(t),
         None => walk_min_bound(k, b, t as f64),
     };
-    let bound = |thr: i64| -> f64 {
-        outside + pmf.iter().map(|&(x, p)| p * walk(thr - x)).sum::<f64>()
-    };
+    let bound =
+        |thr: i64| -> f64 { outside + pmf.iter().map(|&(x, p)| p * walk(thr - x)).sum::<f64>() };
     // bound is increasing in thr; search in [−1 − n, n].
     let (mut lo, mut hi) = (-(n as i64) - 1, n as i64);
     if bound(lo) > tail {
@@ -193,7 +192,8 @@ mod tests {
     fn the_exact_tail_is_the_convolution() {
         let (k, b) = (3, 2.0);
         let q = (-1.0f64 / b).exp();
-        let one: Vec<f64> = (-80i64..=80).map(|z| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32)).collect();
+        let one: Vec<f64> =
+            (-80i64..=80).map(|z| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32)).collect();
         let mut law = vec![1.0];
         for _ in 0..k {
             let mut next = vec![0.0; law.len() + one.len() - 1];
@@ -207,7 +207,12 @@ mod tests {
         let centre = (law.len() / 2) as i64;
         let walk = DiscreteWalk::new(k, b).unwrap();
         for tau in [0i64, 1, 2, 5, 10, 20] {
-            let want: f64 = law.iter().enumerate().filter(|(s, _)| (*s as i64 - centre) <= -tau).map(|(_, p)| p).sum();
+            let want: f64 = law
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| (*s as i64 - centre) <= -tau)
+                .map(|(_, p)| p)
+                .sum();
             let got = walk.lower_tail(tau);
             assert!(got >= want && got - want < 1e-12, "{tau}: {got} {want}");
             assert!(laplace_sum_cdf(k, b, -(tau as f64) + k as f64) >= got, "{tau}");
@@ -222,7 +227,8 @@ mod tests {
             let bound = |thr: i64| -> f64 {
                 (0..=n)
                     .map(|x| {
-                        let ln = ln_gamma(n as f64 + 1.0) - ln_gamma(x as f64 + 1.0)
+                        let ln = ln_gamma(n as f64 + 1.0)
+                            - ln_gamma(x as f64 + 1.0)
                             - ln_gamma((n - x) as f64 + 1.0)
                             + n as f64 * 0.5f64.ln();
                         ln.exp() * walk_min_bound(k, b, (thr - x as i64) as f64)

@@ -71,3 +71,24 @@ fn covers_skewed_data_at_small_n() {
         coverage(300, 40, 1.0, std::f64::consts::LN_2, |rng| -(1.0 - rng.random::<f64>()).ln());
     assert!(c >= floor(300), "{c}");
 }
+
+/// Integer scores with mass 0.32 at the median 0 (round(1.2·Z)), n = 1000, ε = 1: the ends
+/// sit on the atom, so the interval is the atom itself as the public interval is (docs/
+/// intervals.md: median width 0 over 1000 datasets). Before the decimal grid and the crossing
+/// scores both picks could land beside the atom and an end fell back to the range's end.
+#[test]
+fn the_interval_of_an_atom_is_the_atom() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut noise = SimulatedNoise(ChaCha8Rng::seed_from_u64(43));
+    let range = Bounds::new(-10.0, 10.0).unwrap();
+    let eps = Epsilon::new(1.0).unwrap();
+    let reps = 40;
+    let mut exact = 0;
+    for _ in 0..reps {
+        let values: Vec<f64> = (0..1000).map(|_| (1.2 * normal(&mut rng)).round()).collect();
+        let ci = median_interval_with(&values, range, 0.95, eps, &mut noise).unwrap();
+        assert!(ci.low <= 0.0 && 0.0 <= ci.high && ci.high - ci.low <= 2.0, "{ci:?}");
+        exact += usize::from(ci.low == 0.0 && ci.high == 0.0);
+    }
+    assert!(exact >= reps * 3 / 4, "{exact} of {reps}");
+}
