@@ -41,7 +41,8 @@ impl Grid {
         if !raw.is_finite() || raw <= 0.0 {
             exponent = -EXACT_POWER;
         }
-        let exponent = exponent.clamp(-EXACT_POWER, 300);
+        // 10³⁰⁸ is the largest finite power of ten; a finite width over `fewest` is below it.
+        let exponent = exponent.clamp(-EXACT_POWER, 308);
         let unit = power_of_ten(exponent);
         let mantissa = [5, 2, 1].into_iter().find(|&m| m as f64 * unit <= raw).unwrap_or(1);
         let step = mantissa as f64 * unit;
@@ -126,6 +127,10 @@ mod tests {
         let grid = Grid::new(Bounds::new(1.0e6, 3.0e9).unwrap(), 1024);
         assert_eq!(grid.step(), 2.0e6);
         assert_eq!(grid.indices(), (1, 1500));
+        // The widest finite range: still at least the fewest points, and not many more.
+        let grid = Grid::new(Bounds::new(-8.0e307, 8.0e307).unwrap(), 1024);
+        let (first, last) = grid.indices();
+        assert!((1024..2600).contains(&(last - first + 1)), "{first} {last}");
         // Ends far from zero for the width: evenly spaced from the low end.
         let grid = Grid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap(), 1024);
         assert_eq!(grid.indices(), (0, 1023));

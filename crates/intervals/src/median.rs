@@ -11,8 +11,8 @@
 //!    integers and recorded decimals are on it) picks ĝ_L where A(g) = #{x < g} crosses `thr`
 //!    and ĝ_U where B(g) = #{x > g} crosses it (scores in [`select_scores`], sensitivity 1;
 //!    on an atom the pick is the atom's point).
-//! 3. **One noisy histogram** (0.7·ε): k points on a ladder below ĝ_L and k mirrored above ĝ_U
-//!    cut the line into 2k + 1 cells, half-open towards the picks ([`cell_counts`]); every
+//! 3. **One noisy histogram** (0.7·ε): k points on a ladder around ĝ_L and k mirrored around
+//!    ĝ_U cut the line into 2k + 1 cells, half-open towards the picks ([`cell_counts`]); every
 //!    cell count gets exact discrete Laplace noise of scale 2/ε₂ (moving one value changes two
 //!    cells by one: L1 sensitivity 2).
 //! 4. **The interval** (post-processing): L is the largest lower point whose noisy count of
@@ -26,8 +26,8 @@
 //! If L > m (the median), some point g > m had noisy count #{x < g} + S_j ≤ thr. As
 //! #{x < g} ≥ #{x ≤ m} =: N and N is stochastically at least Binomial(n, ½) for every
 //! distribution (P(X ≤ m) ≥ ½), P(L > m) ≤ P(N + min_j S_j ≤ thr) ≤ α/2 by the choice of
-//! `thr`. The same holds for U < m with #{x > g} ≥ #{x ≥ m}. The bound holds whatever points steps 2
-//! and 3 chose, so where the grid falls affects the width only. Values outside the declared
+//! `thr`. The same holds for U < m with #{x > g} ≥ #{x ≥ m}. The bound holds whatever
+//! points steps 2 and 3 chose, so where the grid falls affects the width only. Values outside the declared
 //! range are clamped to it (which moves no median inside the range).
 
 use dptest_core::{Bounds, check_level};
@@ -136,7 +136,7 @@ fn select_scores(sorted: &[f64], around: &[f64], target: i64) -> (Vec<i64>, Vec<
 }
 
 /// The grid indices of the lower side's k points (ascending) and the upper side's
-/// (ascending): [`LADDER`] below the lower pick and mirrored above the upper, the lower side
+/// (ascending): [`LADDER`] around the lower pick and mirrored around the upper, the lower side
 /// kept at or below the picks' midpoint and the upper at or above it, so every lower point is
 /// at most every upper point.
 fn ladder(low_pick: i64, high_pick: i64) -> (Vec<i64>, Vec<i64>) {
