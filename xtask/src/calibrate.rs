@@ -121,6 +121,9 @@ pub struct Args {
     /// symmetric about 0 only: normal and t3).
     #[arg(long, value_name = "H", requires = "coverage")]
     pub mean_half_width: Option<f64>,
+    /// With --coverage: these ε instead of the grid 0.1, 1, 10.
+    #[arg(long, value_delimiter = ',', value_name = "E,..", requires = "coverage")]
+    pub coverage_epsilons: Option<Vec<f64>>,
 }
 
 /// The levels reported.
@@ -178,7 +181,14 @@ pub fn run(args: Args) -> Result<()> {
         let only = (args.test != "all").then_some(args.test.as_str());
         print!(
             "{}",
-            coverage::run(only, args.n, args.coverage_reps, args.seed, args.mean_half_width)?
+            coverage::run(
+                only,
+                args.n,
+                args.coverage_reps,
+                args.seed,
+                args.mean_half_width,
+                args.coverage_epsilons.as_deref(),
+            )?
         );
         return Ok(());
     }
@@ -411,6 +421,7 @@ mod tests {
             coverage: false,
             coverage_reps: 50,
             mean_half_width: None,
+            coverage_epsilons: None,
         }
     }
 

@@ -548,6 +548,7 @@ pub fn run(
     reps: usize,
     seed: u64,
     mean_half_width: Option<f64>,
+    epsilons: Option<&[f64]>,
 ) -> Result<String> {
     let sizes: Vec<usize> = n.map_or_else(|| vec![20, 100, 1000, 10_000, 100_000], |n| vec![n]);
     let wants = |p: &str| only.is_none_or(|o| o == p);
@@ -562,7 +563,7 @@ pub fn run(
         eprintln!("{line}");
         let _ = writeln!(out, "{line}");
     };
-    for &epsilon in &EPSILONS {
+    for &epsilon in epsilons.unwrap_or(&EPSILONS) {
         for &n in &sizes {
             for shape in shapes() {
                 if wants("median") {
@@ -598,7 +599,7 @@ mod tests {
     #[test]
     fn every_interval_covers_at_small_n() {
         for (only, rows) in [("median", 21), ("mean", 21)] {
-            let table = run(Some(only), Some(20), 60, 5, None).unwrap();
+            let table = run(Some(only), Some(20), 60, 5, None, None).unwrap();
             assert_eq!(table.lines().count(), 2 + rows, "{table}");
             assert!(!table.contains("below"), "{table}");
         }
