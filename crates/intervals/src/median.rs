@@ -36,7 +36,7 @@ use dptest_mechanisms::Epsilon;
 use crate::error::IntervalError;
 use crate::grid::Grid;
 use crate::noise::IntervalNoise;
-use crate::walk::count_threshold;
+use crate::walk::{count_threshold, ln_half_binomial_pmf};
 
 /// The share of the interval's ε spent on choosing where to look (steps 2, split in two).
 pub const SELECT_FRACTION: f64 = 0.3;
@@ -51,11 +51,11 @@ pub const CANDIDATES: usize = 4096;
 /// mirror them around the upper pick). The pick itself is one: where the count crosses the
 /// threshold, found exactly on an atom. Three lie below, for a pick that overshot (the
 /// farthest two distances below: a pick beside an atom can land in the flat stretch next to
-/// it); one lies above, for a pick that fell short, as picks do at small ε. Chosen by `cargo
-/// xtask calibrate --coverage --test median --n N` at n = 100, 1000 and 10⁴ against the
-/// ladder below the pick only (−4, −1, −0.4, −0.15, 0: twice as wide at n = 1000, ε = 0.1)
-/// and a symmetric one (−2, −0.5, 0, 0.25, 0.5: 1.8–1.9× the public width at n = 1000,
-/// ε = 1, against 1.64–1.68×) (docs/intervals.md).
+/// it); one lies above, for a pick that fell short, as picks do at small ε. Chosen against
+/// a ladder below the pick only (−4, −1, −0.4, −0.15, 0) and a symmetric one (−2, −0.5, 0,
+/// 0.25, 0.5) by setting this constant to each and running `cargo xtask calibrate --coverage
+/// --test median --n N --coverage-reps 200` at n = 100, 1000 and 10⁴ (docs/intervals.md,
+/// "Choosing the ladder").
 const LADDER: [f64; SIDE_POINTS] = [-2.0, -0.5, -0.15, 0.0, 0.4];
 
 /// A private median interval.
@@ -264,14 +264,10 @@ pub fn public_median_interval(values: &[f64], level: f64) -> Option<MedianInterv
 
 /// The largest l ≥ 1 with P(Binomial(n, ½) ≤ l − 1) ≤ tail.
 fn binomial_lower(n: usize, tail: f64) -> Option<usize> {
-    use statrs::function::gamma::ln_gamma;
-    let ln_n = ln_gamma(n as f64 + 1.0);
     let mut cdf = 0.0;
     let mut l = 0;
     for x in 0..n {
-        cdf += (ln_n - ln_gamma(x as f64 + 1.0) - ln_gamma((n - x) as f64 + 1.0)
-            + n as f64 * 0.5f64.ln())
-        .exp();
+        cdf += ln_half_binomial_pmf(n, x).exp();
         if cdf > tail {
             break;
         }

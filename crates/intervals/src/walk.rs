@@ -113,16 +113,18 @@ impl DiscreteWalk {
     }
 }
 
+/// ln P(N = x) for N ~ Binomial(n, ½), x ≤ n.
+pub(crate) fn ln_half_binomial_pmf(n: usize, x: usize) -> f64 {
+    ln_gamma(n as f64 + 1.0) - ln_gamma(x as f64 + 1.0) - ln_gamma((n - x) as f64 + 1.0)
+        + n as f64 * 0.5f64.ln()
+}
+
 /// The largest integer threshold `thr` with P(N + min_{j ≤ k} S_j ≤ thr) ≤ `tail` for every
 /// N stochastically at least Binomial(n, ½), the walk's law bounded with [`DiscreteWalk`]
 /// (or [`walk_min_bound`] beyond [`EXACT_SCALE`]); `None` when no threshold ≥ −n − 1
 /// qualifies (the interval is then the declared range).
 pub fn count_threshold(n: usize, k: usize, b: f64, tail: f64) -> Option<i64> {
-    let ln_half_n = n as f64 * (0.5f64).ln();
-    let ln_n_fact = ln_gamma(n as f64 + 1.0);
-    let ln_pmf = |x: usize| {
-        ln_n_fact - ln_gamma(x as f64 + 1.0) - ln_gamma((n - x) as f64 + 1.0) + ln_half_n
-    };
+    let ln_pmf = |x: usize| ln_half_binomial_pmf(n, x);
     // The binomial's mass beyond 40 sd of its mean is below 10⁻³⁰⁰: summed over the
     // support within that (the rest is added whole to the bound, which is conservative).
     let reach = (20.0 * (n as f64).sqrt()).ceil() as usize + 1;
@@ -227,11 +229,8 @@ mod tests {
             let bound = |thr: i64| -> f64 {
                 (0..=n)
                     .map(|x| {
-                        let ln = ln_gamma(n as f64 + 1.0)
-                            - ln_gamma(x as f64 + 1.0)
-                            - ln_gamma((n - x) as f64 + 1.0)
-                            + n as f64 * 0.5f64.ln();
-                        ln.exp() * walk_min_bound(k, b, (thr - x as i64) as f64)
+                        ln_half_binomial_pmf(n, x).exp()
+                            * walk_min_bound(k, b, (thr - x as i64) as f64)
                     })
                     .sum()
             };
