@@ -56,6 +56,15 @@ pub struct Args {
     /// sd of the null data (default 1; ANOVA 0.15 on [0, 1]; t-test 0.3 on [−1, 1]).
     #[arg(long)]
     pub sd: Option<f64>,
+    /// With --test t-test: the declared bounds of the differences (popmean 0; lo ≤ 0 ≤ hi),
+    /// default −1,1. Bounds not symmetric about 0 give a release whose noise is sized for
+    /// their width (`dptest_t_test::Rescaling::range`).
+    #[arg(long, value_delimiter = ',', value_name = "LO,HI", allow_hyphen_values = true)]
+    pub t_bounds: Option<Vec<f64>>,
+    /// With --test t-test: the mean of the simulated differences (default 0, the null; a
+    /// non-zero mean measures power on the same datasets shifted).
+    #[arg(long, value_name = "M", allow_hyphen_values = true)]
+    pub t_mean: Option<f64>,
     /// Null datasets.
     #[arg(long, default_value_t = 20_000)]
     pub reps: u64,
@@ -262,14 +271,42 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// `--t-bounds`, checked: two values, lo ≤ 0 ≤ hi (default [−1, 1]).
+fn t_bounds(args: &Args) -> Result<[f64; 2]> {
+    let bounds = match args.t_bounds.as_deref() {
+        None => [-1.0, 1.0],
+        Some(&[lo, hi]) if lo <= 0.0 && 0.0 <= hi && lo < hi => [lo, hi],
+        Some(other) => bail!("--t-bounds takes LO,HI with LO <= 0 <= HI, got {other:?}"),
+    };
+    Ok(bounds)
+}
+
 /// p-values of the private t-test (`--reference`, `--epsilon`) on `reps` null datasets of the
-/// named `dptest_t_test::NullShape`, scored by one reference of `draws` per grid sd.
+/// named `dptest_t_test::NullShape`, scored by one reference of `draws` per grid sd, the
+/// noise sized for `--t-bounds` (which must hold the shape on the rescaled scale).
 fn shape_p_values(name: &str, args: &Args, data: &Data, draws: u64, seed: u64) -> Result<Vec<f64>> {
     let names = || dptest_t_test::NullShape::ALL.map(|(n, _)| n).join(", ");
     let shape = dptest_t_test::NullShape::named(name)
         .with_context(|| format!("unknown --shape {name:?}: {}", names()))?;
     let method = TRef::parse(&args.reference)?.method();
-    let options = dptest_t_test::PrivateTOptions::new(args.epsilon)?.with_method(method)?;
+    let [lo, hi] = t_bounds(args)?;
+    let bounds = dptest_t_test::Bounds::new(lo, hi)?;
+    let range = dptest_t_test::Rescaling::new(bounds, 0.0)?.range();
+    let (low, high) = shape.support();
+    if low < range.low || high > range.high {
+        bail!(
+            "--shape {name} lies in [{low}, {high}] on the rescaled scale, outside --t-bounds' \
+             image [{}, {}]",
+            range.low,
+            range.high
+        );
+    }
+    if args.t_mean.is_some() {
+        bail!("--t-mean goes with normal data, not --shape");
+    }
+    let options = dptest_t_test::PrivateTOptions::new(args.epsilon)?
+        .with_method(method)?
+        .with_range(range)?;
     let mc = dptest_refdist::MonteCarlo::new(draws, args.seed)?;
     let reference = dptest_t_test::TReference::new(data.n(), &options, &mc)?;
     Ok(dptest_t_test::shape_p_values(&reference, shape, args.reps, seed)?)
@@ -310,8 +347,9 @@ fn print_table(c: &Calibration) {
         Some(shape) => format!("shape={shape}"),
         None => format!("sd={}", c.sd),
     };
+    let variant = c.variant.as_deref().map(|v| format!(" [{v}]")).unwrap_or_default();
     println!(
-        "{} n={} sizes={:?} ε={} zeros={} {data} reps={} reference draws={} ({:.1} s)",
+        "{}{variant} n={} sizes={:?} ε={} zeros={} {data} reps={} reference draws={} ({:.1} s)",
         c.test,
         c.n,
         c.group_sizes,
@@ -343,13 +381,17 @@ fn setting(args: &Args) -> Result<(Method, Data, f64, Option<String>)> {
         }
         Ok(Data::Groups { means: vec![mean; sizes.len()], sizes, sd, round: None })
     };
-    let paired = |sd: f64| -> Result<Data> {
+    let paired_with_mean = |sd: f64, mean: f64| -> Result<Data> {
         let n = args.n.context("--n is required")?;
         if !(0.0..=1.0).contains(&args.zero_fraction) {
             bail!("--zero-fraction must be in [0, 1]");
         }
-        Ok(Data::Paired { n, zero_fraction: args.zero_fraction, mean: 0.0, sd })
+        Ok(Data::Paired { n, zero_fraction: args.zero_fraction, mean, sd })
     };
+    let paired = |sd: f64| paired_with_mean(sd, 0.0);
+    if test != "t-test" && (args.t_bounds.is_some() || args.t_mean.is_some()) {
+        bail!("--t-bounds and --t-mean go with --test t-test");
+    }
     let sd = |default: f64| args.sd.unwrap_or(default);
     Ok(match test {
         "kruskal-wallis" => (Method::Kw, grouped(3, 0.0, sd(1.0))?, sd(1.0), None),
@@ -376,8 +418,11 @@ fn setting(args: &Args) -> Result<(Method, Data, f64, Option<String>)> {
         "wilcoxon" => (Method::Wilcoxon, paired(sd(1.0))?, sd(1.0), None),
         "t-test" => {
             let reference = TRef::parse(&args.reference)?;
-            let method = Method::TTest { bound: 1.0, mean_fraction: 0.5, reference };
-            (method, paired(sd(0.3))?, sd(0.3), Some(args.reference.clone()))
+            let bounds = t_bounds(args)?;
+            let mean = args.t_mean.unwrap_or(0.0);
+            let method = Method::TTest { bounds, mean_fraction: 0.5, reference };
+            let label = format!("{} bounds {bounds:?} mean {mean}", args.reference);
+            (method, paired_with_mean(sd(0.3), mean)?, sd(0.3), Some(label))
         }
         "task-clifton" => {
             let variant: dptest_wilcoxon::TcVariant =
@@ -404,6 +449,8 @@ mod tests {
             epsilon: 1.0,
             zero_fraction: 0.0,
             sd: None,
+            t_bounds: None,
+            t_mean: None,
             reps: 50,
             json: true,
             known_sizes: false,

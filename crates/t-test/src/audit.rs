@@ -1,26 +1,48 @@
 //! Sensitivity audits of the released moments (paper Thms 5.3–5.4): for neighbouring datasets
-//! on [−1, 1] (one value replaced), |Δ x̄| ≤ 2/n and |Δ s²| ≤ 5/(n − 1). Run with
+//! on [−1, 1] (one value replaced), |Δ x̄| ≤ 2/n and |Δ s²| ≤ 5/(n − 1); on the image of
+//! bounds not symmetric about popmean (a range of half-width h, [`Rescaling::range`]),
+//! |Δ x̄| ≤ 2h/n and |Δ s²| ≤ 5h²/(n − 1), the sensitivities the release uses
+//! ([`PrivateTOptions::noise_scales`]). Run with
 //! `cargo test -p dptest-t-test audit -- --nocapture` to print the observed maxima.
 
 use rand::{RngExt, SeedableRng};
 
+use crate::moments::RescaledRange;
 use crate::private::clamped_moments;
+use crate::{Bounds, PrivateTOptions, Rescaling};
 
-/// Largest |Δ mean|·n/2 and |Δ s²|·(n − 1)/5 (ratios to the bounds) over all replacements
-/// of position `i` by the values in `candidates`.
-fn worst_ratio(data: &mut [f64], i: usize, candidates: &[f64]) -> (f64, f64) {
-    let n = data.len() as f64;
-    let (m0, v0) = clamped_moments(data);
+/// [−1, 1] and the images of two declarations with popmean off the bounds' midpoint:
+/// [0, 10] about 2 ([−0.25, 1]) and about 9 ([−1, 1/9]).
+fn audited_ranges() -> Vec<RescaledRange> {
+    let bounds = Bounds::new(0.0, 10.0).expect("valid bounds");
+    let image = |popmean| Rescaling::new(bounds, popmean).expect("popmean inside").range();
+    vec![RescaledRange::FULL, image(2.0), image(9.0)]
+}
+
+/// Largest |Δ mean| and |Δ s²| as ratios to the sensitivities the release uses on `range`,
+/// over all replacements of position `i` by the values in `candidates`.
+fn worst_ratio(data: &mut [f64], i: usize, candidates: &[f64], range: RescaledRange) -> (f64, f64) {
+    let scales = PrivateTOptions::new(1.0)
+        .and_then(|o| o.with_range(range))
+        .and_then(|o| o.noise_scales(data.len()))
+        .expect("valid options");
+    let (m0, v0) = clamped_moments(data, range);
     let original = data[i];
     let mut worst = (0.0f64, 0.0f64);
     for &c in candidates {
         data[i] = c;
-        let (m1, v1) = clamped_moments(data);
-        worst.0 = worst.0.max((m1 - m0).abs() * n / 2.0);
-        worst.1 = worst.1.max((v1 - v0).abs() * (n - 1.0) / 5.0);
+        let (m1, v1) = clamped_moments(data, range);
+        worst.0 = worst.0.max((m1 - m0).abs() / scales.mean_sensitivity);
+        worst.1 = worst.1.max((v1 - v0).abs() / scales.variance_sensitivity);
     }
     data[i] = original;
     worst
+}
+
+/// `steps + 1` evenly spaced values from the range's low end to its high end.
+fn levels(range: RescaledRange, steps: u32) -> Vec<f64> {
+    let width = range.high - range.low;
+    (0..=steps).map(|k| range.low + width * f64::from(k) / f64::from(steps)).collect()
 }
 
 fn for_each_dataset(values: &[f64], n: usize, f: &mut impl FnMut(&mut [f64])) {
@@ -37,14 +59,21 @@ fn for_each_dataset(values: &[f64], n: usize, f: &mut impl FnMut(&mut [f64])) {
 
 #[test]
 fn exhaustive_small_n_audit() {
-    let fine: Vec<f64> = (0..=8).map(|k| -1.0 + 0.25 * f64::from(k)).collect();
-    let coarse = [-1.0, -0.5, 0.0, 0.5, 1.0];
+    for range in audited_ranges() {
+        exhaustive_audit_on(range);
+    }
+}
+
+fn exhaustive_audit_on(range: RescaledRange) {
+    let fine = levels(range, 8);
+    let coarse = levels(range, 4);
+    eprintln!("range [{}, {}]:", range.low, range.high);
     for n in 2..=7usize {
         let values: &[f64] = if n <= 4 { &fine } else { &coarse };
         let mut worst = (0.0f64, 0.0f64, 0.0f64);
         for_each_dataset(values, n, &mut |data| {
             // By symmetry of the statistics in the data, replacing position 0 suffices.
-            let (dm, dv) = worst_ratio(data, 0, values);
+            let (dm, dv) = worst_ratio(data, 0, values, range);
             worst.0 = worst.0.max(dm);
             if dv > worst.1 {
                 worst.1 = dv;
@@ -52,7 +81,7 @@ fn exhaustive_small_n_audit() {
             }
         });
         eprintln!(
-            "exhaustive n = {n} ({} values): max |Δmean|/(2/n) = {:.4}, max |Δs²|/(5/(n−1)) = {:.4} (|Δs²|·n = {:.4})",
+            "exhaustive n = {n} ({} values): max |Δmean|/(2h/n) = {:.4}, max |Δs²|/(5h²/(n−1)) = {:.4} (|Δs²|·n/h² = {:.4})",
             values.len(),
             worst.0,
             worst.1,
@@ -65,12 +94,22 @@ fn exhaustive_small_n_audit() {
 #[test]
 fn randomized_adversarial_audit_up_to_n_1000() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(20261129);
+    for range in audited_ranges() {
+        randomized_audit_on(range, &mut rng);
+    }
+}
+
+fn randomized_audit_on(range: RescaledRange, rng: &mut rand_chacha::ChaCha8Rng) {
+    // Values are drawn on [−1, 1] and mapped onto the range.
+    let (mid, h) = ((range.low + range.high) / 2.0, range.half_width());
+    let onto = |x: f64| range.clamp(mid + h * x);
     for n in [2usize, 3, 5, 10, 50, 200, 1000] {
         let mut worst = (0.0f64, 0.0f64);
-        // The known extreme: n − 1 values at +1, one at −1 moved to +1 (|Δs²| = 4/n).
-        let mut extreme = vec![1.0; n];
-        extreme[0] = -1.0;
-        let (dm, dv) = worst_ratio(&mut extreme, 0, &[1.0]);
+        // The known extreme: n − 1 values at the top, one at the bottom moved to the top
+        // (|Δs²| = 4h²/n).
+        let mut extreme = vec![range.high; n];
+        extreme[0] = range.low;
+        let (dm, dv) = worst_ratio(&mut extreme, 0, &[range.high], range);
         worst = (worst.0.max(dm), worst.1.max(dv));
         let trials = if n >= 200 { 60 } else { 400 };
         for trial in 0..trials {
@@ -85,27 +124,28 @@ fn randomized_adversarial_audit_up_to_n_1000() {
             let k = rng.random_range(0..=n);
             let mut data: Vec<f64> = (0..n)
                 .map(|i| {
-                    if a.is_nan() {
+                    onto(if a.is_nan() {
                         rng.random_range(-1.0..=1.0)
                     } else if i < k {
                         a
                     } else {
                         b
-                    }
+                    })
                 })
                 .collect();
             let mut candidates = vec![-1.0, 1.0, 0.0, a, b];
             candidates.retain(|c| !c.is_nan());
             candidates.push(rng.random_range(-1.0..=1.0));
+            let candidates: Vec<f64> = candidates.into_iter().map(onto).collect();
             // Replace a value of each level (first and last position).
             for i in [0, n - 1] {
-                let (dm, dv) = worst_ratio(&mut data, i, &candidates);
+                let (dm, dv) = worst_ratio(&mut data, i, &candidates, range);
                 worst = (worst.0.max(dm), worst.1.max(dv));
             }
         }
         eprintln!(
-            "random n = {n}: max |Δmean|/(2/n) = {:.6}, max |Δs²|/(5/(n−1)) = {:.6}",
-            worst.0, worst.1
+            "random [{}, {}], n = {n}: max |Δmean|/(2h/n) = {:.6}, max |Δs²|/(5h²/(n−1)) = {:.6}",
+            range.low, range.high, worst.0, worst.1
         );
         assert!(worst.0 <= 1.0 + 1e-9 && worst.1 <= 1.0 + 1e-9, "n = {n}: {worst:?}");
     }

@@ -149,12 +149,18 @@ fn bounds(choices: &Choices) -> Result<dptest_core::Bounds, Refusal> {
 /// `reference`: one of [`REFERENCE_NAMES`], `default` first.
 const REFERENCE: TestOption = TestOption { name: "reference", values: &REFERENCE_NAMES };
 
-/// ε, the alternative and the reference.
+/// ε, the alternative, the reference and the declared range (bounds and popmean, public).
 fn options(choices: &Choices) -> Result<PrivateTOptions, Refusal> {
     let name = REFERENCE.value(choices);
     let method =
         ReferenceMethod::named(name).ok_or_else(|| REFERENCE.refuse(name, choices.front_end))?;
-    PrivateTOptions::new(choices.epsilon)
-        .and_then(|o| o.with_alternative(choices.alternative).with_method(method))
+    let rescaling = Rescaling::new(bounds(choices)?, choices.popmean);
+    rescaling
+        .and_then(|rescaling| {
+            PrivateTOptions::new(choices.epsilon)?
+                .with_alternative(choices.alternative)
+                .with_rescaling(&rescaling)
+                .with_method(method)
+        })
         .map_err(Refusal::from_display)
 }

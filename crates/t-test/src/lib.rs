@@ -5,10 +5,13 @@
 //!   [`TTestResult::confidence_interval`]).
 //! - Private ([`private_ttest`] on a [`BoundedSample`]; Couch et al. 2019 §5.4, with the
 //!   mean's sensitivity 2/n where the pseudo-code has 1/n): data are clamped to declared
-//!   [`Bounds`] and mapped to [−1, 1] with the hypothesised mean at 0
-//!   ([`Rescaling`]); x̄ is released with Laplace noise of sensitivity 2/n at ε_mean and s²
-//!   with sensitivity 5/(n − 1) at ε_variance (default split ½/½), both through
-//!   `dptest-mechanisms`; T̃ = x̄̃ / √(s̃²/n), and T̃ = 0 when s̃² ≤ 0.
+//!   [`Bounds`] and mapped into [−1, 1] with the hypothesised mean at 0
+//!   ([`Rescaling`]); x̄ is released with Laplace noise of sensitivity 2h/n at ε_mean and s²
+//!   with sensitivity 5h²/(n − 1) at ε_variance (default split ½/½), both through
+//!   `dptest-mechanisms`, where h ≤ 1 is the half-width of the declared range's image
+//!   ([`RescaledRange`]; 1 when the bounds are symmetric about popmean), so the noise is that
+//!   of the declared range wherever popmean sits in it; T̃ = x̄̃ / √(s̃²/n), and T̃ = 0 when
+//!   s̃² ≤ 0.
 //! - Reference ([`ReferenceMethod`]): the null depends on the unknown sd, so the default is a
 //!   Berger–Boos p-value for the noise-studentized Z ([`noise_studentized_t`]) — the largest
 //!   p(sd) over a γ-level confidence set for sd built from the released s̃², plus γ = 0.001
@@ -21,7 +24,8 @@
 //!   support `alternative`
 //!   two-sided / less / greater (the tail of T̃ that counts).
 //! - Rescaling: y = (clamp(x) − popmean)/c with c = max(hi − popmean, popmean − lo), so
-//!   popmean ↦ 0 and the bounds land inside [−1, 1]. For the paired test the bounds apply to
+//!   popmean ↦ 0 and the bounds land inside [−1, 1] (on [lo − popmean, hi − popmean]/c,
+//!   [`Rescaling::range`]). For the paired test the bounds apply to
 //!   the differences a − b (popmean 0). Clamping changes the mean when data reach the bounds
 //!   (more so for asymmetric bounds): declare bounds that contain the data.
 //! - Study API: [`TReference`] (built once, scores many releases), [`simulate_release`],
@@ -79,7 +83,7 @@ pub use crate::{
         TAG_LIMIT_STATISTIC, TAG_LIMIT_STUDENTIZED, TAG_LIMIT_VARIANCE, TAG_MOMENT_STATISTIC,
         TAG_MOMENT_STUDENTIZED, TAG_MOMENT_VARIANCE, clamped_normal_moments, unclamped_sd_limit,
     },
-    moments::{NoiseScales, NoisyMoments, SD_MAX, noise_studentized_t},
+    moments::{NoiseScales, NoisyMoments, RescaledRange, SD_MAX, noise_studentized_t},
     private::{
         Bounds, DEFAULT_MEAN_FRACTION, PrivateTOptions, PrivateTRelease, Rescaling, release_t,
         rescale,

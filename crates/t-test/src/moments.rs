@@ -7,16 +7,47 @@ use serde::Serialize;
 /// Largest sd of the reference grid (rescaled scale): the data lie in [−1, 1].
 pub const SD_MAX: f64 = 1.0;
 
-/// Sensitivities (paper Thms 5.3–5.4, data in [−1, 1]) and effective Laplace scales.
+/// The declared range on the [−1, 1] scale: where the rescaled values lie
+/// ([`crate::Rescaling::range`]). One end is −1 or 1; both are when the bounds are symmetric
+/// about popmean, and the other end is nearer 0 the further popmean sits from the bounds'
+/// midpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RescaledRange {
+    /// The lower bound's image, in [−1, 0].
+    pub low: f64,
+    /// The upper bound's image, in [0, 1].
+    pub high: f64,
+}
+
+impl RescaledRange {
+    /// [−1, 1]: the range of bounds symmetric about popmean (and of the reference's laws).
+    pub const FULL: RescaledRange = RescaledRange { low: -1.0, high: 1.0 };
+
+    /// Half the range's width, in (0, 1]: the released moments' sensitivities are those of
+    /// [−1, 1] times this (the mean's) and its square (the variance's).
+    pub fn half_width(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
+
+    /// `y` clamped to the range.
+    pub fn clamp(&self, y: f64) -> f64 {
+        y.clamp(self.low, self.high)
+    }
+}
+
+/// Sensitivities (paper Thms 5.3–5.4 for data in [−1, 1], scaled to the declared range's
+/// width) and effective Laplace scales.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct NoiseScales {
-    /// Sensitivity of the mean, 2/n.
+    /// Where the released values lie (the noise is sized for this range).
+    pub range: RescaledRange,
+    /// Sensitivity of the mean, 2h/n with h the range's half-width (2/n on [−1, 1]).
     pub mean_sensitivity: f64,
-    /// Sensitivity of the variance, 5/(n − 1).
+    /// Sensitivity of the variance, 5h²/(n − 1) (5/(n − 1) on [−1, 1]).
     pub variance_sensitivity: f64,
-    /// Effective Laplace scale of the mean release, (2/n + grid)/ε_mean.
+    /// Effective Laplace scale of the mean release, (2h/n + grid)/ε_mean.
     pub mean: f64,
-    /// Effective Laplace scale of the variance release, (5/(n−1) + grid)/ε_variance.
+    /// Effective Laplace scale of the variance release, (5h²/(n−1) + grid)/ε_variance.
     pub variance: f64,
 }
 

@@ -7,7 +7,7 @@ use dptest_mechanisms::{
 use serde::Serialize;
 
 use crate::error::{TTestError, check_finite, check_n};
-use crate::moments::{NoiseScales, NoisyMoments};
+use crate::moments::{NoiseScales, NoisyMoments, RescaledRange};
 use crate::public::{Alternative, mean_variance};
 use crate::reference::ReferenceMethod;
 
@@ -17,8 +17,9 @@ pub use dptest_core::Bounds;
 /// y = (clamp(x, lo, hi) − popmean) / c with c = max(hi − popmean, popmean − lo).
 ///
 /// The hypothesised mean maps to 0 and the declared range into [−1, 1] (onto it when the
-/// bounds are symmetric about popmean), so H0: E(x) = popmean becomes E(y) = 0 and the
-/// sensitivities 2/n and 5/(n − 1) of the paper hold.
+/// bounds are symmetric about popmean), so H0: E(x) = popmean becomes E(y) = 0. The
+/// release's noise is sized for the image of the declared range ([`Rescaling::range`]), not
+/// for [−1, 1]: popmean away from the bounds' midpoint costs no extra noise.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Rescaling {
     /// The declared bounds.
@@ -47,6 +48,13 @@ impl Rescaling {
         ((self.bounds.clamp(x) - self.center) / self.half_width).clamp(-1.0, 1.0)
     }
 
+    /// The declared bounds on the [−1, 1] scale: [apply(lo), apply(hi)]. Every rescaled value
+    /// lies in it (the map is monotone in floating point too), and the release's
+    /// sensitivities are those of its width.
+    pub fn range(&self) -> RescaledRange {
+        RescaledRange { low: self.apply(self.bounds.lo()), high: self.apply(self.bounds.hi()) }
+    }
+
     /// Back from the [−1, 1] scale to the data scale (for reporting estimates).
     pub fn to_data_scale(&self, y: f64) -> f64 {
         self.center + self.half_width * y
@@ -66,18 +74,21 @@ pub fn rescale(data: &[f64], popmean: f64, bounds: Bounds) -> Result<Vec<f64>, T
 /// Default fraction of ε spent on the mean (the paper's final split ½/½).
 pub const DEFAULT_MEAN_FRACTION: f64 = 0.5;
 
-/// Options of the private t-test: total ε, its split, the alternative and the reference.
+/// Options of the private t-test: total ε, its split, the alternative, the reference and the
+/// declared range on the [−1, 1] scale (which sizes the noise).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PrivateTOptions {
     epsilon: f64,
     mean_fraction: f64,
     alternative: Alternative,
     method: ReferenceMethod,
+    range: RescaledRange,
 }
 
 impl PrivateTOptions {
     /// Total budget ε (finite, > 0), split ½/½, two-sided, default reference
-    /// ([`ReferenceMethod::default`]).
+    /// ([`ReferenceMethod::default`]), bounds symmetric about popmean (range [−1, 1]; the
+    /// test functions set the range of their sample's [`Rescaling`]).
     ///
     /// # Errors
     /// [`TTestError::Mechanism`] for an invalid ε.
@@ -88,7 +99,40 @@ impl PrivateTOptions {
             mean_fraction: DEFAULT_MEAN_FRACTION,
             alternative: Alternative::TwoSided,
             method: ReferenceMethod::default(),
+            range: RescaledRange::FULL,
         })
+    }
+
+    /// Size the noise for the declared range of `rescaling` ([`Rescaling::range`]).
+    /// [`crate::private_ttest`] and [`crate::private_ttest_of_moments`] do this with their own
+    /// rescaling; set it here for [`crate::reference_p_value`], [`crate::TReference`] and
+    /// [`release_t`] of bounds that are not symmetric about popmean.
+    pub fn with_rescaling(mut self, rescaling: &Rescaling) -> Self {
+        self.range = rescaling.range();
+        self
+    }
+
+    /// Size the noise for `range` on the [−1, 1] scale directly (studies; a release takes it
+    /// from its [`Rescaling`]).
+    ///
+    /// # Errors
+    /// [`TTestError::InvalidParameter`] unless −1 ≤ low ≤ 0 ≤ high ≤ 1 and low < high.
+    pub fn with_range(mut self, range: RescaledRange) -> Result<Self, TTestError> {
+        let (low, high) = (range.low, range.high);
+        if !((-1.0..=0.0).contains(&low) && (0.0..=1.0).contains(&high) && low < high) {
+            return Err(TTestError::InvalidParameter {
+                name: "range",
+                value: if (-1.0..=0.0).contains(&low) { high } else { low },
+                requirement: "-1 <= low <= 0 <= high <= 1 with low < high",
+            });
+        }
+        self.range = range;
+        Ok(self)
+    }
+
+    /// The declared range on the [−1, 1] scale the noise is sized for.
+    pub fn range(&self) -> RescaledRange {
+        self.range
     }
 
     /// Spend `fraction` of ε on the mean and the rest on the variance (0 < fraction < 1).
@@ -153,16 +197,20 @@ impl PrivateTOptions {
     }
 
     /// Sensitivities and effective Laplace scales (grid rounding included, exactly as
-    /// `dptest-mechanisms` releases them) at sample size `n`.
+    /// `dptest-mechanisms` releases them) at sample size `n`: on a range of half-width h
+    /// ([`PrivateTOptions::range`]) the mean's is 2h/n and the variance's 5h²/(n − 1) (the
+    /// variance does not move with a shift, and scales with the square of a scale).
     ///
     /// # Errors
     /// [`TTestError::TooFewObservations`] for n < 2, [`TTestError::Mechanism`].
     pub fn noise_scales(&self, n: usize) -> Result<NoiseScales, TTestError> {
         check_n(n)?;
-        let mean_sensitivity = 2.0 / n as f64;
-        let variance_sensitivity = 5.0 / (n - 1) as f64;
+        let h = self.range.half_width();
+        let mean_sensitivity = 2.0 * h / n as f64;
+        let variance_sensitivity = 5.0 * h * h / (n - 1) as f64;
         let (eps_m, eps_v) = self.epsilons()?;
         Ok(NoiseScales {
+            range: self.range,
             mean_sensitivity,
             variance_sensitivity,
             mean: laplace_plan(Sensitivity::new(mean_sensitivity)?, eps_m)?.scale,
@@ -186,15 +234,16 @@ pub struct PrivateTRelease {
     pub variance_release: LaplaceRelease,
 }
 
-/// Mean and unbiased variance of values already on [−1, 1] (clamped again for safety).
-pub(crate) fn clamped_moments(rescaled: &[f64]) -> (f64, f64) {
-    let clamped: Vec<f64> = rescaled.iter().map(|v| v.clamp(-1.0, 1.0)).collect();
+/// Mean and unbiased variance of values already in `range` (clamped again for safety).
+pub(crate) fn clamped_moments(rescaled: &[f64], range: RescaledRange) -> (f64, f64) {
+    let clamped: Vec<f64> = rescaled.iter().map(|&v| range.clamp(v)).collect();
     let (mean, variance) = mean_variance(&clamped);
     (mean, variance.max(0.0))
 }
 
-/// Releases x̄̃ and s̃² of `rescaled` (values on [−1, 1], e.g. from [`rescale`]) with ε-DP
-/// Laplace noise (OS CSPRNG, exact discrete sampler) and computes T̃.
+/// Releases x̄̃ and s̃² of `rescaled` (values in `options.range()`, e.g. from [`rescale`];
+/// clamped to it) with ε-DP Laplace noise (OS CSPRNG, exact discrete sampler) and computes
+/// T̃.
 ///
 /// Spends ε_mean + ε_variance = ε of `options`.
 ///
@@ -218,11 +267,11 @@ where
 {
     check_n(rescaled.len())?;
     check_finite("data", rescaled)?;
-    let (mean, variance) = clamped_moments(rescaled);
+    let (mean, variance) = clamped_moments(rescaled, options.range());
     release_moments_with(rescaled.len(), mean, variance, options, release)
 }
 
-/// [`release_t_with`] from the mean and unbiased variance of n values on [−1, 1].
+/// [`release_t_with`] from the mean and unbiased variance of n values in `options.range()`.
 pub(crate) fn release_moments_with<F>(
     n: usize,
     mean: f64,
@@ -236,7 +285,7 @@ where
     check_n(n)?;
     let scales = options.noise_scales(n)?;
     let (eps_m, eps_v) = options.epsilons()?;
-    let (mean, variance) = (mean.clamp(-1.0, 1.0), variance.max(0.0));
+    let (mean, variance) = (options.range().clamp(mean), variance.max(0.0));
     let mean_release = release(mean, Sensitivity::new(scales.mean_sensitivity)?, eps_m)?;
     let variance_release =
         release(variance, Sensitivity::new(scales.variance_sensitivity)?, eps_v)?;

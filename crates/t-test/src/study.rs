@@ -13,8 +13,8 @@ use crate::private::{PrivateTOptions, clamped_moments};
 use crate::reference::{PAPER_SD, TAG_SIMULATED_DATA, TReference, laplace, normal_values};
 
 /// **Simulation only, not private.** Adds the release's noise distribution (continuous
-/// Laplace at the effective scales) to the moments of `rescaled` (clamped to [−1, 1]),
-/// drawing two words from `stream`.
+/// Laplace at the effective scales) to the moments of `rescaled` (clamped to the scales'
+/// range), drawing two words from `stream`.
 ///
 /// # Errors
 /// [`TTestError::TooFewObservations`], [`TTestError::NonFinite`].
@@ -25,7 +25,7 @@ pub fn simulate_release(
 ) -> Result<NoisyMoments, TTestError> {
     check_n(rescaled.len())?;
     crate::error::check_finite("data", rescaled)?;
-    let (mean, variance) = clamped_moments(rescaled);
+    let (mean, variance) = clamped_moments(rescaled, scales.range);
     let noisy_mean = mean + scales.mean * laplace(stream);
     let noisy_variance = variance + scales.variance * laplace(stream);
     Ok(NoisyMoments::new(noisy_mean, noisy_variance, rescaled.len()))
@@ -139,6 +139,15 @@ impl NullShape {
         ("plus-minus-one", NullShape::PlusMinusOne),
         ("cubed-uniform", NullShape::CubedUniform),
     ];
+
+    /// The smallest and largest value the shape takes (on the [−1, 1] scale).
+    pub fn support(self) -> (f64, f64) {
+        match self {
+            NullShape::TwoPoint => (-0.05 / 0.95, 1.0),
+            NullShape::Bounds | NullShape::PlusMinusOne => (-1.0, 1.0),
+            NullShape::CubedUniform => (-0.25, 0.75),
+        }
+    }
 
     /// The shape of a name in [`NullShape::ALL`].
     pub fn named(name: &str) -> Option<NullShape> {

@@ -170,6 +170,8 @@ fn engine_label(
 /// The private t-test of H0: E(x) = popmean (the paired test: E(a − b) = 0) on a
 /// [`BoundedSample`]: release the clamped moments ([`release_t`]), then the reference p-value
 /// of [`ReferenceMethod`], simulated as `evaluator` says. ε-DP with ε = `options.epsilon()`.
+/// The noise is sized for the sample's declared range ([`Rescaling::range`]), whatever range
+/// `options` carries.
 ///
 /// # Errors
 /// [`TTestError::Reference`] for [`Evaluator::Exact`] (the reference is simulated), before
@@ -180,6 +182,7 @@ pub fn private_ttest(
     evaluator: Evaluator,
 ) -> Result<Outcome<TTestDetail>, TTestError> {
     evaluator.require_monte_carlo("the private t-test")?;
+    let options = &options.with_rescaling(&sample.rescaling());
     let release = release_t(sample.rescaled(), options)?;
     finish(release, sample.rescaling(), options, evaluator)
 }
@@ -187,8 +190,8 @@ pub fn private_ttest(
 /// The full private test from what the rows give: the mean and the unbiased variance of the
 /// n values clamped to the declared bounds and mapped to [−1, 1] with the hypothesised mean
 /// at 0 (`rescaling`, [`Rescaling::apply`]), computed where the rows live (`dptest.spark`).
-/// The release, the reference and every refusal are those of [`private_ttest`], which
-/// computes the moments in memory.
+/// The release (its noise sized for `rescaling`'s range), the reference and every refusal are
+/// those of [`private_ttest`], which computes the moments in memory.
 ///
 /// # Errors
 /// As [`private_ttest`].
@@ -201,6 +204,7 @@ pub fn private_ttest_of_moments(
     evaluator: Evaluator,
 ) -> Result<Outcome<TTestDetail>, TTestError> {
     evaluator.require_monte_carlo("the private t-test")?;
+    let options = &options.with_rescaling(&rescaling);
     let release = release_moments_with(n, mean, variance, options, release_laplace)?;
     finish(release, rescaling, options, evaluator)
 }

@@ -219,7 +219,11 @@ pub fn figure(id: u32) -> Option<Figure> {
     let mwp = Method::Mw { fraction: MW_F };
     let hu = Method::TaskClifton(TcVariant::HighUtility);
     let hp = Method::TaskClifton(TcVariant::high_privacy());
-    let t_with = |reference| Method::TTest { bound: T_BOUND_PAIRED, mean_fraction: 0.5, reference };
+    let t_with = |reference| Method::TTest {
+        bounds: [-T_BOUND_PAIRED, T_BOUND_PAIRED],
+        mean_fraction: 0.5,
+        reference,
+    };
     let (t_paired, t_bb, t_paper) =
         (t_with(TRef::Default), t_with(TRef::BergerBoosT), t_with(TRef::Paper));
     Some(match id {
@@ -518,7 +522,7 @@ pub fn figure(id: u32) -> Option<Figure> {
                 .iter()
                 .map(|&f| {
                     let m = Method::TTest {
-                        bound: 1.0 / 0.3,
+                        bounds: [-1.0 / 0.3, 1.0 / 0.3],
                         mean_fraction: f,
                         reference: TRef::Default,
                     };

@@ -11,7 +11,9 @@ use dptest_mann_whitney::{
 };
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::MonteCarlo;
-use dptest_t_test::{Bounds, PrivateTOptions, ReferenceMethod, TReference, rescale, ttest_1samp};
+use dptest_t_test::{
+    Bounds, PrivateTOptions, ReferenceMethod, Rescaling, TReference, rescale, ttest_1samp,
+};
 use dptest_wilcoxon::{
     Alternative as WAlternative, PairedSample, PublicOptions, Reference, TcReference, TcVariant,
     WpReference, pratt_statistic, tc_statistic, wilcoxon_pratt,
@@ -64,11 +66,12 @@ pub enum Method {
     Wilcoxon,
     /// Task–Clifton private Wilcoxon (corrected), two-sided (α/2 per tail).
     TaskClifton(TcVariant),
-    /// Private t-test on the differences, data clamped to ±`bound`, ε share `mean_fraction`
-    /// to the mean, with one of the crate's references.
+    /// Private t-test of mean 0 on the differences, data clamped to `bounds`, ε share
+    /// `mean_fraction` to the mean, with one of the crate's references.
     TTest {
-        /// Declared bound B: differences are clamped to [−B, B].
-        bound: f64,
+        /// Declared bounds [lo, hi] of the differences (lo ≤ 0 ≤ hi; the noise is sized for
+        /// them, `dptest_t_test::Rescaling::range`).
+        bounds: [f64; 2],
         /// ε share of the mean.
         mean_fraction: f64,
         /// Which statistic and reference.
@@ -235,15 +238,14 @@ pub fn evaluator(
             eps()?,
             dptest_refdist::Evaluator::cpu(mc),
         )?)),
-        Method::TTest { bound, mean_fraction, reference } => {
+        Method::TTest { bounds: [lo, hi], mean_fraction, reference } => {
+            let bounds = Bounds::new(lo, hi)?;
             let options = PrivateTOptions::new(eps()?.value())?
                 .with_mean_fraction(mean_fraction)?
-                .with_method(reference.method())?;
+                .with_method(reference.method())?
+                .with_rescaling(&Rescaling::new(bounds, 0.0)?);
             let t_mc = MonteCarlo::new(config.t_draws, config.seed)?;
-            Box::new(TEval {
-                reference: TReference::new(n, &options, &t_mc)?,
-                bounds: Bounds::new(-bound, bound)?,
-            })
+            Box::new(TEval { reference: TReference::new(n, &options, &t_mc)?, bounds })
         }
     })
 }

@@ -85,8 +85,11 @@ pub(super) fn qq_figure(id: u32) -> Figure {
             [10usize, 100, 1000]
                 .iter()
                 .map(|&n| {
-                    let m =
-                        Method::TTest { bound: 1.0, mean_fraction: 0.5, reference: TRef::Default };
+                    let m = Method::TTest {
+                        bounds: [-1.0, 1.0],
+                        mean_fraction: 0.5,
+                        reference: TRef::Default,
+                    };
                     qq_series(
                         m,
                         Some(1.0),

@@ -126,3 +126,36 @@ fn result_serialises_with_the_agreed_keys() {
     assert_eq!(json["reference"]["engine"], "cpu");
     assert_eq!(json["rescaling"]["half_width"], 12.0);
 }
+
+#[test]
+fn the_noise_is_that_of_the_declared_range_wherever_popmean_sits() {
+    // Bounds [0, 20]: the data-scale noise of the release is that of a range 20 wide, whether
+    // popmean is 0 (an end), 5 or 10 (the midpoint); before, popmean 0 rescaled by 20 and
+    // sized the noise for [−20, 20] (twice the mean's noise, four times the variance's).
+    // The declared choices alone set the scales, so this checks them exactly.
+    let data: Vec<f64> = (0..200).map(|i| f64::from(i % 13)).collect();
+    let o = PrivateTOptions::new(1.0).unwrap();
+    let bounds = Bounds::new(0.0, 20.0).unwrap();
+    let on_data_scale = |popmean: f64| {
+        let sample = BoundedSample::new(&data, popmean, bounds).unwrap();
+        let r = private_ttest(&sample, &o, cpu()).unwrap();
+        let c = r.detail.rescaling.half_width;
+        let range = r.detail.noise.range;
+        assert_eq!(range, sample.rescaling().range());
+        assert_eq!(r.detail.mean_release.sensitivity, r.detail.noise.mean_sensitivity);
+        (c * r.detail.noise.mean_sensitivity, c * c * r.detail.noise.variance_sensitivity, range)
+    };
+    let (mean_mid, variance_mid, range_mid) = on_data_scale(10.0);
+    assert_eq!((range_mid.low, range_mid.high), (-1.0, 1.0));
+    assert!((mean_mid - 20.0 / 200.0).abs() < 1e-15);
+    assert!((variance_mid - 5.0 * 100.0 / 199.0).abs() < 1e-12);
+    for popmean in [0.0, 5.0, 17.5] {
+        let (mean, variance, range) = on_data_scale(popmean);
+        assert!((mean - mean_mid).abs() < 1e-12 * mean_mid, "popmean {popmean}: {mean}");
+        assert!((variance - variance_mid).abs() < 1e-12 * variance_mid, "{popmean}: {variance}");
+        assert!(range.high - range.low < 2.0, "{popmean}: {range:?}");
+    }
+    // A range reaching outside [−1, 1] is refused.
+    let bad = dptest_t_test::RescaledRange { low: -1.5, high: 1.0 };
+    assert!(matches!(o.with_range(bad), Err(TTestError::InvalidParameter { .. })));
+}
