@@ -130,6 +130,10 @@ pub struct Args {
     /// symmetric about 0 only: normal and t3).
     #[arg(long, value_name = "H", requires = "coverage")]
     pub mean_half_width: Option<f64>,
+    /// With --coverage: the mean's rows also for the t-test's bounded-sd interval and the
+    /// NoisyVar route an OpenDP user would build, on the same datasets and releases.
+    #[arg(long, requires = "coverage")]
+    pub mean_peers: bool,
     /// With --coverage: these ε instead of the grid 0.1, 1, 10.
     #[arg(long, value_delimiter = ',', value_name = "E,..", requires = "coverage")]
     pub coverage_epsilons: Option<Vec<f64>>,
@@ -197,6 +201,7 @@ pub fn run(args: Args) -> Result<()> {
                 args.seed,
                 args.mean_half_width,
                 args.coverage_epsilons.as_deref(),
+                args.mean_peers,
             )?
         );
         return Ok(());
@@ -468,6 +473,7 @@ mod tests {
             coverage: false,
             coverage_reps: 50,
             mean_half_width: None,
+            mean_peers: false,
             coverage_epsilons: None,
         }
     }

@@ -77,7 +77,10 @@
 
 pub use crate::{
     error::TTestError,
-    interval::{MEAN_METHOD, SD_GAMMA_SHARE, mean_interval},
+    interval::{
+        MEAN_METHOD, MeanIntervalMethod, PLUG_IN_VARIANCE_MARGIN, SD_GAMMA_SHARE, mean_interval,
+        mean_interval_by,
+    },
     moment_null::{
         CLAMPED_LIMIT_MIN_N, ClampedMoments, MomentLaw, MomentNull, MomentOutput,
         TAG_LIMIT_STATISTIC, TAG_LIMIT_STUDENTIZED, TAG_LIMIT_VARIANCE, TAG_MOMENT_STATISTIC,

@@ -24,6 +24,7 @@ use dptest_t_test as tt;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// The confidence level studied.
 const LEVEL: f64 = 0.95;
@@ -233,38 +234,89 @@ fn median_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> R
     })
 }
 
+/// An interval for the mean from the t-test's two releases: the crate's methods, or the
+/// route an OpenDP user would build (`NoisyVar`: a noisy mean and a noisy variance, then
+/// x̄̃ ± t_{n−1, 1−α/2}·√(max(s̃², 0)/n + 2b²), b the mean's Laplace scale, on the same
+/// releases).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MeanRoute {
+    Crate(tt::MeanIntervalMethod),
+    NoisyVar,
+}
+
+impl MeanRoute {
+    /// The routes of `--mean-peers`: the crate's default, its bounded-sd method and NoisyVar.
+    const PEERS: [MeanRoute; 3] = [
+        MeanRoute::Crate(tt::MeanIntervalMethod::PlugIn),
+        MeanRoute::Crate(tt::MeanIntervalMethod::BoundedSd),
+        MeanRoute::NoisyVar,
+    ];
+
+    fn label(self) -> &'static str {
+        match self {
+            MeanRoute::Crate(tt::MeanIntervalMethod::PlugIn) => "mean (t-test)",
+            MeanRoute::Crate(tt::MeanIntervalMethod::BoundedSd) => "mean (t-test, bounded sd)",
+            MeanRoute::NoisyVar => "mean (NoisyVar peer)",
+        }
+    }
+
+    /// (low, high) on the data scale.
+    fn interval(
+        self,
+        moments: &tt::NoisyMoments,
+        scales: &tt::NoiseScales,
+        rescaling: &tt::Rescaling,
+    ) -> Result<(f64, f64)> {
+        match self {
+            MeanRoute::Crate(method) => {
+                let ci = tt::mean_interval_by(method, moments, scales, rescaling, LEVEL)
+                    .ok_or_else(|| anyhow!("no mean interval"))?;
+                Ok((ci.low, ci.high))
+            }
+            MeanRoute::NoisyVar => {
+                let n = moments.n as f64;
+                let t = StudentsT::new(0.0, 1.0, n - 1.0)?.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0);
+                let variance = moments.noisy_variance.max(0.0) / n + 2.0 * scales.mean.powi(2);
+                let half = t * variance.sqrt();
+                let (lo, hi) = (rescaling.bounds.lo(), rescaling.bounds.hi());
+                let to_data = |y: f64| rescaling.to_data_scale(y).clamp(lo, hi);
+                Ok((to_data(moments.noisy_mean - half), to_data(moments.noisy_mean + half)))
+            }
+        }
+    }
+}
+
 fn mean_row(
     shape: Shape,
-    n: usize,
-    epsilon: f64,
+    (n, epsilon): (usize, f64),
     reps: usize,
     seed: u64,
     (lo, hi): (f64, f64),
+    route: MeanRoute,
 ) -> Result<Row> {
     let bounds = tt::Bounds::new(lo, hi)?;
     let popmean = 0.0;
     let rescaling = tt::Rescaling::new(bounds, popmean)?;
-    let scales = tt::PrivateTOptions::new(epsilon)?.noise_scales(n)?;
+    let scales = tt::PrivateTOptions::new(epsilon)?.with_rescaling(&rescaling).noise_scales(n)?;
     let tally = replicate(reps, seed, |rng, r| {
         let values: Vec<f64> = (0..n).map(|_| (shape.draw)(rng)).collect();
         let rescaled = tt::rescale(&values, popmean, bounds)?;
         let mut stream = DrawStream::new(seed, dptest_core::tags::XTASK_COVERAGE_NOISE, r);
         let moments = tt::simulate_release(&rescaled, &scales, &mut stream)?;
-        let ci = tt::mean_interval(&moments, &scales, &rescaling, LEVEL)
-            .ok_or_else(|| anyhow!("no mean interval"))?;
+        let (low, high) = route.interval(&moments, &scales, &rescaling)?;
         // The public t interval does not exist when every value is equal (NaN width then).
         let public = tt::ttest_1samp(&values, 0.0, tt::Alternative::TwoSided)
             .and_then(|t| t.confidence_interval(LEVEL))
             .ok();
         Ok((
-            ci.low <= shape.mean && shape.mean <= ci.high,
-            ci.high - ci.low,
+            low <= shape.mean && shape.mean <= high,
+            high - low,
             public.as_ref().map_or(f64::NAN, |c| c.high - c.low),
             public.map(|c| c.low <= shape.mean && shape.mean <= c.high),
         ))
     })?;
     Ok(Row {
-        parameter: "mean (t-test)",
+        parameter: route.label(),
         shape: shape.name.to_owned(),
         n: n.to_string(),
         epsilon,
@@ -549,7 +601,9 @@ pub fn run(
     seed: u64,
     mean_half_width: Option<f64>,
     epsilons: Option<&[f64]>,
+    mean_peers: bool,
 ) -> Result<String> {
+    let routes: &[MeanRoute] = if mean_peers { &MeanRoute::PEERS } else { &MeanRoute::PEERS[..1] };
     let sizes: Vec<usize> = n.map_or_else(|| vec![20, 100, 1000, 10_000, 100_000], |n| vec![n]);
     let wants = |p: &str| only.is_none_or(|o| o == p);
     // Other bounds than [−5, 5]: the symmetric shapes only, whose clamped mean stays 0.
@@ -570,7 +624,9 @@ pub fn run(
                     push(median_row(shape, n, epsilon, reps, seed)?);
                 }
                 if wants("mean") && mean_shape(&shape) {
-                    push(mean_row(shape, n, epsilon, reps, seed, mean_bounds)?);
+                    for &route in routes {
+                        push(mean_row(shape, (n, epsilon), reps, seed, mean_bounds, route)?);
+                    }
                 }
             }
         }
@@ -599,7 +655,7 @@ mod tests {
     #[test]
     fn every_interval_covers_at_small_n() {
         for (only, rows) in [("median", 21), ("mean", 21)] {
-            let table = run(Some(only), Some(20), 60, 5, None, None).unwrap();
+            let table = run(Some(only), Some(20), 60, 5, None, None, false).unwrap();
             assert_eq!(table.lines().count(), 2 + rows, "{table}");
             assert!(!table.contains("below"), "{table}");
         }
