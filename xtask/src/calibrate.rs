@@ -131,9 +131,10 @@ pub struct Args {
     #[arg(long, value_name = "H", requires = "coverage")]
     pub mean_half_width: Option<f64>,
     /// With --coverage: the mean's rows also for the t-test's bounded-sd interval and the
-    /// NoisyVar route an OpenDP user would build, on the same datasets and releases.
+    /// NoisyVar route an OpenDP user would build, and P(X > Y)'s also for the Birnbaum–Klose
+    /// bound, on the same datasets and releases.
     #[arg(long, requires = "coverage")]
-    pub mean_peers: bool,
+    pub peers: bool,
     /// With --coverage: these ε instead of the grid 0.1, 1, 10.
     #[arg(long, value_delimiter = ',', value_name = "E,..", requires = "coverage")]
     pub coverage_epsilons: Option<Vec<f64>>,
@@ -201,7 +202,7 @@ pub fn run(args: Args) -> Result<()> {
                 args.seed,
                 args.mean_half_width,
                 args.coverage_epsilons.as_deref(),
-                args.mean_peers,
+                args.peers,
             )?
         );
         return Ok(());
@@ -473,7 +474,7 @@ mod tests {
             coverage: false,
             coverage_reps: 50,
             mean_half_width: None,
-            mean_peers: false,
+            peers: false,
             coverage_epsilons: None,
         }
     }

@@ -46,9 +46,26 @@ pub fn auc_interval(
     noise_scale: f64,
     level: f64,
 ) -> Option<Estimate> {
+    let smaller = sizes[0].min(sizes[1]) as f64;
+    let bound = |theta: f64| theta * (1.0 - theta) / smaller;
+    let mut estimate = auc_interval_with(bound, u_noisy, sizes, noise_scale, level)?;
+    estimate.method = AUC_METHOD.to_owned();
+    Some(estimate)
+}
+
+/// The same inversion with another variance of U₁/(n₁n₂) at θ, `variance(θ)` (for studies of
+/// variance models: `cargo xtask calibrate --coverage --test auc --peers` measures two, and
+/// neither holds its coverage on every design where DeLong's interval does; the estimate's
+/// `method` says only that a caller's variance was used).
+pub fn auc_interval_with(
+    variance: impl Fn(f64) -> f64,
+    u_noisy: f64,
+    sizes: [usize; 2],
+    noise_scale: f64,
+    level: f64,
+) -> Option<Estimate> {
     let alpha = check_level(level).ok()?;
     let pairs = (sizes[0] * sizes[1]) as f64;
-    let smaller = sizes[0].min(sizes[1]) as f64;
     if pairs == 0.0 {
         return None;
     }
@@ -57,7 +74,7 @@ pub fn auc_interval(
     let p = 1.0 - alpha / 2.0;
     // Inside the interval: the distance to θ̂ is within the quantile at θ.
     let inside = |theta: f64| {
-        let sd = (theta * (1.0 - theta) / smaller).sqrt().max(1e-300);
+        let sd = variance(theta).max(0.0).sqrt().max(1e-300);
         normal_laplace_quantile(p, sd, b).is_ok_and(|q| (estimate - theta).abs() <= q)
     };
     let edge = |mut a: f64, mut outside: f64| {
@@ -78,6 +95,8 @@ pub fn auc_interval(
         high: edge(estimate, 1.0),
         level,
         epsilon: 0.0,
-        method: AUC_METHOD.to_owned(),
+        method: "inversion of the noisy U₁ with a caller's variance at θ, normal ⊕ Laplace \
+                 quantile; post-processing of the release"
+            .to_owned(),
     })
 }

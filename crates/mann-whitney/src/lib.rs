@@ -66,7 +66,7 @@
 //! ```
 #![deny(missing_docs)]
 
-pub use crate::interval::{AUC_METHOD, auc_interval};
+pub use crate::interval::{AUC_METHOD, auc_interval, auc_interval_with};
 pub use crate::{
     error::MannWhitneyError,
     private::{

@@ -245,7 +245,7 @@ enum MeanRoute {
 }
 
 impl MeanRoute {
-    /// The routes of `--mean-peers`: the crate's default, its bounded-sd method and NoisyVar.
+    /// The routes of `--peers`: the crate's default, its bounded-sd method and NoisyVar.
     const PEERS: [MeanRoute; 3] = [
         MeanRoute::Crate(tt::MeanIntervalMethod::PlugIn),
         MeanRoute::Crate(tt::MeanIntervalMethod::BoundedSd),
@@ -324,34 +324,82 @@ fn mean_row(
     })
 }
 
-/// A two-group design of the AUC study: sizes, a shift of the second group's normal law, and
-/// whether the values are rounded to half-integers (ties); θ = P(X > Y) + ½P(X = Y).
+/// The interval for P(X > Y): the crate's (the Birnbaum–Klose bound, the largest variance over
+/// every pair of laws), or the same inversion with a variance model (`--peers`): Hanley and
+/// McNeil's at θ (the exponential model, the larger of both group orders), or the average of
+/// that model and the bound.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AucRoute {
+    Crate,
+    HanleyMcNeil,
+    ModelAndBound,
+}
+
+impl AucRoute {
+    const ALL: [AucRoute; 3] = [AucRoute::Crate, AucRoute::HanleyMcNeil, AucRoute::ModelAndBound];
+
+    fn label(self) -> &'static str {
+        match self {
+            AucRoute::Crate => "P(X > Y) (mann-whitney, known sizes)",
+            AucRoute::HanleyMcNeil => "P(X > Y) (Hanley–McNeil variance)",
+            AucRoute::ModelAndBound => "P(X > Y) (Hanley–McNeil and the bound averaged)",
+        }
+    }
+
+    /// The variance of U₁/(n₁n₂) at θ.
+    fn variance(self, theta: f64, sizes: [usize; 2]) -> f64 {
+        let [n1, n2] = sizes.map(|n| n as f64);
+        let bound = theta * (1.0 - theta) / n1.min(n2);
+        let model = hanley_mcneil(theta, n1, n2).max(hanley_mcneil(1.0 - theta, n2, n1));
+        match self {
+            AucRoute::Crate => bound,
+            AucRoute::HanleyMcNeil => model,
+            AucRoute::ModelAndBound => 0.5 * (model + bound),
+        }
+    }
+}
+
+/// Hanley and McNeil's (1982) variance of the AUC of group 1 (n₁) against group 2 (n₂) at θ:
+/// [θ(1 − θ) + (n₁ − 1)(Q₁ − θ²) + (n₂ − 1)(Q₂ − θ²)]/(n₁n₂), Q₁ = θ/(2 − θ),
+/// Q₂ = 2θ²/(1 + θ); (n₁ + n₂ + 1)/(12n₁n₂) at θ = ½, the exact null variance.
+fn hanley_mcneil(theta: f64, n1: f64, n2: f64) -> f64 {
+    let q1 = theta / (2.0 - theta);
+    let q2 = 2.0 * theta * theta / (1.0 + theta);
+    let square = theta * theta;
+    let v = theta * (1.0 - theta) + (n1 - 1.0) * (q1 - square) + (n2 - 1.0) * (q2 - square);
+    v / (n1 * n2)
+}
+
+/// A two-group design of the AUC study: sizes, the first group's normal law N(shift, x_sd²)
+/// against N(0, 1), and whether the values are rounded to half-integers (ties);
+/// θ = P(X > Y) + ½P(X = Y).
 #[derive(Clone, Copy)]
 struct Design {
     name: &'static str,
     sizes: [usize; 2],
     shift: f64,
+    x_sd: f64,
     ties: bool,
 }
 
 impl Design {
     fn draw(&self, rng: &mut ChaCha8Rng, group: usize) -> f64 {
-        let v = normal(rng) + if group == 0 { self.shift } else { 0.0 };
+        let v = if group == 0 { self.shift + self.x_sd * normal(rng) } else { normal(rng) };
         if self.ties { (2.0 * v).round() / 2.0 } else { v }
     }
 
-    /// θ of the design: Φ(shift/√2) without ties; with ties, by summing the atoms.
+    /// θ of the design: Φ(shift/√(x_sd² + 1)) without ties; with ties, by summing the atoms.
     fn theta(&self) -> f64 {
         if !self.ties {
-            return normal_cdf(self.shift / std::f64::consts::SQRT_2);
+            return normal_cdf(self.shift / (self.x_sd * self.x_sd + 1.0).sqrt());
         }
-        let atom = |k: i32, mean: f64| {
-            normal_cdf((f64::from(k) + 0.5) / 2.0 - mean)
-                - normal_cdf((f64::from(k) - 0.5) / 2.0 - mean)
+        let atom = |k: i32, mean: f64, sd: f64| {
+            normal_cdf(((f64::from(k) + 0.5) / 2.0 - mean) / sd)
+                - normal_cdf(((f64::from(k) - 0.5) / 2.0 - mean) / sd)
         };
         let (mut theta, mut below_y) = (0.0, 0.0);
         for k in -60..=60 {
-            let (px, py) = (atom(k, self.shift), atom(k, 0.0));
+            let (px, py) = (atom(k, self.shift, self.x_sd), atom(k, 0.0, 1.0));
             theta += px * (below_y + 0.5 * py);
             below_y += py;
         }
@@ -359,7 +407,7 @@ impl Design {
     }
 }
 
-fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
+fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64, route: AucRoute) -> Result<Row> {
     let [n1, n2] = design.sizes;
     let privacy = mw::MwPrivacy::known_sizes(Epsilon::new(epsilon)?, mw::Alternative::Greater);
     let setting = mw::MwSetting { n1, n2, privacy, reference: mw::MwReferenceKind::Normal };
@@ -370,15 +418,19 @@ fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64) -> Result<Row> 
         let y: Vec<f64> = (0..n2).map(|_| design.draw(rng, 1)).collect();
         let sample = mw::TwoSample::new(x, y)?;
         let sim = study.simulate_release(&sample, rng)?;
-        let ci = mw::auc_interval(sim.value, sim.reference_sizes, sim.laplace_scale, LEVEL)
-            .ok_or_else(|| anyhow!("no AUC interval"))?;
+        let (u, sizes, scale) = (sim.value, sim.reference_sizes, sim.laplace_scale);
+        let ci = match route {
+            AucRoute::Crate => mw::auc_interval(u, sizes, scale, LEVEL),
+            model => mw::auc_interval_with(|t| model.variance(t, sizes), u, sizes, scale, LEVEL),
+        }
+        .ok_or_else(|| anyhow!("no AUC interval"))?;
         // The public interval a statistician prints: DeLong's, on the same data.
         let (low, high) = delong_interval(sample.x(), sample.y())?;
         let covered = |l: f64, h: f64| l <= theta && theta <= h;
         Ok((covered(ci.low, ci.high), ci.high - ci.low, high - low, Some(covered(low, high))))
     })?;
     Ok(Row {
-        parameter: "P(X > Y) (mann-whitney, known sizes)",
+        parameter: route.label(),
         shape: design.name.to_owned(),
         n: format!("{n1} + {n2}"),
         epsilon,
@@ -387,18 +439,29 @@ fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64) -> Result<Row> 
 }
 
 fn designs() -> Vec<Design> {
+    let equal = |name, sizes, shift, ties| Design { name, sizes, shift, x_sd: 1.0, ties };
+    let spread = |name, sizes, shift, x_sd| Design { name, sizes, shift, x_sd, ties: false };
     vec![
-        Design { name: "normal, shift 0.5", sizes: [100, 100], shift: 0.5, ties: false },
-        Design { name: "normal, shift 0.5", sizes: [1000, 1000], shift: 0.5, ties: false },
-        Design { name: "normal, shift 0.8, unequal", sizes: [20, 500], shift: 0.8, ties: false },
-        Design {
-            name: "half-integers (ties), shift 0.5",
-            sizes: [200, 200],
-            shift: 0.5,
-            ties: true,
-        },
-        Design { name: "no effect", sizes: [20, 20], shift: 0.0, ties: false },
-        Design { name: "no effect, ties", sizes: [10_000, 10_000], shift: 0.0, ties: true },
+        equal("normal, shift 0.5", [100, 100], 0.5, false),
+        equal("normal, shift 0.5", [1000, 1000], 0.5, false),
+        equal("normal, shift 0.8, unequal", [20, 500], 0.8, false),
+        equal("half-integers (ties), shift 0.5", [200, 200], 0.5, true),
+        equal("no effect", [20, 20], 0.0, false),
+        equal("no effect, ties", [10_000, 10_000], 0.0, true),
+        // Unequal spreads, where a variance model fitted to equal ones may fall short.
+        spread("sd 3 against 1, shift 1", [200, 200], 1.0, 3.0),
+        spread("sd 1/3 against 1, shift 0.5", [1000, 1000], 0.5, 1.0 / 3.0),
+        spread("sd 2 against 1, shift 1.5, unequal", [50, 1000], 1.5, 2.0),
+        spread("sd 1/2 against 1, shift 1.5, unequal", [1000, 50], 1.5, 0.5),
+        spread("sd 4 against 1, no shift", [500, 500], 0.0, 4.0),
+        // Held out: added after the average was chosen on the designs above at ε = 1.
+        spread("sd 6 against 1, no shift", [300, 300], 0.0, 6.0),
+        spread("sd 1/5 against 1, shift 1", [400, 400], 1.0, 0.2),
+        spread("sd 3 against 1, shift 1, unequal", [100, 2000], 1.0, 3.0),
+        spread("sd 1/3 against 1, shift 1, unequal", [2000, 100], 1.0, 1.0 / 3.0),
+        equal("normal, shift 2.5 (θ = 0.96)", [500, 500], 2.5, false),
+        spread("sd 2 against 1, shift −1 (θ < ½)", [300, 300], -1.0, 2.0),
+        equal("half-integers (ties), shift 1, unequal", [60, 600], 1.0, true),
     ]
 }
 
@@ -426,6 +489,7 @@ impl GroupDesign {
                 name: "",
                 sizes: [1, 1],
                 shift: self.means[i] - self.means[j],
+                x_sd: 1.0,
                 ties: self.ties,
             };
             pair.theta()
@@ -601,9 +665,10 @@ pub fn run(
     seed: u64,
     mean_half_width: Option<f64>,
     epsilons: Option<&[f64]>,
-    mean_peers: bool,
+    peers: bool,
 ) -> Result<String> {
-    let routes: &[MeanRoute] = if mean_peers { &MeanRoute::PEERS } else { &MeanRoute::PEERS[..1] };
+    let routes: &[MeanRoute] = if peers { &MeanRoute::PEERS } else { &MeanRoute::PEERS[..1] };
+    let auc_routes: &[AucRoute] = if peers { &AucRoute::ALL } else { &AucRoute::ALL[..1] };
     let sizes: Vec<usize> = n.map_or_else(|| vec![20, 100, 1000, 10_000, 100_000], |n| vec![n]);
     let wants = |p: &str| only.is_none_or(|o| o == p);
     // Other bounds than [−5, 5]: the symmetric shapes only, whose clamped mean stays 0.
@@ -632,7 +697,9 @@ pub fn run(
         }
         if wants("auc") && n.is_none() {
             for design in designs() {
-                push(auc_row(design, epsilon, reps, seed)?);
+                for &route in auc_routes {
+                    push(auc_row(design, epsilon, reps, seed, route)?);
+                }
             }
         }
         if wants("kw") && n.is_none() {
@@ -659,6 +726,20 @@ mod tests {
             assert_eq!(table.lines().count(), 2 + rows, "{table}");
             assert!(!table.contains("below"), "{table}");
         }
+    }
+
+    #[test]
+    fn hanley_mcneil_is_the_exact_null_variance_at_one_half() {
+        // Var(U₁) = n₁n₂(n₁ + n₂ + 1)/12 under equal continuous laws (Mann & Whitney 1947).
+        for (n1, n2) in [(20.0, 20.0), (50.0, 1000.0), (7.0, 3.0)] {
+            let exact = (n1 + n2 + 1.0) / (12.0 * n1 * n2);
+            assert!((hanley_mcneil(0.5, n1, n2) - exact).abs() < 1e-15 * exact.max(1.0));
+        }
+        let sizes = [50, 1000];
+        let [model, bound] =
+            [AucRoute::HanleyMcNeil, AucRoute::Crate].map(|r| r.variance(0.7, sizes));
+        assert!(model < bound);
+        assert_eq!(AucRoute::ModelAndBound.variance(0.7, sizes), 0.5 * (model + bound));
     }
 
     #[test]
@@ -698,7 +779,7 @@ mod tests {
 
     #[test]
     fn the_true_auc_of_the_tied_design_is_between_its_continuous_neighbours() {
-        let tied = Design { name: "t", sizes: [1, 1], shift: 0.5, ties: true };
+        let tied = Design { name: "t", sizes: [1, 1], shift: 0.5, x_sd: 1.0, ties: true };
         let theta = tied.theta();
         assert!((theta - normal_cdf(0.5 / std::f64::consts::SQRT_2)).abs() < 0.01, "{theta}");
         let none = Design { shift: 0.0, ..tied };
