@@ -28,12 +28,12 @@
 //! ```
 //! use dptest::mechanisms::Epsilon;
 //! use dptest::refdist::Evaluator;
-//! use dptest::wilcoxon::{private_wilcoxon, PairedSample, PrivateOptions};
+//! use dptest::wilcoxon::{private_wilcoxon, PairedSample, PrivateWilcoxonOptions};
 //!
 //! let before = [12.1, 14.3, 11.8, 15.2, 13.3, 12.9, 14.8, 13.7, 12.4, 13.9];
 //! let after = [13.0, 14.1, 12.9, 16.0, 13.3, 13.8, 15.5, 14.9, 13.1, 14.6];
 //! let sample = PairedSample::from_pairs(&before, &after)?;
-//! let result = private_wilcoxon(&sample, &PrivateOptions::new(Epsilon::new(1.0)?), Evaluator::Exact)?;
+//! let result = private_wilcoxon(&sample, &PrivateWilcoxonOptions::new(Epsilon::new(1.0)?), Evaluator::Exact)?;
 //! println!("W̃ = {:.1}, p = {:.3} (ε = {})", result.statistic, result.p_value, result.epsilon);
 //! assert!(result.p_value > 0.0 && result.p_value <= 1.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

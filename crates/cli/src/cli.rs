@@ -314,8 +314,8 @@ pub struct CiArgs {
     /// the mean (t-test), the median (sign, wilcoxon: private runs need --bounds and
     /// --ci-epsilon), P(X > Y) (mann-whitney: private runs need --known-sizes and a one-sided
     /// alternative), the rank effect H_abs measures (kruskal-wallis, private). With --public, the public twin (t, order-statistic and the same AUC
-    /// interval on the exact data). What each interval is and how it covers:
-    /// docs/intervals.md.
+    /// interval on the exact data). Every interval but the median's is post-processing of the
+    /// test's own release; the median's spends --ci-epsilon of its own.
     #[arg(long, value_name = "LEVEL")]
     pub ci: Option<f64>,
     /// The interval's own ε, for intervals that release something of their own (the median
@@ -442,7 +442,7 @@ pub struct MannWhitneyArgs {
     /// reference takes the worst case over the sizes the count leaves plausible and adds
     /// γ = 0.005 to p (Berger–Boos; ε-DP; so it cannot reject at α < 0.005). 20 cases
     /// against 500 controls, shift 0.8 sd, ε = 1: power .27 against .06 without; equal groups
-    /// lose about .1 (docs/power.md).
+    /// lose about .1.
     #[arg(long, conflicts_with_all = ["public", "known_sizes"])]
     pub count_sizes: bool,
     /// Alternative hypothesis (the paper's statistic is two-sided only).
@@ -626,7 +626,7 @@ pub struct TTestArgs {
     /// normal data only: valid for normal data), berger-boos-t (the paper's T̃ with a
     /// Berger–Boos supremum over the sd, normal data) or paper (T̃ at sd = 0.3: NOT valid for
     /// small sd; for comparison only). None is the most powerful everywhere: it depends on the
-    /// data's sd relative to the bounds and on ε (docs/power.md, "The t-test's references").
+    /// data's sd relative to the bounds and on ε.
     /// Choose the reference before seeing any p-value: trying several and keeping the
     /// smallest is not a valid test.
     #[arg(long, value_name = "REF", default_value = "default",

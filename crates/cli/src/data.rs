@@ -65,7 +65,7 @@ enum Raw<'a> {
 }
 
 /// Where the analysed rows came from: printed by public tests only (a private release
-/// carries none of it; see docs/privacy.md).
+/// carries none of it: a file name or a row count is a release).
 #[derive(Clone, Debug, Serialize)]
 pub struct InputInfo {
     /// The path as given.

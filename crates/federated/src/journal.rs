@@ -1,6 +1,8 @@
 //! A centre's disclosure journal: what it has disclosed, across every table it ever bins or
-//! joins, and the secret its bin limits are derived from (docs/federated.md, "What a centre
-//! keeps").
+//! joins, and the secret its bin limits are derived from. A centre keeps its journal with its
+//! data and sends it to no one: without it, two versions of a table, crafted tables or
+//! re-runs of binning could be combined to place the centre's values between limits a
+//! little apart.
 //!
 //! A table discloses, for each group, the centre's cumulative count at each limit that ends one
 //! of its runs (in `bin` every bin is a run and the limits are the table's; in `add` the runs

@@ -1,6 +1,6 @@
 //! Adding a centre to a summary table: the paper's Algorithm S3 without SPLIT, its FIX in
-//! whole numbers, with run boundaries taken from the centre's own S1 limits
-//! (docs/federated.md, "Federated threat model").
+//! whole numbers, with run boundaries taken from the centre's own S1 limits (the threat model:
+//! the table a centre is handed may be crafted by another party to locate its values).
 //!
 //! The joining centre first bins its own data by Algorithm S1, as if it were a first centre:
 //! cuts where every group's running count is 0 or ≥ K, each limit anonymised strictly between
@@ -24,7 +24,7 @@
 //!
 //! The price is precision: a run total is the centre's count up to its own limit, not up to
 //! the table limit paired with it, so the values between the two are counted on the wrong
-//! side of the table limit (measured in docs/federated.md). Group totals stay exact.
+//! side of the table limit. Group totals stay exact.
 //!
 //! The paper's SPLIT refines a bin with the new centre's data and shares the bin's old count
 //! out in proportion to the centre's sub-bin counts: the cells become fractional, can fall
@@ -32,7 +32,7 @@
 //! of 3). Splitting honestly would need the earlier centres' data, which they do not share,
 //! so no bin is split: interior limits come from the first centre (S1). Merging the table's
 //! bins instead of sharing out (also K-anonymous, and exact) was measured and rejected: with
-//! 10 centres it left a handful of bins (docs/federated.md).
+//! 10 centres it left a handful of bins.
 
 use rand::Rng;
 

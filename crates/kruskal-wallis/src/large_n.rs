@@ -1,6 +1,6 @@
 //! The reference of the private KW test at any n: the permutation null of the rank sums up to
 //! [`LIMIT_LAW_MIN_N`], their multivariate normal limit (exact finite-n covariance) from there
-//! on, where each permutation draw would cost O(n) (docs/notes/large-n.md).
+//! on, where each permutation draw would cost O(n).
 
 use dptest_refdist::{DrawStream, NullModel, RankStatistic, RankSumNormalLimit, RankSumNull};
 use serde::Serialize;
@@ -33,7 +33,8 @@ pub enum KwNull {
 impl KwNull {
     /// The law for the finite model: its normal limit from [`LIMIT_LAW_MIN_N`] on, and at
     /// every n for the three-group size envelope (its map is the supremum of the limit laws,
-    /// and each design's finite-n tail lies below its limit's: docs/notes/size-envelope.md);
+    /// and each design's finite-n tail lies below its limit's, as measured over the designs
+    /// the envelope covers);
     /// the model itself otherwise.
     pub fn for_model(finite: RankSumNull) -> Self {
         let n: usize = finite.sizes().iter().map(|&s| s as usize).sum();

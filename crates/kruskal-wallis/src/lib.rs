@@ -15,7 +15,7 @@
 //!   draw instead of O(n)); results name the law in `reference_law`. Three groups of KW-abs
 //!   draw the limit at every n, through the size envelope (`dptest_refdist::size_envelope`):
 //!   equal groups are not the worst split in the far tail, and the envelope is the supremum
-//!   of the limit laws (docs/notes/size-envelope.md).
+//!   of the limit laws.
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].

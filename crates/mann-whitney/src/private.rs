@@ -1,4 +1,5 @@
-//! The private Mann–Whitney statistic (paper §4, Alg. MW_stat~, with the errata of ARCHITECTURE.md),
+//! The private Mann–Whitney statistic (paper §4, Alg. MW_stat~; the reference of
+//! min(U1, U2) is folded, as the paper's unfolded one doubles the type-I error),
 //! its release through `dptest-mechanisms`, and the full private test.
 
 use dptest_mechanisms::{
@@ -353,7 +354,7 @@ pub(crate) fn m_star(m_tilde: f64, shift: f64, n: usize) -> usize {
 }
 
 /// The most balanced split of n rows, (⌊n/2⌋, ⌈n/2⌉): the sizes at which the null of
-/// U1 − n1·n2/2 is widest (docs/privacy.md, "The size-free Mann–Whitney statistic").
+/// U1 − n1·n2/2 is widest: its variance n1·n2(n + 1)/12 is largest there.
 pub fn balanced_sizes(n: usize) -> [usize; 2] {
     [n / 2, n - n / 2]
 }

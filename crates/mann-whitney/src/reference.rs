@@ -23,7 +23,8 @@ pub enum MwReferenceKind {
     /// folded min(V, M − V) + Lap, V ~ N(M/2, M(n+1)/12), M = a·b for reference sizes (a, b);
     /// for U1 the unfolded N(M/2, M(n+1)/12) + Lap; for U1 − M/2 the centred
     /// N(0, M(n+1)/12) ⊕ Lap at the most balanced sizes, whose variance is the largest of any
-    /// split (so its tails are too: Anderson's theorem, docs/privacy.md).
+    /// split (so its tails are too, by Anderson's theorem: both laws are symmetric unimodal
+    /// convolutions with the same Laplace).
     #[default]
     Normal,
     /// The exact no-ties null of U on reference sizes (a, b) plus the Laplace noise: computed

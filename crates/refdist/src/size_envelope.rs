@@ -1,6 +1,6 @@
 //! The size envelope of the three-group KW-abs null: a monotone map of the statistic under
 //! which the equal-groups law becomes, in the large-n limit, the supremum over every split of
-//! n into three groups at every tail point (docs/notes/size-envelope.md).
+//! n into three groups at every tail point.
 //!
 //! In the limit the centred rank sums of groups with shares p = (p₁, p₂, p₃) are √(n²(n+1)/12)
 //! times the increments Z of a Brownian bridge over cells of lengths p, and KW-abs is

@@ -1,6 +1,7 @@
 //! Counter-addressed random streams: one stream per Monte Carlo draw.
 //!
-//! Layout (ARCHITECTURE.md, "Two kinds of randomness"), identical on CPU and GPU:
+//! Simulation randomness only (release noise comes from the OS CSPRNG, never from here).
+//! Layout, identical on CPU and GPU:
 //!
 //! ```text
 //! key     = (seed_lo, seed_hi)

@@ -12,8 +12,8 @@
 //!   X = clamp(sd·Z, −1, 1) with moments m₂ = E X², m₄ = E X⁴ ([`clamped_normal_moments`],
 //!   closed form in Φ/φ; X is symmetric, so E X = E X³ = 0), (x̄, s²) is drawn from its
 //!   bivariate normal limit with the exact finite-n moments: E x̄ = 0, Var x̄ = m₂/n,
-//!   E s² = m₂, Var s² = m₄/n − m₂²(n − 3)/(n(n − 1)), Cov(x̄, s²) = E X³/n = 0. Validity
-//!   argument and measurements: `docs/notes/t-test.md` ("Large n").
+//!   E s² = m₂, Var s² = m₄/n − m₂²(n − 3)/(n(n − 1)), Cov(x̄, s²) = E X³/n = 0. Its tails
+//!   agree with the finite-n simulation at the crossover n = 10⁴ (test below).
 
 use dptest_refdist::special::normal_sf;
 use dptest_refdist::{DrawStream, NullModel, TStatisticNull, private_t, transforms};
@@ -381,7 +381,7 @@ mod tests {
         println!("largest |limit − finite| / s.e. over 30 tails: {worst:.2}");
     }
 
-    /// At the crossover n = 10⁴ with 10⁵ draws (docs/notes/t-test.md, "Large n"):
+    /// At the crossover n = 10⁴ with 10⁵ draws:
     /// `cargo test --release -p dptest-t-test --lib -- --ignored clamped_limit_at_the_crossover --nocapture`.
     #[test]
     #[ignore = "about a minute in release: 3 sd × 2 finite-n nulls × 10⁵ draws × 10⁴ values"]

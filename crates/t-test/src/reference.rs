@@ -22,7 +22,7 @@
 //! The grid ([`sd_grid`]) is geometric with ratio [`GRID_RATIO`] = 1.1 from [`SD_MAX`] = 1
 //! down to a floor below which p(sd) equals its sd → 0 limit (the data's contribution is
 //! < 1% of the noise's). p(sd) is continuous in sd; the grid's resolution is checked against a
-//! 4× finer grid in `tests/integration/reference.rs` (difference below the Monte Carlo error of p).
+//! 4× finer grid by this crate's tests (difference below the Monte Carlo error of p).
 //! Every grid point uses the same seed: the draws share common random numbers, so the max
 //! over the grid adds little Monte Carlo selection bias (and that bias is conservative).
 //! Each p(sd_k) is a +1-rule Monte Carlo p-value, itself valid for any number of draws.

@@ -12,7 +12,7 @@
 //! noise-dominated s̃² near 0 (T̃'s null is Cauchy-like at small sd), and s̃² ≤ 0 no longer
 //! sets the statistic to 0: the mean's own noise keeps the denominator away from 0. Z's null
 //! is therefore close to N(0, 1) at large sd and to a unit-variance Laplace at small sd, and
-//! the supremum over sd of the Berger–Boos reference costs little (`docs/notes/t-test.md`).
+//! the supremum over sd of the Berger–Boos reference costs little.
 //! Z is post-processing of the two released values and public scales: no new release, no new
 //! sensitivity.
 

@@ -6,8 +6,7 @@
 //! every value is often −sd² (probability (1 − q)ⁿ, 0.077 at sd = 0.229, n = 50), x̄ = −sd²
 //! and s² = 0, and Z is then as large as the mean's noise allows. A reference built on normal
 //! data alone rejects such data too often once the noise is small (type-I 0.075 at ε = 10,
-//! n = 50; scipy's public test 0.084), so the default also takes the supremum over this law
-//! (`docs/notes/t-test.md`).
+//! n = 50; scipy's public test 0.084), so the default also takes the supremum over this law.
 //!
 //! Its sufficient statistic is the count K ~ Binomial(n, q) of values at 1: x̄ =
 //! (K(1 + sd²) − n·sd²)/n and s² = (1 + sd²)²·K(n − K)/(n(n − 1)), so a draw costs one

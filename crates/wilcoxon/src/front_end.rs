@@ -13,9 +13,9 @@ use dptest_report::{
 const VALUES: &str = "differences";
 
 use crate::{
-    DEFAULT_DRAWS, DEFAULT_SEED, MAX_ROBUST_TABLE_N, PairedSample, PrivateOptions, PrivateWilcoxon,
-    ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon, private_wilcoxon_of_statistic,
-    release_epsilon, shifted,
+    DEFAULT_DRAWS, DEFAULT_SEED, MAX_ROBUST_TABLE_N, PairedSample, PrivateWilcoxon,
+    PrivateWilcoxonOptions, ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon,
+    private_wilcoxon_of_statistic, release_epsilon, shifted,
 };
 
 impl ReleaseTest for PrivateWilcoxon {
@@ -137,7 +137,7 @@ const REFERENCE: TestOption =
 
 /// The reference, the alternative, and the ε the release uses ([`release_epsilon`]: public
 /// values only).
-fn options(shape: Shape, choices: &Choices) -> Result<PrivateOptions, Refusal> {
+fn options(shape: Shape, choices: &Choices) -> Result<PrivateWilcoxonOptions, Refusal> {
     let reference = match REFERENCE.value(choices) {
         "exact" => Reference::Exact,
         "exact-untied" => Reference::ExactUntied,
@@ -146,5 +146,5 @@ fn options(shape: Shape, choices: &Choices) -> Result<PrivateOptions, Refusal> {
     };
     let requested = Epsilon::new(choices.epsilon).map_err(Refusal::from_display)?;
     let epsilon = release_epsilon(shape.n, requested, reference);
-    Ok(PrivateOptions { epsilon, alternative: choices.alternative, reference })
+    Ok(PrivateWilcoxonOptions { epsilon, alternative: choices.alternative, reference })
 }

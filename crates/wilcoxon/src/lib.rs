@@ -34,7 +34,7 @@
 //!
 //! ```
 //! use dptest_wilcoxon::{
-//!     Epsilon, Evaluator, PairedSample, PrivateOptions, PublicOptions, private_wilcoxon,
+//!     Epsilon, Evaluator, PairedSample, PrivateWilcoxonOptions, PublicOptions, private_wilcoxon,
 //!     wilcoxon_pratt,
 //! };
 //!
@@ -44,7 +44,7 @@
 //! assert_eq!((public.statistic, public.r_plus, public.r_minus, public.w), (29.0, 85.0, 29.0, 56.0));
 //! assert!((public.p_value - 0.10952614205271183).abs() < 1e-10); // scipy 1.17.1
 //!
-//! let options = PrivateOptions::new(Epsilon::new(1.0)?);
+//! let options = PrivateWilcoxonOptions::new(Epsilon::new(1.0)?);
 //! let private = private_wilcoxon(&sample, &options, Evaluator::Exact)?;
 //! assert!(0.0 < private.p_value && private.p_value <= 1.0);
 //! assert_eq!((private.detail.n, private.delta, private.detail.release.sensitivity), (15, 0.0, 30.0));
@@ -52,13 +52,15 @@
 //! ```
 #![deny(missing_docs)]
 
+#[allow(deprecated)]
+pub use crate::private::PrivateOptions;
 pub use crate::{
     error::WilcoxonError,
     exact::MAX_EXACT_N,
     private::{
-        DEFAULT_DRAWS, DEFAULT_SEED, PrivateOptions, Reference, ReferenceLaw, WilcoxonDetail,
-        WpReference, pratt_sensitivity, private_wilcoxon, private_wilcoxon_of_statistic,
-        release_pratt, uses_normal_limit,
+        DEFAULT_DRAWS, DEFAULT_SEED, PrivateWilcoxonOptions, Reference, ReferenceLaw,
+        WilcoxonDetail, WpReference, pratt_sensitivity, private_wilcoxon,
+        private_wilcoxon_of_statistic, release_pratt, uses_normal_limit,
     },
     public::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,

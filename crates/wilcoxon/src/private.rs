@@ -348,9 +348,14 @@ pub const DEFAULT_DRAWS: u64 = 100_000;
 /// Default seed of a simulated reference (public post-processing).
 pub const DEFAULT_SEED: u64 = 1;
 
+/// The earlier name of [`PrivateWilcoxonOptions`] (every other test's options are named
+/// `Private<Test>Options`).
+#[deprecated(since = "0.1.0", note = "renamed to PrivateWilcoxonOptions")]
+pub type PrivateOptions = PrivateWilcoxonOptions;
+
 /// Options of [`private_wilcoxon`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct PrivateOptions {
+pub struct PrivateWilcoxonOptions {
     /// The privacy budget ε (all of it goes to W; see [`crate::release_epsilon`] for the
     /// default reference's cap).
     pub epsilon: Epsilon,
@@ -360,10 +365,10 @@ pub struct PrivateOptions {
     pub reference: Reference,
 }
 
-impl PrivateOptions {
+impl PrivateWilcoxonOptions {
     /// ε with the defaults: two-sided, the exact zero-robust reference.
     pub fn new(epsilon: Epsilon) -> Self {
-        PrivateOptions {
+        PrivateWilcoxonOptions {
             epsilon,
             alternative: Alternative::default(),
             reference: Reference::default(),
@@ -402,7 +407,7 @@ pub struct WilcoxonDetail {
 /// As [`WpReference::new`] and [`release_pratt`].
 pub fn private_wilcoxon(
     sample: &PairedSample,
-    options: &PrivateOptions,
+    options: &PrivateWilcoxonOptions,
     evaluator: Evaluator<'_>,
 ) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
     let reference = WpReference::new(sample.len(), options.epsilon, options.reference, evaluator)?;
@@ -420,7 +425,7 @@ pub fn private_wilcoxon(
 pub fn private_wilcoxon_of_statistic(
     w: f64,
     n: usize,
-    options: &PrivateOptions,
+    options: &PrivateWilcoxonOptions,
     evaluator: Evaluator<'_>,
 ) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
     let reference = WpReference::new(n, options.epsilon, options.reference, evaluator)?;
@@ -431,7 +436,7 @@ fn release_and_finish(
     w: f64,
     n: usize,
     reference: &WpReference<'_>,
-    options: &PrivateOptions,
+    options: &PrivateWilcoxonOptions,
 ) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
     finish(n, reference, release_w(w, n, options.epsilon)?, options)
 }
@@ -441,7 +446,7 @@ pub(crate) fn finish(
     n: usize,
     reference: &WpReference<'_>,
     release: LaplaceRelease,
-    options: &PrivateOptions,
+    options: &PrivateWilcoxonOptions,
 ) -> Result<Outcome<WilcoxonDetail>, WilcoxonError> {
     let p_value = reference.p_value(release.value, options.alternative)?;
     Ok(Outcome {
@@ -672,7 +677,7 @@ mod tests {
             release_laplace_insecure_seeded(w, Sensitivity::new(10.0).unwrap(), eps(1.0), &mut rng)
                 .unwrap();
         assert!((release.scale - reference.laplace_scale()).abs() < 1e-12);
-        let options = PrivateOptions::new(eps(1.0));
+        let options = PrivateWilcoxonOptions::new(eps(1.0));
         let result = finish(5, &reference, release, &options).unwrap();
         assert_eq!(result.test, "wilcoxon");
         assert_eq!(result.delta, 0.0);
@@ -686,21 +691,26 @@ mod tests {
     #[test]
     fn full_private_test_runs_and_refuses_bad_settings() {
         let sample = PairedSample::from_differences(&[0.5, -1.0, 2.0, 0.0, 3.0, 3.0]).unwrap();
-        let r =
-            private_wilcoxon(&sample, &PrivateOptions::new(eps(1.0)), Evaluator::Exact).unwrap();
+        let r = private_wilcoxon(&sample, &PrivateWilcoxonOptions::new(eps(1.0)), Evaluator::Exact)
+            .unwrap();
         assert_eq!(r.detail.release.sensitivity, 12.0);
         assert!(r.p_value > 0.0 && r.p_value <= 1.0);
         let too_big = PairedSample::from_differences(&vec![1.0; crate::MAX_EXACT_N + 1]).unwrap();
-        let default = private_wilcoxon(&too_big, &PrivateOptions::new(eps(1.0)), Evaluator::Exact);
+        let default =
+            private_wilcoxon(&too_big, &PrivateWilcoxonOptions::new(eps(1.0)), Evaluator::Exact);
         assert_eq!(default.unwrap().detail.reference_law, ReferenceLaw::ZeroRobustNormalLimit);
-        let untied =
-            PrivateOptions { reference: Reference::ExactUntied, ..PrivateOptions::new(eps(1.0)) };
+        let untied = PrivateWilcoxonOptions {
+            reference: Reference::ExactUntied,
+            ..PrivateWilcoxonOptions::new(eps(1.0))
+        };
         assert!(matches!(
             private_wilcoxon(&too_big, &untied, Evaluator::Exact),
             Err(WilcoxonError::TooLargeForExact { .. })
         ));
-        let normal =
-            PrivateOptions { reference: Reference::Normal, ..PrivateOptions::new(eps(1.0)) };
+        let normal = PrivateWilcoxonOptions {
+            reference: Reference::Normal,
+            ..PrivateWilcoxonOptions::new(eps(1.0))
+        };
         assert!(private_wilcoxon(&too_big, &normal, Evaluator::Exact).is_ok());
         assert!(Epsilon::new(0.0).is_err() && Epsilon::new(f64::INFINITY).is_err());
         assert!(Epsilon::new(-1.0).is_err() && Epsilon::new(f64::NAN).is_err());
@@ -803,8 +813,8 @@ mod tests {
         }
         let sample = PairedSample::from_differences(&vec![1.0; 1000]).unwrap();
         let t = std::time::Instant::now();
-        let r =
-            private_wilcoxon(&sample, &PrivateOptions::new(eps(1.0)), Evaluator::Exact).unwrap();
+        let r = private_wilcoxon(&sample, &PrivateWilcoxonOptions::new(eps(1.0)), Evaluator::Exact)
+            .unwrap();
         println!(
             "one-shot private_wilcoxon n=1000 (build + release + p): {:?} p={}",
             t.elapsed(),

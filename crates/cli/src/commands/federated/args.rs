@@ -98,7 +98,7 @@ pub struct JournalArgs {
     /// This centre's disclosure journal (JSON, created if absent): what it has disclosed in
     /// every table, and the secret its bin limits come from. A table that would, with what
     /// was disclosed before, reveal 1..K−1 values between two limits is refused. Keep it
-    /// private and keep it: docs/federated.md, "What a centre keeps".
+    /// private and keep it: without it, later tables cannot be checked against earlier ones.
     #[arg(long, value_name = "FILE")]
     pub journal: PathBuf,
     /// The name of this centre's data in the journal (one name per version of the data).
@@ -262,8 +262,8 @@ pub struct QuantileArgs {
     #[arg(long, value_name = "LIST", required = true, value_delimiter = ',', value_parser = crate::cli::unit_interval)]
     pub p: Vec<f64>,
     /// Estimator (naive, linear, yj-table: --table; loss, yj-data: --centres). Default: the
-    /// most accurate in `cargo xtask federated-sim --design quantiles` (docs/federated.md):
-    /// yj-table with --table, yj-data with --centres.
+    /// most accurate in the workspace's quantile simulation (`cargo xtask federated-sim
+    /// --design quantiles`): yj-table with --table, yj-data with --centres.
     #[arg(long, value_enum)]
     pub method: Option<QuantileMethod>,
     /// Which group, by label (table default: the first group; centres default: all rows).

@@ -1,6 +1,8 @@
 //! `dptest federated ...`: K-anonymous summary tables (Algorithm S1, then joining without
 //! splitting), federated Mann–Whitney tests and quantiles across centres that cannot pool
-//! data. What each party sees and can derive: docs/federated.md, "Federated threat model".
+//! data. Each centre sees only the tables it is handed and discloses only K-anonymous
+//! counts; its journal refuses a table that, with earlier ones, would reveal 1..K−1 values
+//! between two limits.
 //!
 //! Group order is the CLI's: sorted labels (or `--groups A,B`), first = group 1. One
 //! direction convention, scipy's and `dptest mann-whitney`'s: `--alternative greater` means
@@ -498,7 +500,7 @@ fn combine(a: &CombineArgs) -> Result<Report> {
 }
 
 /// The default estimator: the most accurate of its kind in the quantile simulation
-/// (docs/federated.md, "Quantile design"), and one that works on every table.
+/// (`cargo xtask federated-sim --design quantiles`), and one that works on every table.
 fn default_quantile_method(a: &QuantileArgs) -> QuantileMethod {
     if a.table.is_some() { QuantileMethod::YjTable } else { QuantileMethod::YjData }
 }
