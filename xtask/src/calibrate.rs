@@ -310,7 +310,7 @@ fn shape_p_values(name: &str, args: &Args, data: &Data, draws: u64, seed: u64) -
     if args.t_mean.is_some() {
         bail!("--t-mean goes with normal data, not --shape");
     }
-    let options = dptest_t_test::PrivateTOptions::new(args.epsilon)?
+    let options = dptest_t_test::PrivateTOptions::new(dptest_t_test::Epsilon::new(args.epsilon)?)
         .with_method(method)?
         .with_range(range)?;
     let mc = dptest_refdist::MonteCarlo::new(draws, args.seed)?;

@@ -9,7 +9,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::moments::RescaledRange;
 use crate::private::clamped_moments;
-use crate::{Bounds, PrivateTOptions, Rescaling};
+use crate::{Bounds, Epsilon, PrivateTOptions, Rescaling};
 
 /// [−1, 1] and the images of two declarations with popmean off the bounds' midpoint:
 /// [0, 10] about 2 ([−0.25, 1]) and about 9 ([−1, 1/9]).
@@ -22,8 +22,8 @@ fn audited_ranges() -> Vec<RescaledRange> {
 /// Largest |Δ mean| and |Δ s²| as ratios to the sensitivities the release uses on `range`,
 /// over all replacements of position `i` by the values in `candidates`.
 fn worst_ratio(data: &mut [f64], i: usize, candidates: &[f64], range: RescaledRange) -> (f64, f64) {
-    let scales = PrivateTOptions::new(1.0)
-        .and_then(|o| o.with_range(range))
+    let scales = PrivateTOptions::new(Epsilon::new(1.0).expect("valid ε"))
+        .with_range(range)
         .and_then(|o| o.noise_scales(data.len()))
         .expect("valid options");
     let (m0, v0) = clamped_moments(data, range);

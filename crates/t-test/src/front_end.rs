@@ -8,8 +8,8 @@ use dptest_report::{
 };
 
 use crate::{
-    BoundedSample, DEFAULT_DRAWS, DEFAULT_SEED, NoisyMoments, PrivateTOptions, PrivateTTest,
-    REFERENCE_NAMES, ReferenceMethod, Rescaling, mean_interval, private_ttest,
+    BoundedSample, DEFAULT_DRAWS, DEFAULT_SEED, Epsilon, NoisyMoments, PrivateTOptions,
+    PrivateTTest, REFERENCE_NAMES, ReferenceMethod, Rescaling, mean_interval, private_ttest,
     private_ttest_of_moments, reference_p_value,
 };
 
@@ -157,7 +157,7 @@ fn options(choices: &Choices) -> Result<PrivateTOptions, Refusal> {
     let rescaling = Rescaling::new(bounds(choices)?, choices.popmean);
     rescaling
         .and_then(|rescaling| {
-            PrivateTOptions::new(choices.epsilon)?
+            PrivateTOptions::new(Epsilon::new(choices.epsilon)?)
                 .with_alternative(choices.alternative)
                 .with_rescaling(&rescaling)
                 .with_method(method)

@@ -133,11 +133,12 @@ fn bounded_sd(moments: &NoisyMoments, noise: &NoiseScales, alpha: f64) -> (f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Alternative, Bounds, PrivateTOptions, t_confidence_interval};
+    use crate::{Alternative, Bounds, Epsilon, PrivateTOptions, t_confidence_interval};
 
     fn setting(n: usize, epsilon: f64) -> (NoiseScales, Rescaling) {
         let rescaling = Rescaling::new(Bounds::new(-5.0, 5.0).unwrap(), 0.0).unwrap();
-        let options = PrivateTOptions::new(epsilon).unwrap().with_rescaling(&rescaling);
+        let options =
+            PrivateTOptions::new(Epsilon::new(epsilon).unwrap()).with_rescaling(&rescaling);
         (options.noise_scales(n).unwrap(), rescaling)
     }
 

@@ -54,8 +54,8 @@
 //!
 //! ```
 //! use dptest_t_test::{
-//!     Alternative, BoundedSample, Bounds, Evaluator, MonteCarlo, PrivateTOptions, private_ttest,
-//!     ttest_rel,
+//!     Alternative, BoundedSample, Bounds, Epsilon, Evaluator, MonteCarlo, PrivateTOptions,
+//!     private_ttest, ttest_rel,
 //! };
 //!
 //! let before: Vec<f64> = (0..60).map(|i| 50.0 + (i % 7) as f64).collect();
@@ -66,7 +66,7 @@
 //!
 //! // Private: the differences after − before are declared to lie in [−10, 10]; ε = 1.
 //! let sample = BoundedSample::from_pairs(&before, &after, Bounds::new(-10.0, 10.0)?)?;
-//! let options = PrivateTOptions::new(1.0)?;
+//! let options = PrivateTOptions::new(Epsilon::new(1.0)?);
 //! let private = private_ttest(&sample, &options, Evaluator::cpu(MonteCarlo::new(2_000, 7)?))?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
 //! assert_eq!(private.delta, 0.0);

@@ -86,21 +86,17 @@ pub struct PrivateTOptions {
 }
 
 impl PrivateTOptions {
-    /// Total budget ε (finite, > 0), split ½/½, two-sided, default reference
-    /// ([`ReferenceMethod::default`]), bounds symmetric about popmean (range [−1, 1]; the
-    /// test functions set the range of their sample's [`Rescaling`]).
-    ///
-    /// # Errors
-    /// [`TTestError::Mechanism`] for an invalid ε.
-    pub fn new(epsilon: f64) -> Result<Self, TTestError> {
-        Epsilon::new(epsilon)?;
-        Ok(PrivateTOptions {
-            epsilon,
+    /// Total budget ε, split ½/½, two-sided, default reference ([`ReferenceMethod::default`]),
+    /// bounds symmetric about popmean (range [−1, 1]; the test functions set the range of
+    /// their sample's [`Rescaling`]).
+    pub fn new(epsilon: Epsilon) -> Self {
+        PrivateTOptions {
+            epsilon: epsilon.value(),
             mean_fraction: DEFAULT_MEAN_FRACTION,
             alternative: Alternative::TwoSided,
             method: ReferenceMethod::default(),
             range: RescaledRange::FULL,
-        })
+        }
     }
 
     /// Size the noise for the declared range of `rescaling` ([`Rescaling::range`]).
@@ -328,9 +324,9 @@ mod tests {
     #[test]
     fn options_are_validated() {
         for eps in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            assert!(matches!(PrivateTOptions::new(eps), Err(TTestError::Mechanism(_))));
+            assert!(Epsilon::new(eps).is_err(), "{eps}");
         }
-        let o = PrivateTOptions::new(1.0).unwrap();
+        let o = PrivateTOptions::new(Epsilon::new(1.0).unwrap());
         for f in [0.0, 1.0, f64::NAN] {
             assert!(o.with_mean_fraction(f).is_err());
         }
@@ -344,7 +340,7 @@ mod tests {
     fn seeded_release_adds_noise_of_the_right_scale() {
         // With ε = 1000 the noise is tiny: T̃ is close to the public t of the clamped data.
         let data: Vec<f64> = (0..100).map(|i| ((i * 37) % 100) as f64 / 100.0 - 0.4).collect();
-        let options = PrivateTOptions::new(2000.0).unwrap();
+        let options = PrivateTOptions::new(Epsilon::new(2000.0).unwrap());
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
         let r = release_t_with(&data, &options, |s, d, e| {
             release_laplace_insecure_seeded(s, d, e, &mut rng)

@@ -675,7 +675,7 @@ pub(crate) fn laplace(stream: &mut DrawStream) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::PrivateTOptions;
+    use crate::{Epsilon, PrivateTOptions};
 
     #[test]
     fn refined_grids_keep_their_points_and_split_each_step_evenly() {
@@ -696,7 +696,7 @@ mod tests {
     fn default_reference_p_values_are_pinned() {
         let mc = MonteCarlo::new(3000, 7).unwrap();
         let method = ReferenceMethod::BergerBoos { gamma: DEFAULT_GAMMA };
-        let options = PrivateTOptions::new(1.0).unwrap().with_method(method).unwrap();
+        let options = PrivateTOptions::new(Epsilon::new(1.0).unwrap()).with_method(method).unwrap();
         let cases: [(usize, f64, f64, f64, f64); 6] = [
             (50, 0.01, 0.09, 8.353885371542819e-1, 1.0),
             (50, 0.003, 0.2, 9.373545484838387e-1, 1.0),

@@ -4,6 +4,7 @@
 //! functions to release real data.
 
 use dptest_core::{PowerSetting, PrivateTest, Refusal};
+use dptest_mechanisms::Epsilon;
 use dptest_refdist::{DrawStream, MonteCarlo};
 use serde::Serialize;
 
@@ -287,7 +288,8 @@ impl PrivateTest for PrivateTTest {
     }
 
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
-        let options = PrivateTOptions::new(setting.epsilon).map_err(Refusal::from_display)?;
+        let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
+        let options = PrivateTOptions::new(epsilon);
         let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
         let reference = TReference::new(n, &options, &mc).map_err(Refusal::from_display)?;
         let sd = setting.sd_fraction.unwrap_or(PAPER_SD);

@@ -94,8 +94,9 @@ fn kw_epsilon(epsilon: f64) -> Result<Epsilon, TablesError> {
 
 /// Laplace scales (mean, variance) of the private t release at (n, ε), split ½/½.
 pub fn t_scales(n: u32, epsilon: f64) -> Result<(f64, f64), TablesError> {
+    let epsilon = Epsilon::new(epsilon).map_err(|e| TablesError::Unsupported(e.to_string()))?;
     let scales = PrivateTOptions::new(epsilon)
-        .and_then(|options| options.noise_scales(n as usize))
+        .noise_scales(n as usize)
         .map_err(|error| TablesError::Unsupported(error.to_string()))?;
     Ok((scales.mean, scales.variance))
 }

@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use dptest_refdist::{Evaluator, MonteCarlo};
-use dptest_t_test::{BoundedSample, Bounds, PrivateTOptions, ReferenceMethod, private_ttest};
+use dptest_t_test::{
+    BoundedSample, Bounds, Epsilon, PrivateTOptions, ReferenceMethod, private_ttest,
+};
 
 /// One row per (n, method), `draws` draws per grid sd.
 pub fn run(ns: &[usize], draws: u64) -> Result<String> {
@@ -23,7 +25,7 @@ pub fn run(ns: &[usize], draws: u64) -> Result<String> {
             ReferenceMethod::WorstCase,
             ReferenceMethod::paper(),
         ] {
-            let options = PrivateTOptions::new(1.0)?.with_method(method)?;
+            let options = PrivateTOptions::new(Epsilon::new(1.0)?).with_method(method)?;
             let start = Instant::now();
             let sample = BoundedSample::new(&data, 0.0, bounds)?;
             let r = private_ttest(&sample, &options, Evaluator::cpu(mc))?;

@@ -297,7 +297,9 @@ fn mean_row(
     let bounds = tt::Bounds::new(lo, hi)?;
     let popmean = 0.0;
     let rescaling = tt::Rescaling::new(bounds, popmean)?;
-    let scales = tt::PrivateTOptions::new(epsilon)?.with_rescaling(&rescaling).noise_scales(n)?;
+    let scales = tt::PrivateTOptions::new(tt::Epsilon::new(epsilon)?)
+        .with_rescaling(&rescaling)
+        .noise_scales(n)?;
     let tally = replicate(reps, seed, |rng, r| {
         let values: Vec<f64> = (0..n).map(|_| (shape.draw)(rng)).collect();
         let rescaled = tt::rescale(&values, popmean, bounds)?;

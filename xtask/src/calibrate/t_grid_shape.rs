@@ -7,14 +7,15 @@ use std::fmt::Write;
 
 use anyhow::Result;
 use dptest_refdist::MonteCarlo;
-use dptest_t_test::{NoisyMoments, PrivateTOptions, ReferenceMethod, TReference, sd_grid};
+use dptest_t_test::{Epsilon, NoisyMoments, PrivateTOptions, ReferenceMethod, TReference, sd_grid};
 
 /// Subdivisions of each step of the default grid.
 const FINER: i32 = 8;
 
 /// p(sd) of T̃ = `t` at `n` observations (noisy variance 0.09), `draws` draws per sd.
 pub fn run(n: usize, t: f64, epsilon: f64, draws: u64, seed: u64) -> Result<String> {
-    let options = PrivateTOptions::new(epsilon)?.with_method(ReferenceMethod::WorstCase)?;
+    let options =
+        PrivateTOptions::new(Epsilon::new(epsilon)?).with_method(ReferenceMethod::WorstCase)?;
     let mc = MonteCarlo::new(draws, seed)?;
     let variance = 0.09;
     let moments = NoisyMoments::new(t * (variance / n as f64).sqrt(), variance, n);

@@ -240,7 +240,7 @@ pub fn evaluator(
         )?)),
         Method::TTest { bounds: [lo, hi], mean_fraction, reference } => {
             let bounds = Bounds::new(lo, hi)?;
-            let options = PrivateTOptions::new(eps()?.value())?
+            let options = PrivateTOptions::new(eps()?)
                 .with_mean_fraction(mean_fraction)?
                 .with_method(reference.method())?
                 .with_rescaling(&Rescaling::new(bounds, 0.0)?);

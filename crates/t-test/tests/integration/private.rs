@@ -4,7 +4,8 @@
 
 use dptest_refdist::{Evaluator, MonteCarlo, RefdistError};
 use dptest_t_test::{
-    Alternative, BoundedSample, Bounds, PrivateTOptions, ReferenceMethod, TTestError, private_ttest,
+    Alternative, BoundedSample, Bounds, Epsilon, PrivateTOptions, ReferenceMethod, TTestError,
+    private_ttest,
 };
 
 fn cpu() -> Evaluator<'static> {
@@ -13,7 +14,7 @@ fn cpu() -> Evaluator<'static> {
 
 #[test]
 fn bad_input_gives_typed_errors() {
-    let o = PrivateTOptions::new(1.0).unwrap();
+    let o = PrivateTOptions::new(Epsilon::new(1.0).unwrap());
     let b = Bounds::new(-1.0, 1.0).unwrap();
     let one = |d: &[f64], mu: f64| private_ttest(&BoundedSample::new(d, mu, b)?, &o, cpu());
     assert!(matches!(one(&[0.5], 0.0), Err(TTestError::TooFewObservations { n: 1, .. })));
@@ -39,7 +40,7 @@ fn bad_input_gives_typed_errors() {
         ));
     }
     for eps in [0.0, -0.5, f64::NAN, f64::INFINITY] {
-        assert!(matches!(PrivateTOptions::new(eps), Err(TTestError::Mechanism(_))));
+        assert!(Epsilon::new(eps).is_err(), "{eps}");
     }
     for gamma in [0.0, 0.5, -1.0, f64::NAN] {
         assert!(o.with_method(ReferenceMethod::BergerBoos { gamma }).is_err());
@@ -66,7 +67,7 @@ fn strong_effect_is_detected_with_os_noise() {
     let before: Vec<f64> = (0..2000).map(|i| f64::from(i % 17)).collect();
     let after: Vec<f64> =
         before.iter().enumerate().map(|(i, b)| b + 1.0 + (i % 5) as f64).collect();
-    let o = PrivateTOptions::new(1.0).unwrap();
+    let o = PrivateTOptions::new(Epsilon::new(1.0).unwrap());
     let b = Bounds::new(-5.0, 5.0).unwrap();
     let sample = BoundedSample::from_pairs(&before, &after, b).unwrap();
     let r = private_ttest(&sample, &o, Evaluator::cpu(MonteCarlo::new(2000, 3).unwrap())).unwrap();
@@ -83,7 +84,7 @@ fn strong_effect_is_detected_with_os_noise() {
 #[test]
 fn result_serialises_with_the_agreed_keys() {
     let data: Vec<f64> = (0..50).map(|i| 10.0 + f64::from(i % 7)).collect();
-    let o = PrivateTOptions::new(2.0).unwrap();
+    let o = PrivateTOptions::new(Epsilon::new(2.0).unwrap());
     let sample = BoundedSample::new(&data, 12.0, Bounds::new(0.0, 24.0).unwrap()).unwrap();
     let r = private_ttest(&sample, &o, cpu()).unwrap();
     let json = serde_json::to_value(&r).unwrap();
@@ -134,7 +135,7 @@ fn the_noise_is_that_of_the_declared_range_wherever_popmean_sits() {
     // sized the noise for [−20, 20] (twice the mean's noise, four times the variance's).
     // The declared choices alone set the scales, so this checks them exactly.
     let data: Vec<f64> = (0..200).map(|i| f64::from(i % 13)).collect();
-    let o = PrivateTOptions::new(1.0).unwrap();
+    let o = PrivateTOptions::new(Epsilon::new(1.0).unwrap());
     let bounds = Bounds::new(0.0, 20.0).unwrap();
     let on_data_scale = |popmean: f64| {
         let sample = BoundedSample::new(&data, popmean, bounds).unwrap();

@@ -4,12 +4,12 @@
 
 use dptest_refdist::{Evaluator, MonteCarlo, TStatisticNull, Tail, cpu};
 use dptest_t_test::{
-    Alternative, NoisyMoments, NullShape, PrivateTOptions, ReferenceMethod, TReference,
+    Alternative, Epsilon, NoisyMoments, NullShape, PrivateTOptions, ReferenceMethod, TReference,
     reference_p_value, refine_grid, rejection_rate, sd_grid, shape_p_values,
 };
 
 fn options(method: ReferenceMethod) -> PrivateTOptions {
-    PrivateTOptions::new(1.0).unwrap().with_method(method).unwrap()
+    PrivateTOptions::new(Epsilon::new(1.0).unwrap()).with_method(method).unwrap()
 }
 
 #[test]
@@ -118,7 +118,7 @@ fn two_point_grid_is_fine_enough() {
     let mc = MonteCarlo::new(10_000, 21).unwrap();
     let n = 50;
     for epsilon in [10.0, 1.0] {
-        let o = PrivateTOptions::new(epsilon).unwrap();
+        let o = PrivateTOptions::new(Epsilon::new(epsilon).unwrap());
         let fine_sds = refine_grid(&sd_grid(n, &o.noise_scales(n).unwrap()), 16);
         let coarse = TReference::new(n, &o, &mc).unwrap();
         let fine = TReference::with_sds(n, &o, &mc, fine_sds).unwrap();
@@ -208,7 +208,7 @@ fn the_two_point_law_keeps_skewed_data_at_alpha_when_the_noise_is_small() {
     let mc = MonteCarlo::new(4000, 77).unwrap();
     let at_10 = |name: &str| {
         let method = ReferenceMethod::named(name).unwrap();
-        let o = PrivateTOptions::new(10.0).unwrap().with_method(method).unwrap();
+        let o = PrivateTOptions::new(Epsilon::new(10.0).unwrap()).with_method(method).unwrap();
         let reference = TReference::new(50, &o, &mc).unwrap();
         rate_at_05(&shape_p_values(&reference, NullShape::TwoPoint, 2000, 11).unwrap())
     };
