@@ -90,11 +90,11 @@ pub fn mean_interval_by(
 ) -> Option<Estimate> {
     let alpha = check_level(level).ok()?;
     let n = moments.n as f64;
-    let (sd, quantile_level) = match method {
+    // The data's sd (rescaled scale) and the level p of the mean's quantile.
+    let (sd, p) = match method {
         MeanIntervalMethod::PlugIn => (plug_in_sd(moments, noise), 1.0 - alpha / 2.0),
         MeanIntervalMethod::BoundedSd => bounded_sd(moments, noise, alpha),
     };
-    let p = quantile_level;
     let t = StudentsT::new(0.0, 1.0, (n - 1.0).max(1.0)).ok()?.inverse_cdf(p);
     let sd = sd * (t / normal_quantile(p)) / n.sqrt();
     let half = normal_laplace_quantile(p, sd.max(1e-300), noise.mean).ok()?;
