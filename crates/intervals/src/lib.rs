@@ -3,11 +3,12 @@
 //!
 //! - **The median** ([`private_median_interval`], module `median`): one noisy histogram
 //!   around two noisily chosen points gives the order-statistic interval of the sign test,
-//!   widened by a bound on the histogram's noise (Lévy's inequality); valid for every
-//!   distribution whose median lies in the declared range, ties and atoms included. Used by
-//!   the sign and Wilcoxon tests (`--ci`); [`public_median_interval`] is its public twin.
-//! - **Noise bounds** ([`laplace_sum_cdf`], [`count_threshold`]): the closed-form law of a
-//!   sum of Laplace noises and the count threshold it forces.
+//!   widened by the exact law of the histogram noise's worst prefix ([`WalkMinimum`]); valid
+//!   for every distribution whose median lies in the declared range, ties and atoms included.
+//!   Used by the sign and Wilcoxon tests (`--ci`); [`public_median_interval`] is its public twin.
+//! - **Noise bounds** ([`WalkMinimum`], [`count_threshold`], [`laplace_sum_cdf`]): the exact
+//!   law of the minimum of a walk of discrete Laplace noises, the count threshold it forces,
+//!   and the closed-form law of a sum of Laplace noises (the bound beyond [`EXACT_SCALE`]).
 //! - **Where noise comes from** ([`IntervalNoise`]): the OS CSPRNG through
 //!   `dptest-mechanisms` ([`OsNoise`]) for a release, a seeded stream ([`SimulatedNoise`],
 //!   SIMULATION ONLY) for coverage studies, so both run one algorithm.
@@ -43,7 +44,9 @@ pub use median::{
     median_interval_with, public_median_interval,
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
-pub use walk::{DiscreteWalk, EXACT_SCALE, count_threshold, laplace_sum_cdf, walk_min_bound};
+pub use walk::{
+    DiscreteWalk, EXACT_SCALE, WalkMinimum, count_threshold, laplace_sum_cdf, walk_min_bound,
+};
 
 use dptest_core::Bounds;
 use dptest_mechanisms::Epsilon;

@@ -9,7 +9,7 @@ use crate::release::{Choices, Refusal};
 
 /// The method named in the estimate object.
 pub const MEDIAN_METHOD: &str = "noisy-histogram order-statistic interval (sign-test inversion \
-     widened by a Lévy bound on the histogram noise; valid for every distribution with its \
+     widened by the exact law of the histogram noise's walk; valid for every distribution with its \
      median in the declared range)";
 
 /// The ε the median interval adds to the charge (0 without `--ci`), checked before any data
