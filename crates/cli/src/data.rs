@@ -1,15 +1,18 @@
 //! Input loading: columns by header name, missing/unparsable cells, group labels (declared or
 //! in natural order), paired columns; CSV files or standard input with any one-byte
 //! delimiter, and Parquet files (`data/parquet.rs`). Both formats hand their cells to the
-//! same checks ([`check_cell`], `Checks`).
+//! same checks ([`check_cell`], `Checks`). CSV text without quotes or irregular lines is
+//! parsed in parallel blocks (`data/plain.rs`); the `csv` crate reads the rest from the first
+//! block that is not plain on.
 
 mod parquet;
+mod plain;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -40,6 +43,8 @@ struct Source {
     decimal: u8,
     stdin: Option<Arc<[u8]>>,
     parquet: bool,
+    /// Bytes the plain CSV path (`plain.rs`) reads at once; 0 turns it off.
+    plain_block: usize,
 }
 
 /// The format of an input file.
@@ -227,7 +232,7 @@ enum Kind {
 }
 
 /// One parsed cell, borrowed from the current record.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Cell<'a> {
     Number(f64),
     Label(&'a str),
@@ -256,7 +261,14 @@ impl Table {
             bail!("Parquet input cannot come from standard input; name the file");
         }
         let stdin = if stdin_path { Some(Arc::from(read_stdin()?)) } else { None };
-        Table::open(Source { path: path.to_owned(), delimiter, decimal, stdin, parquet })
+        Table::open(Source {
+            path: path.to_owned(),
+            delimiter,
+            decimal,
+            stdin,
+            parquet,
+            plain_block: plain::BLOCK,
+        })
     }
 
     fn open(source: Source) -> Result<Table> {
@@ -270,17 +282,29 @@ impl Table {
             return Ok(Table { source, headers });
         }
         let mut reader = source.reader()?;
-        let headers: Vec<String> =
-            reader.headers().map_err(|e| csv_error(&path, &e))?.iter().map(str::to_owned).collect();
+        let headers: Vec<String> = reader
+            .headers()
+            .map_err(|e| csv_error(&path, &e, 0))?
+            .iter()
+            .map(str::to_owned)
+            .collect();
         if headers.iter().all(String::is_empty) {
             bail!("{} is empty: expected a header row naming the columns", path.display());
         }
         check_distinct_headers(&path, &headers, source.delimiter)?;
         let mut first = csv::StringRecord::new();
-        if !reader.read_record(&mut first).map_err(|e| csv_error(&path, &e))? {
+        if !reader.read_record(&mut first).map_err(|e| csv_error(&path, &e, 0))? {
             bail!("{} has a header but no data rows", path.display());
         }
         Ok(Table { source, headers })
+    }
+
+    /// The same table read with the plain path's blocks of `block` bytes (0: the csv crate
+    /// only).
+    #[cfg(test)]
+    fn with_plain_block(mut self, block: usize) -> Table {
+        self.source.plain_block = block;
+        self
     }
 
     fn path(&self) -> &Path {
@@ -393,15 +417,38 @@ impl Table {
         if self.source.parquet {
             parquet::for_each_row(path, &indices, columns, &mut checks, &mut row)?;
         } else {
-            let mut reader = self.source.reader()?;
-            let mut record = csv::StringRecord::new();
-            while reader.read_record(&mut record).map_err(|e| csv_error(path, &e))? {
-                let mut raws = [Raw::Null; MAX_COLUMNS];
-                for (raw, &i) in raws.iter_mut().zip(&indices) {
-                    *raw = Raw::Text(record.get(i).unwrap_or(""));
+            let resume = match plain::plain_header(&self.source)? {
+                Some(header) => plain::for_each_plain_row(
+                    &self.source,
+                    &header,
+                    self.headers.len(),
+                    &indices,
+                    columns,
+                    &mut checks,
+                    &mut row,
+                )?
+                .map(|at| (self.source.resumed(&header, at.offset), at.lines_before)),
+                None => Some((self.source.reader(), 0)),
+            };
+            if let Some((reader, lines_before)) = resume {
+                let mut reader = reader?;
+                let mut record = csv::StringRecord::new();
+                let error = |e: &csv::Error| csv_error(path, e, lines_before);
+                while reader.read_record(&mut record).map_err(|e| error(&e))? {
+                    let mut raws = [Raw::Null; MAX_COLUMNS];
+                    for (raw, &i) in raws.iter_mut().zip(&indices) {
+                        *raw = Raw::Text(record.get(i).unwrap_or(""));
+                    }
+                    let line = record
+                        .position()
+                        .map_or(checks.rows as u64 + 2, |p| p.line() + lines_before);
+                    checks.row(
+                        || format!("line {line}"),
+                        &raws[..indices.len()],
+                        columns,
+                        &mut row,
+                    );
                 }
-                let line = record.position().map_or(checks.rows as u64 + 2, csv::Position::line);
-                checks.row(|| format!("line {line}"), &raws[..indices.len()], columns, &mut row);
             }
         }
         let Checks { rows, complete, problems, problem_count, decimal_commas, .. } = checks;
@@ -547,18 +594,40 @@ impl Checks {
 impl Source {
     /// A fresh reader over the whole input (header included).
     fn reader(&self) -> Result<csv::Reader<Box<dyn Read>>> {
-        let input: Box<dyn Read> = match &self.stdin {
-            Some(bytes) => Box::new(std::io::Cursor::new(Arc::clone(bytes))),
-            None => Box::new(
-                File::open(&self.path)
-                    .with_context(|| format!("cannot read {}", self.path.display()))?,
-            ),
-        };
-        Ok(csv::ReaderBuilder::new()
+        Ok(self.csv_reader(self.raw(0)?))
+    }
+
+    /// A reader over `header` and then the input from byte `offset` on (the start of a line):
+    /// the csv path taking over from the plain one (`plain.rs`).
+    fn resumed(&self, header: &[u8], offset: u64) -> Result<csv::Reader<Box<dyn Read>>> {
+        let rest = self.raw(offset)?;
+        Ok(self.csv_reader(Box::new(std::io::Cursor::new(header.to_vec()).chain(rest))))
+    }
+
+    fn csv_reader(&self, input: Box<dyn Read>) -> csv::Reader<Box<dyn Read>> {
+        csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
             .delimiter(self.delimiter)
             .buffer_capacity(1 << 20)
-            .from_reader(input))
+            .from_reader(input)
+    }
+
+    /// The input's bytes from `offset` on.
+    fn raw(&self, offset: u64) -> Result<Box<dyn Read>> {
+        if let Some(bytes) = &self.stdin {
+            let mut cursor = std::io::Cursor::new(Arc::clone(bytes));
+            cursor.set_position(offset);
+            return Ok(Box::new(cursor));
+        }
+        let mut file = File::open(&self.path).with_context(|| self.cannot_read())?;
+        if offset > 0 {
+            file.seek(SeekFrom::Start(offset)).with_context(|| self.cannot_read())?;
+        }
+        Ok(Box::new(file))
+    }
+
+    fn cannot_read(&self) -> String {
+        format!("cannot read {}", self.path.display())
     }
 }
 
@@ -658,18 +727,20 @@ fn check_cell(raw: Raw<'_>, kind: Kind) -> std::result::Result<Cell<'_>, String>
     }
 }
 
-fn csv_error(path: &Path, e: &csv::Error) -> anyhow::Error {
+/// The message of a csv error, its line numbers shifted by `lines_before` (data lines the
+/// plain path read before this reader took over).
+fn csv_error(path: &Path, e: &csv::Error, lines_before: u64) -> anyhow::Error {
+    let line = |pos: &Option<csv::Position>| pos.as_ref().map_or(0, |p| p.line() + lines_before);
     match e.kind() {
         csv::ErrorKind::UnequalLengths { pos, expected_len, len } => {
-            let line = pos.as_ref().map_or(0, csv::Position::line);
             anyhow!(
-                "{}: line {line} has {len} field(s) but the header has {expected_len}",
-                path.display()
+                "{}: line {} has {len} field(s) but the header has {expected_len}",
+                path.display(),
+                line(pos)
             )
         }
         csv::ErrorKind::Utf8 { pos, .. } => {
-            let line = pos.as_ref().map_or(0, csv::Position::line);
-            anyhow!("{}: line {line} is not valid UTF-8", path.display())
+            anyhow!("{}: line {} is not valid UTF-8", path.display(), line(pos))
         }
         _ => anyhow!("{}: {e}", path.display()),
     }
@@ -699,6 +770,76 @@ mod tests {
         let path = dir.join(format!("{:x}.csv", std::hash::Hasher::finish(&hasher)));
         std::fs::write(&path, text).unwrap();
         Table::read(&path).unwrap()
+    }
+
+    /// What a grouped or paired extraction gave, or its error message.
+    fn extracted(t: &Table, drop_missing: bool) -> String {
+        let grouped = t.labelled("g", "v", drop_missing).map(|g| {
+            let bits: Vec<u64> = g.values.iter().map(|v| v.to_bits()).collect();
+            format!("{:?} {:?} {bits:?} {:?}", g.labels, g.groups, g.input)
+        });
+        let paired = t.paired("v", "w", drop_missing).map(|p| {
+            let bits: Vec<(u64, u64)> =
+                p.before.iter().zip(&p.after).map(|(b, a)| (b.to_bits(), a.to_bits())).collect();
+            format!("{bits:?} {:?}", p.input)
+        });
+        let show = |r: Result<String>| r.unwrap_or_else(|e| format!("error: {e}"));
+        format!("{} | {}", show(grouped), show(paired))
+    }
+
+    /// The plain path (at several block sizes, so blocks end anywhere) gives exactly what the
+    /// csv crate alone gives, messages and line numbers included, wherever an irregular line
+    /// sits in the file.
+    #[test]
+    fn the_plain_path_reads_as_the_csv_path_does() {
+        let plain_rows =
+            ["A,1.5,2", " B , -3e2 ,\t4 ", "A,0.000001,-0", "Zürich,7,8", "B,1e-320,5"];
+        let odd_rows = [
+            "\"A\",1,2",
+            "A,NA,2",
+            "A,x,2",
+            "A,1,2,3",
+            "A,1",
+            "",
+            "A,1,2\r",
+            "A,1\r2,3",
+            "A,1,inf",
+            "\u{a0}A,1,2",
+            "A;1;2",
+            "A, 1,5 ,2",
+            "A,\"1\n2\",3",
+            "A,,2",
+            "\u{feff}A,1,2",
+        ];
+        let dir = std::env::temp_dir().join(format!("dptest-cli-plain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut checked = 0;
+        for (o, odd) in odd_rows.iter().enumerate() {
+            for before in [0, 1, 3, 7] {
+                for ending in ["\n", "\r\n"] {
+                    let mut lines = vec!["g, v,w".to_owned()];
+                    lines.extend((0..before).map(|i| plain_rows[i % plain_rows.len()].to_owned()));
+                    lines.push((*odd).to_owned());
+                    lines.extend(plain_rows.iter().map(|r| (*r).to_owned()));
+                    let text = lines.join(ending);
+                    let path = dir.join(format!("{o}-{before}-{}.csv", ending.len()));
+                    std::fs::write(&path, &text).unwrap();
+                    let csv_only = Table::read(&path).map(|t| t.with_plain_block(0));
+                    for block in [1, 9, 40, 1 << 20] {
+                        let plain = Table::read(&path).map(|t| t.with_plain_block(block));
+                        for drop in [false, true] {
+                            let (want, got) = match (&csv_only, &plain) {
+                                (Ok(c), Ok(p)) => (extracted(c, drop), extracted(p, drop)),
+                                (c, p) => (format!("{:?}", c.is_ok()), format!("{:?}", p.is_ok())),
+                            };
+                            assert_eq!(got, want, "{text:?} block {block} drop {drop}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, odd_rows.len() * 4 * 2 * 4 * 2);
     }
 
     #[test]
