@@ -44,4 +44,6 @@ pub use ranks::{
     labels_by_random_rank, mid_ranks, mid_ranks_and_ties, ranks_random_ties, tie_block_sizes,
     tie_sum,
 };
-pub use signed::{SignedRanks, signed_ranks_classic, signed_ranks_pratt};
+pub use signed::{
+    PrattRankSums, SignedRanks, pratt_rank_sums, signed_ranks_classic, signed_ranks_pratt,
+};

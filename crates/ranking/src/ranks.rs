@@ -19,7 +19,7 @@ fn value_key(v: f64) -> u64 {
 }
 
 /// Sorts distinct keys ascending: in parallel from [`PARALLEL_SORT_MIN`] keys on.
-fn sort_keys<K: Ord + Send>(keys: &mut [K]) {
+pub(crate) fn sort_keys<K: Ord + Send>(keys: &mut [K]) {
     if keys.len() >= PARALLEL_SORT_MIN {
         keys.par_sort_unstable();
     } else {

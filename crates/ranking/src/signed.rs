@@ -1,7 +1,7 @@
 //! Signed ranks of paired differences (Wilcoxon), Pratt and classic zero handling.
 
 use crate::RankError;
-use crate::ranks::{SortedOrder, check_finite};
+use crate::ranks::{SortedOrder, check_finite, sort_keys};
 
 /// Signed mid-ranks of differences `d`, as used by the Wilcoxon signed-rank test.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +42,60 @@ pub fn signed_ranks_pratt(d: &[f64]) -> Result<SignedRanks, RankError> {
     let ranks = sorted.mid_ranks();
     let signed = d.iter().zip(&ranks).map(|(&di, &r)| signed_rank(di, r)).collect();
     Ok(SignedRanks { signed, n_zero: count_zeros(d), tie_blocks: nonzero_blocks(&sorted) })
+}
+
+/// The sums of Pratt's signed ranks and what their null law needs, without a rank per value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrattRankSums {
+    /// Sum of the ranks of positive differences (R+).
+    pub r_plus: f64,
+    /// Sum of the ranks of negative differences (R−).
+    pub r_minus: f64,
+    /// Number of zero differences (`0.0` or `-0.0`).
+    pub n_zero: usize,
+    /// Sizes of the blocks of equal non-zero `|d|`, ascending, including blocks of size 1.
+    pub tie_blocks: Vec<usize>,
+}
+
+/// R+, R−, the zeros and the tie blocks of [`signed_ranks_pratt`], from one sort of 8-byte
+/// keys (|d|'s bits, shifted up one, with the sign in the low bit) instead of a sort of
+/// indices and a rank per value: a third of the memory, and faster. The sums are added as
+/// integers (twice each mid-rank) and rounded once, so they equal
+/// [`SignedRanks::r_plus`]/[`SignedRanks::r_minus`] wherever those are exact (n(n + 1) < 2⁵³).
+///
+/// # Errors
+/// [`RankError::Empty`] for an empty slice, [`RankError::NonFinite`] for NaN or ±∞.
+pub fn pratt_rank_sums(d: &[f64]) -> Result<PrattRankSums, RankError> {
+    check_finite(d)?;
+    // |d| of a finite d has a clear sign bit, so its bits shifted up one keep its order, and
+    // -0.0 becomes the key of 0.0.
+    let mut keys: Vec<u64> =
+        d.iter().map(|&v| v.abs().to_bits() << 1 | u64::from(v < 0.0)).collect();
+    sort_keys(&mut keys);
+    let (mut doubled_plus, mut doubled_minus) = (0u128, 0u128);
+    let (mut n_zero, mut tie_blocks, mut start) = (0, Vec::new(), 0usize);
+    for block in keys.chunk_by(|a, b| a >> 1 == b >> 1) {
+        let end = start + block.len();
+        if block[0] >> 1 == 0 {
+            n_zero = block.len();
+        } else {
+            // Ranks start + 1 ..= end: twice their mean is start + 1 + end.
+            let doubled = (start + 1 + end) as u128;
+            let negative = block.iter().filter(|&&k| k & 1 == 1).count();
+            doubled_minus += doubled * negative as u128;
+            doubled_plus += doubled * (block.len() - negative) as u128;
+            tie_blocks.push(block.len());
+        }
+        start = end;
+    }
+    #[allow(clippy::cast_precision_loss)] // exact below 2^53, nearest above
+    let half = |doubled: u128| doubled as f64 / 2.0;
+    Ok(PrattRankSums {
+        r_plus: half(doubled_plus),
+        r_minus: half(doubled_minus),
+        n_zero,
+        tie_blocks,
+    })
 }
 
 /// Signed ranks with Wilcoxon's zero handling (scipy `zero_method="wilcox"`, R's default).
@@ -101,6 +155,26 @@ mod tests {
         assert_eq!(s.n_zero, 3);
         assert_eq!(s.signed.len(), 15);
         assert_eq!(s.tie_blocks.iter().sum::<usize>(), 12);
+    }
+
+    /// The lean sums equal the signed ranks' on the reference vector, on heavy ties with
+    /// both zeros, and on values whose |d| tie across signs.
+    #[test]
+    fn pratt_rank_sums_are_the_signed_ranks_sums() {
+        let ties: Vec<f64> = (0..5000).map(|i| f64::from((i * 7919) % 41) - 20.0).collect();
+        let mut mixed = ties.clone();
+        mixed.extend([-0.0, 0.0, 1e-300, -1e-300, f64::MAX, -f64::MAX, 0.5, -0.5]);
+        let spread: Vec<f64> =
+            (0..70_000).map(|i| ((i * 7919) % 65_537) as f64 / 3.0 - 9e3).collect();
+        for d in [&D[..], &ties, &mixed, &spread] {
+            let (lean, full) = (pratt_rank_sums(d).unwrap(), signed_ranks_pratt(d).unwrap());
+            assert_eq!(lean.r_plus.to_bits(), full.r_plus().to_bits());
+            assert_eq!(lean.r_minus.to_bits(), full.r_minus().to_bits());
+            assert_eq!((lean.n_zero, &lean.tie_blocks), (full.n_zero, &full.tie_blocks));
+        }
+        assert_eq!(pratt_rank_sums(&D).unwrap().r_plus, 85.0);
+        assert_eq!(pratt_rank_sums(&[]), Err(RankError::Empty));
+        assert_eq!(pratt_rank_sums(&[1.0, f64::NAN]), Err(RankError::NonFinite { index: 1 }));
     }
 
     #[test]

@@ -76,9 +76,8 @@ pub struct PrattStatistic {
 
 /// The Pratt statistic of `sample` in O(n log n).
 pub fn pratt_statistic(sample: &PairedSample) -> Result<PrattStatistic, WilcoxonError> {
-    let ranks = dptest_ranking::signed_ranks_pratt(sample.differences())?;
-    let r_plus = ranks.r_plus();
-    let r_minus = ranks.r_minus();
+    let ranks = dptest_ranking::pratt_rank_sums(sample.differences())?;
+    let (r_plus, r_minus) = (ranks.r_plus, ranks.r_minus);
     let tie_term = ranks.tie_blocks.iter().map(|&t| (t as f64).powi(3) - t as f64).sum();
     Ok(PrattStatistic {
         w: r_plus - r_minus,
