@@ -146,16 +146,25 @@ pub fn ranks_random_ties<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<Vec<usize>, RankError> {
     let mut ranks = vec![0; values.len()];
-    for (pos, (_, _, row_and_label)) in random_rank_order(values, |_| 0, rng)?.iter().enumerate() {
-        ranks[row_of(*row_and_label)] = pos + 1;
+    for (pos, &(_, _, row)) in random_rank_order(values, rng)?.iter().enumerate() {
+        // Below 2^32 by construction, so it fits every usize this crate builds for.
+        ranks[row as usize] = pos + 1;
     }
     Ok(ranks)
 }
 
-/// The label of each rank, in the rank order [`ranks_random_ties`] gives (the same RNG draws):
-/// the `p`-th item is `labels[i]` for the row `i` of rank `p + 1`. For statistics that only
-/// need sums of ranks by label (Kruskal–Wallis), this saves the vector of ranks and the
-/// random reads of a label per rank: the label travels with its row through the sort.
+/// The label of each rank, ties broken by the rows' random keys as [`ranks_random_ties`]
+/// breaks them (the same n draws, one per row in row order): the `p`-th item is the label of
+/// the row of rank `p + 1`. For statistics that only need sums of ranks by label
+/// (Kruskal–Wallis), this saves the vector of ranks and the random reads of a label per rank:
+/// the label travels with its row through the sort.
+///
+/// One sort of 16-byte items (value key, row key with its low b bits replaced by the label),
+/// b the bits the largest label needs: a tie block is ordered by the top 64 − b bits of the
+/// row keys, as [`ranks_random_ties`] orders it unless two of those collide (probability
+/// below t²/2^(65 − b) for a block of t), then by label. A row's place depends on its own
+/// value, key and label only, so a neighbour ranked with the same draws keeps every other
+/// row's place, as with the index. Two-thirds of the memory of a sort by (value, key, index).
 ///
 /// # Errors
 /// As [`ranks_random_ties`], and [`RankError::LengthMismatch`] when `labels` is not as long
@@ -168,40 +177,34 @@ pub fn labels_by_random_rank<R: Rng + ?Sized>(
     if labels.len() != values.len() {
         return Err(RankError::LengthMismatch { values: values.len(), labels: labels.len() });
     }
-    let sorted = random_rank_order(values, |i| labels[i], rng)?;
-    Ok(sorted.into_iter().map(|(_, _, row_and_label)| label_of(row_and_label)))
+    check_finite(values)?;
+    if u32::try_from(values.len()).is_err() {
+        return Err(RankError::TooMany { n: values.len() });
+    }
+    let bits = u32::BITS - labels.iter().max().map_or(0, |l| l.leading_zeros());
+    let mask = (1u64 << bits) - 1;
+    let mut sorted: Vec<(u64, u64)> = values
+        .iter()
+        .zip(labels)
+        .map(|(&v, &label)| (value_key(v), rng.next_u64() & !mask | u64::from(label)))
+        .collect();
+    sort_keys(&mut sorted);
+    Ok(sorted.into_iter().map(move |(_, key_and_label)| (key_and_label & mask) as u32))
 }
 
-/// One sort by (value, row key, index): the value order, each tie block in key order. The
-/// last word holds the index in its high half (distinct, so it orders as the index alone)
-/// and `label(index)` in its low half.
+/// One sort by (value, row key, index): the value order, each tie block in key order.
 fn random_rank_order<R: Rng + ?Sized>(
     values: &[f64],
-    label: impl Fn(usize) -> u32,
     rng: &mut R,
 ) -> Result<Vec<(u64, u64, u64)>, RankError> {
     check_finite(values)?;
     if u32::try_from(values.len()).is_err() {
         return Err(RankError::TooMany { n: values.len() });
     }
-    let mut sorted: Vec<(u64, u64, u64)> = values
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (value_key(v), rng.next_u64(), (i as u64) << 32 | u64::from(label(i))))
-        .collect();
+    let mut sorted: Vec<(u64, u64, u64)> =
+        values.iter().enumerate().map(|(i, &v)| (value_key(v), rng.next_u64(), i as u64)).collect();
     sort_keys(&mut sorted);
     Ok(sorted)
-}
-
-/// The input index packed by [`random_rank_order`].
-fn row_of(row_and_label: u64) -> usize {
-    // Below 2^32 by construction, so it fits every usize this crate builds for.
-    (row_and_label >> 32) as usize
-}
-
-/// The label packed by [`random_rank_order`].
-fn label_of(row_and_label: u64) -> u32 {
-    (row_and_label & u64::from(u32::MAX)) as u32
 }
 
 /// Sizes of the blocks of equal values, in ascending value order.
@@ -267,6 +270,24 @@ mod tests {
             labels_by_random_rank(&values, &rows[..3], &mut rng).err(),
             Some(RankError::LengthMismatch { values: 7, labels: 3 })
         );
+    }
+
+    /// On heavy ties above the parallel threshold, the labels come out in the order of the
+    /// rows' ranks from `ranks_random_ties` with the same seed (the label bits replace key
+    /// bits that no two rows share here).
+    #[test]
+    fn labels_by_rank_follow_the_random_ranks_on_heavy_ties() {
+        let n = 2 * PARALLEL_SORT_MIN + 3;
+        let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 101) as f64).collect();
+        let labels: Vec<u32> = (0..n).map(|i| (i % 5) as u32).collect();
+        let ranks = ranks_random_ties(&values, &mut Xoshiro256PlusPlus::seed_from_u64(11)).unwrap();
+        let mut want = vec![0; n];
+        for (row, &rank) in ranks.iter().enumerate() {
+            want[rank - 1] = labels[row];
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        let got: Vec<u32> = labels_by_random_rank(&values, &labels, &mut rng).unwrap().collect();
+        assert_eq!(got, want);
     }
 
     /// The key order is `total_cmp`'s, with the two zeros one key.
