@@ -201,7 +201,9 @@ impl Grouped {
             .iter()
             .map(|l| declared.iter().position(|d| d == l).unwrap_or_default())
             .collect();
-        let groups = this.groups.iter().map(|&g| position[g]).collect();
+        // In place: at 10⁸ rows a second vector of indices is 800 MB of fresh pages.
+        let mut groups = this.groups;
+        groups.iter_mut().for_each(|g| *g = position[*g]);
         Ok(Grouped { labels: declared.to_vec(), groups, values: this.values, input: this.input })
     }
 }

@@ -31,17 +31,20 @@ pub(crate) fn sort_keys<K: Ord + Send>(keys: &mut [K]) {
 ///
 /// `-0.0` and `0.0` compare equal (they are one tie block), as in scipy.
 pub(crate) struct SortedOrder {
-    /// `(value_key(v), i)` ascending: position `p` holds the `p`-th smallest value `v`, found
-    /// at input index `i`.
-    sorted: Vec<(u64, usize)>,
+    /// `value_key(v) · 2⁶⁴ + i` ascending (one integer comparison per step of the sort):
+    /// position `p` holds the `p`-th smallest value `v`, found at input index `i`.
+    sorted: Vec<u128>,
 }
 
 impl SortedOrder {
     /// Validates `values` (non-empty, all finite) and sorts them: O(n log n).
     pub(crate) fn new(values: &[f64]) -> Result<Self, RankError> {
         check_finite(values)?;
-        let mut sorted: Vec<(u64, usize)> =
-            values.iter().enumerate().map(|(i, &v)| (value_key(v), i)).collect();
+        let mut sorted: Vec<u128> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| u128::from(value_key(v)) << 64 | i as u128)
+            .collect();
         sort_keys(&mut sorted);
         Ok(SortedOrder { sorted })
     }
@@ -49,7 +52,7 @@ impl SortedOrder {
     /// Half-open ranges `start..end` of sorted positions holding equal values.
     pub(crate) fn blocks(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         let mut start = 0;
-        self.sorted.chunk_by(|a, b| a.0 == b.0).map(move |block| {
+        self.sorted.chunk_by(|a, b| a >> 64 == b >> 64).map(move |block| {
             let range = (start, start + block.len());
             start = range.1;
             range
@@ -58,7 +61,7 @@ impl SortedOrder {
 
     /// Whether the value at sorted position `p` is zero (`0.0` or `-0.0`).
     pub(crate) fn is_zero_at(&self, p: usize) -> bool {
-        self.sorted[p].0 == value_key(0.0)
+        self.sorted[p] >> 64 == u128::from(value_key(0.0))
     }
 
     /// Average (mid-) ranks, 1-based, indexed like the input.
@@ -67,8 +70,9 @@ impl SortedOrder {
         for (start, end) in self.blocks() {
             // Ranks start+1 ..= end average to (start + 1 + end) / 2.
             let mid = (start + 1 + end) as f64 / 2.0;
-            for &(_, idx) in &self.sorted[start..end] {
-                ranks[idx] = mid;
+            for &item in &self.sorted[start..end] {
+                // The low half is an index of `values`, so it fits a usize.
+                ranks[item as u64 as usize] = mid;
             }
         }
         ranks
@@ -183,13 +187,17 @@ pub fn labels_by_random_rank<R: Rng + ?Sized>(
     }
     let bits = u32::BITS - labels.iter().max().map_or(0, |l| l.leading_zeros());
     let mask = (1u64 << bits) - 1;
-    let mut sorted: Vec<(u64, u64)> = values
+    // One u128 per row (value key high, row key and label low): one integer comparison.
+    let mut sorted: Vec<u128> = values
         .iter()
         .zip(labels)
-        .map(|(&v, &label)| (value_key(v), rng.next_u64() & !mask | u64::from(label)))
+        .map(|(&v, &label)| {
+            let low = rng.next_u64() & !mask | u64::from(label);
+            u128::from(value_key(v)) << 64 | u128::from(low)
+        })
         .collect();
     sort_keys(&mut sorted);
-    Ok(sorted.into_iter().map(move |(_, key_and_label)| (key_and_label & mask) as u32))
+    Ok(sorted.into_iter().map(move |item| (item as u64 & mask) as u32))
 }
 
 /// One sort by (value, row key, index): the value order, each tie block in key order.
