@@ -61,6 +61,12 @@ pub const EXACT_SCALE: f64 = 200.0;
 /// The mass a [`DiscreteWalk`] table leaves out, added whole to every tail it bounds.
 const LEFT_OUT: f64 = 1e-20;
 
+/// q = e^(−1/b), the ratio of the discrete Laplace(b) noise's successive probabilities, for
+/// the tables of k ≥ 1 cells (`None` for k = 0, or b outside (0, [`EXACT_SCALE`]]).
+fn noise_ratio(k: usize, b: f64) -> Option<f64> {
+    (k > 0 && b > 0.0 && b <= EXACT_SCALE).then(|| (-1.0 / b).exp())
+}
+
 /// The exact lower tail of S_k, the sum of k exact discrete Laplace(b) noises, tabulated:
 /// `tail[τ]` ≥ P(S_k ≤ −τ) for τ = 0, 1, …, and the last entry for every τ beyond.
 #[derive(Clone, Debug)]
@@ -72,10 +78,7 @@ impl DiscreteWalk {
     /// The table for k cells of noise scale `b` (`None` for k = 0, or b outside
     /// (0, [`EXACT_SCALE`]]).
     pub fn new(k: usize, b: f64) -> Option<Self> {
-        if k == 0 || !(b > 0.0 && b <= EXACT_SCALE) {
-            return None;
-        }
-        let q = (-1.0 / b).exp();
+        let q = noise_ratio(k, b)?;
         // P(X = a) = C(a + k − 1, a)(1 − q)^k q^a; its tail beyond `len` is below LEFT_OUT.
         let ln_pmf = |a: usize| {
             let ln_q_power = if a == 0 { 0.0 } else { a as f64 * q.ln() };
@@ -145,10 +148,7 @@ impl WalkMinimum {
     /// The table for k cells of noise scale `b` (`None` for k = 0, or b outside
     /// (0, [`EXACT_SCALE`]]).
     pub fn new(k: usize, b: f64) -> Option<Self> {
-        if k == 0 || !(b > 0.0 && b <= EXACT_SCALE) {
-            return None;
-        }
-        let q = (-1.0 / b).exp();
+        let q = noise_ratio(k, b)?;
         // P(|Z| > r) = 2q^{r+1}/(1 + q) < LEFT_OUT/1000.
         let reach = ((LEFT_OUT / 1e3).ln() / q.ln()).ceil() as usize;
         let len = k * reach + 1;
