@@ -5,8 +5,10 @@
 //! non-ASCII bytes that Unicode may call whitespace) stops it: the `csv` crate reads from
 //! that block's first line on, behind a copy of the header, so every message and line number
 //! is the one the `csv` path alone gives. Cells are trimmed and checked exactly as there:
-//! [`trim`] removes the ASCII characters `str::trim` removes, and numbers go through the same
-//! `str::parse::<f64>` and the same missing-value words ([`is_missing`]).
+//! [`trim`] removes the ASCII characters `str::trim` removes, the same missing-value words
+//! apply ([`is_missing`]), and numbers are `str::parse::<f64>`'s: a decimal of up to 15 digits
+//! by one exact division ([`plain_decimal`], the value `str::parse` returns), any other text
+//! by `str::parse` itself.
 
 use std::io::Read;
 
