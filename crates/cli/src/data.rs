@@ -392,6 +392,22 @@ impl Table {
         Ok(Paired { before: b, after: a, input })
     }
 
+    /// The differences `after − before` of two numeric columns of the same rows
+    /// ([`dptest_core::paired_difference`]), without keeping the columns themselves.
+    pub fn differences(&self, before: &str, after: &str, drop_missing: bool) -> Result<Column> {
+        let mut values = Vec::new();
+        let input = self.extract(
+            &[(before, Kind::Number), (after, Kind::Number)],
+            drop_missing,
+            |cells| {
+                if let [Cell::Number(b), Cell::Number(a)] = cells {
+                    values.push(dptest_core::paired_difference(*b, *a));
+                }
+            },
+        )?;
+        Ok(Column { values, input })
+    }
+
     /// One numeric column.
     pub fn numbers(&self, value: &str, drop_missing: bool) -> Result<Column> {
         let mut values = Vec::new();

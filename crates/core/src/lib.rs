@@ -42,7 +42,7 @@ pub use crate::{
     estimate::{Estimate, InvalidLevel, check_level},
     finite::{NonFinite, check_finite},
     outcome::{Outcome, PrivacyCost, Spent},
-    paired::{InvalidPairs, paired_differences},
+    paired::{InvalidPairs, paired_difference, paired_differences},
     registry::{POWER_DRAWS, PowerSetting, PrivateTest, Refusal},
 };
 

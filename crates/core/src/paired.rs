@@ -60,7 +60,14 @@ pub fn paired_differences(before: &[f64], after: &[f64]) -> Result<Vec<f64>, Inv
     if let Some(index) = pairs.clone().position(|(b, a)| !(b.is_finite() && a.is_finite())) {
         return Err(InvalidPairs::NonFinite { index });
     }
-    Ok(pairs.map(|(b, a)| (a - b).clamp(-f64::MAX, f64::MAX) + 0.0).collect())
+    Ok(pairs.map(|(&b, &a)| paired_difference(b, a)).collect())
+}
+
+/// The difference `after − before` of one pair of finite values, as [`paired_differences`]
+/// takes it: saturated at ±`f64::MAX`, and 0.0 for a zero difference (never −0.0). For
+/// callers that read pairs one at a time and keep only the differences.
+pub fn paired_difference(before: f64, after: f64) -> f64 {
+    (after - before).clamp(-f64::MAX, f64::MAX) + 0.0
 }
 
 #[cfg(test)]

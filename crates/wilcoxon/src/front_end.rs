@@ -72,14 +72,17 @@ impl ReleaseTest for PrivateWilcoxon {
         data.checked_summary()?;
         let (result, values) = match data {
             Data::Values { values, .. } => {
-                // No shifted copy at popmean 0: at 10⁷ rows every copy is 80 MB.
-                let sample = if choices.popmean == 0.0 {
-                    PairedSample::from_differences(&values)
+                // At popmean 0 the sample takes the values and gives them back for the
+                // interval (at 10⁷ rows a copy is 80 MB); else it tests a shifted copy.
+                if choices.popmean == 0.0 {
+                    let sample =
+                        PairedSample::from_difference_vec(values).map_err(Refusal::from_display)?;
+                    (private_wilcoxon(&sample, &options, evaluator), sample.into_differences())
                 } else {
-                    PairedSample::from_differences(&shifted(&values, choices.popmean))
-                };
-                let sample = sample.map_err(Refusal::from_display)?;
-                (private_wilcoxon(&sample, &options, evaluator), values)
+                    let sample = PairedSample::from_differences(&shifted(&values, choices.popmean))
+                        .map_err(Refusal::from_display)?;
+                    (private_wilcoxon(&sample, &options, evaluator), values)
+                }
             }
             Data::Summary { summary: Summary::SignedRanks { w, n }, .. } => {
                 rows_for_interval(choices, "Wilcoxon")?;
