@@ -790,7 +790,7 @@ mod tests {
         Table::read(&path).unwrap()
     }
 
-    /// What a grouped or paired extraction gave, or its error message.
+    /// What a grouped, paired or differences extraction gave, or its error message.
     fn extracted(t: &Table, drop_missing: bool) -> String {
         let grouped = t.labelled("g", "v", drop_missing).map(|g| {
             let bits: Vec<u64> = g.values.iter().map(|v| v.to_bits()).collect();
@@ -801,8 +801,12 @@ mod tests {
                 p.before.iter().zip(&p.after).map(|(b, a)| (b.to_bits(), a.to_bits())).collect();
             format!("{bits:?} {:?}", p.input)
         });
+        let differences = t.differences("v", "w", drop_missing).map(|c| {
+            let bits: Vec<u64> = c.values.iter().map(|v| v.to_bits()).collect();
+            format!("{bits:?} {:?}", c.input)
+        });
         let show = |r: Result<String>| r.unwrap_or_else(|e| format!("error: {e}"));
-        format!("{} | {}", show(grouped), show(paired))
+        format!("{} | {} | {}", show(grouped), show(paired), show(differences))
     }
 
     /// The plain path (at several block sizes, so blocks end anywhere) gives exactly what the
@@ -858,6 +862,17 @@ mod tests {
             }
         }
         assert_eq!(checked, odd_rows.len() * 4 * 2 * 4 * 2);
+    }
+
+    /// The differences read row by row are `paired_differences` of the two columns, bit for
+    /// bit (saturated, no −0.0).
+    #[test]
+    fn differences_are_the_columns_differences() {
+        let t = table("v,w\n1e308,-1e308\n2,2\n-0.0,0\n1.5,4\n0,-0.0\n");
+        let p = t.paired("v", "w", false).unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let want = dptest_core::paired_differences(&p.before, &p.after).unwrap();
+        assert_eq!(bits(&t.differences("v", "w", false).unwrap().values), bits(&want));
     }
 
     #[test]
