@@ -452,6 +452,9 @@ impl Table {
                 let mut reader = reader?;
                 let mut record = csv::StringRecord::new();
                 let error = |e: &csv::Error| csv_error(path, e, lines_before);
+                // The header first: csv gives a row's UTF-8 error the position before the row,
+                // which is line 1 while the header is unread.
+                reader.headers().map_err(|e| error(&e))?;
                 while reader.read_record(&mut record).map_err(|e| error(&e))? {
                     let mut raws = [Raw::Null; MAX_COLUMNS];
                     for (raw, &i) in raws.iter_mut().zip(&indices) {
@@ -862,6 +865,25 @@ mod tests {
             }
         }
         assert_eq!(checked, odd_rows.len() * 4 * 2 * 4 * 2);
+    }
+
+    /// Bytes that are not UTF-8 after plain blocks: the csv path takes over and names the line,
+    /// at every block size.
+    #[test]
+    fn bytes_that_are_not_utf8_leave_the_plain_path() {
+        let dir = std::env::temp_dir().join(format!("dptest-cli-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.csv");
+        let mut bytes = b"g,v,w\n".to_vec();
+        (0..20).for_each(|i| bytes.extend(format!("A,{i},2\n").as_bytes()));
+        bytes.extend(b"\xffA,1,2\nB,3,4\n");
+        std::fs::write(&path, bytes).unwrap();
+        let want = extracted(&Table::read(&path).unwrap().with_plain_block(0), false);
+        assert!(want.contains("line 22 is not valid UTF-8"), "{want}");
+        for block in [1, 9, 40, 1 << 20] {
+            let got = extracted(&Table::read(&path).unwrap().with_plain_block(block), false);
+            assert_eq!(got, want, "block {block}");
+        }
     }
 
     /// The differences read row by row are `paired_differences` of the two columns, bit for

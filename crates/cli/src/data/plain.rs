@@ -80,11 +80,14 @@ pub(super) fn for_each_plain_row(
             break;
         }
         let end = if done { buf.len() } else { memchr::memrchr(b'\n', &buf).map_or(0, |i| i + 1) };
-        // end == 0: one line longer than a block, which the csv crate reads.
-        if end == 0 || parse_block(&buf[..end], &layout, &mut parts).is_none() {
+        // end == 0: one line longer than a block, which the csv crate reads; so are bytes
+        // that are not UTF-8 (the csv path names their line).
+        let Some(text) = (end > 0).then(|| std::str::from_utf8(&buf[..end]).ok()).flatten() else {
+            return Ok(Some(resume));
+        };
+        if parse_block(text, &layout, &mut parts).is_none() {
             return Ok(Some(resume));
         }
-        let text = std::str::from_utf8(&buf[..end]).with_context(|| source.cannot_read())?;
         let width = indices.len().max(1);
         let mut cells = [Cell::Number(0.0); MAX_COLUMNS];
         for part in &parts {
@@ -151,12 +154,12 @@ impl Parsed {
 
 /// Parses `block` (whole lines) into `parts`, pieces of whole lines parsed in parallel, each
 /// holding its rows' used cells row after row; `None` when the block is not plain.
-fn parse_block(block: &[u8], layout: &Layout<'_>, parts: &mut Vec<Vec<Parsed>>) -> Option<()> {
-    if std::str::from_utf8(block).is_err() || memchr::memchr(b'"', block).is_some() {
+fn parse_block(block: &str, layout: &Layout<'_>, parts: &mut Vec<Vec<Parsed>>) -> Option<()> {
+    if memchr::memchr(b'"', block.as_bytes()).is_some() {
         return None;
     }
     u32::try_from(block.len()).ok()?;
-    let pieces = split_lines(block, rayon::current_num_threads().max(1) * 4);
+    let pieces = split_lines(block.as_bytes(), rayon::current_num_threads().max(1) * 4);
     parts.resize_with(pieces.len(), Vec::new);
     parts
         .par_iter_mut()
@@ -186,7 +189,7 @@ fn split_lines(bytes: &[u8], parts: usize) -> Vec<(usize, usize)> {
 /// The used cells of every line in `block[start..end]` (whole lines) appended to `out`, or
 /// `None` at the first line the fast path does not read.
 fn parse_part(
-    block: &[u8],
+    block: &str,
     start: usize,
     end: usize,
     layout: &Layout<'_>,
@@ -194,8 +197,8 @@ fn parse_part(
 ) -> Option<()> {
     let mut line_start = start;
     while line_start < end {
-        let line_end =
-            memchr::memchr(b'\n', &block[line_start..end]).map_or(end, |i| line_start + i);
+        let line_end = memchr::memchr(b'\n', &block.as_bytes()[line_start..end])
+            .map_or(end, |i| line_start + i);
         parse_line(block, line_start, line_end, layout, out)?;
         line_start = line_end + 1;
     }
@@ -204,12 +207,13 @@ fn parse_part(
 
 /// Appends the used cells of the line `block[start..end]` (without its newline) to `out`.
 fn parse_line(
-    block: &[u8],
+    text: &str,
     start: usize,
     mut end: usize,
     layout: &Layout<'_>,
     out: &mut Vec<Parsed>,
 ) -> Option<()> {
+    let block = text.as_bytes();
     if end > start && block[end - 1] == b'\r' {
         end -= 1;
     }
@@ -236,17 +240,18 @@ fn parse_line(
         return None;
     }
     for (&(a, b), &(_, kind)) in found.iter().zip(layout.columns) {
-        out.push(plain_cell(block, a, b, kind)?);
+        out.push(plain_cell(text, a, b, kind)?);
     }
     Some(())
 }
 
 /// The cell `check_cell` gives the present, parsable text cell `block[start..end]`; `None`
 /// for any other.
-fn plain_cell(block: &[u8], start: usize, end: usize, kind: Kind) -> Option<Parsed> {
-    let (start, end) = trim(block, start, end)?;
-    // The block is valid UTF-8 and the range ends at ASCII bytes or the block's ends.
-    let text = std::str::from_utf8(&block[start..end]).ok()?;
+fn plain_cell(block: &str, start: usize, end: usize, kind: Kind) -> Option<Parsed> {
+    let (start, end) = trim(block.as_bytes(), start, end)?;
+    // Both ends are at ASCII bytes (delimiters, newlines, trimmed spaces) or the block's ends,
+    // so on character boundaries.
+    let text = block.get(start..end)?;
     if is_missing(text) {
         return None;
     }
@@ -330,7 +335,7 @@ mod tests {
 
     fn line_cells(line: &str, layout: &Layout<'_>) -> Option<Vec<String>> {
         let mut out = Vec::new();
-        parse_line(line.as_bytes(), 0, line.len(), layout, &mut out)?;
+        parse_line(line, 0, line.len(), layout, &mut out)?;
         Some(out.iter().map(|p| format!("{:?}", p.cell(line))).collect())
     }
 
@@ -367,9 +372,8 @@ mod tests {
             assert!(line_cells(line, &plain).is_none(), "{line:?}");
         }
         let mut parts = Vec::new();
-        assert!(parse_block(b"a,\"1\",b\n", &plain, &mut parts).is_none());
-        assert!(parse_block(b"a,1,b\n\xff,1,b\n", &plain, &mut parts).is_none());
-        parse_block(b"a,1,b\nc,2,d\n", &plain, &mut parts).unwrap();
+        assert!(parse_block("a,\"1\",b\n", &plain, &mut parts).is_none());
+        parse_block("a,1,b\nc,2,d\n", &plain, &mut parts).unwrap();
         assert_eq!(parts.concat().len(), 2);
     }
 
