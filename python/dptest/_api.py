@@ -909,9 +909,9 @@ def critical_value(
     groups, statistic : Kruskal–Wallis only.
     reference : {'exact', 'exact-untied', 'normal'}
         Wilcoxon only, the private test's reference names: ``'exact'`` (its default, the
-        zero-robust null; no table holds it, so it is computed now, as the CLI's
-        ``critical-value wilcoxon``), ``'exact-untied'`` and ``'normal'`` (from the shipped
-        tables where they cover the request). ``source`` says which.
+        zero-robust null, computed exactly), ``'exact-untied'`` and ``'normal'``; each from
+        the shipped tables where they cover the request, as the CLI's
+        ``critical-value wilcoxon``. ``source`` says which.
     m_star : int, optional
         Mann–Whitney: the released lower bound on the smaller group (default n // 2).
     """

@@ -627,7 +627,7 @@ fn anova(
 ) -> PyResult<Released> {
     let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
     let bounds = av::Bounds::new(bounds.0, bounds.1).map_err(|e| err(format!("bounds: {e}")))?;
-    let options = av::SwanbergOptions::new(epsilon).map_err(err)?;
+    let options = av::SwanbergOptions::new(Epsilon::new(epsilon).map_err(err)?);
     options.noise_scales().map_err(err)?;
     let mc = monte_carlo(draws, av::DEFAULT_NULL_DRAWS, seed, DEFAULT_SEED)?;
     let sample = av::BoundedGroups::new(&groups, bounds).map_err(err)?;
@@ -707,20 +707,11 @@ fn critical_value(
     reference: &str,
     m_star: Option<u32>,
 ) -> PyResult<String> {
-    if test == "wilcoxon" && reference == "exact" {
-        return robust_wilcoxon_critical_value(py, n, epsilon, alpha);
-    }
     let table_test = match test {
         "kruskal-wallis" => tables::TableTest::KruskalWallis { statistic: kw_statistic(statistic)?, groups },
-        "wilcoxon" => tables::TableTest::Wilcoxon(match reference {
-            "exact-untied" => tables::WilcoxonReference::Exact,
-            "normal" => tables::WilcoxonReference::Normal,
-            other => {
-                return Err(err(format!(
-                    "reference must be 'exact', 'exact-untied' or 'normal', not {other:?}"
-                )));
-            }
-        }),
+        "wilcoxon" => tables::TableTest::Wilcoxon(reference.parse().map_err(|_| {
+            err(format!("reference must be 'exact', 'exact-untied' or 'normal', not {reference:?}"))
+        })?),
         "mann-whitney" => tables::TableTest::MannWhitney {
             m_star: m_star.unwrap_or(n / 2),
         },
@@ -739,25 +730,6 @@ fn critical_value(
     r.set("shipped", lookup.shipped);
     r.set("source", if lookup.shipped { "shipped" } else { "computed" });
     r.set("row", &lookup.row);
-    r.set("n", n);
-    r.set("epsilon", epsilon);
-    r.set("alpha", alpha);
-    Ok(r.finish())
-}
-
-/// The two-sided critical value of the private Wilcoxon test's default (zero-robust exact)
-/// reference, computed now as the CLI's `critical-value wilcoxon` does (no table holds it).
-fn robust_wilcoxon_critical_value(py: Python<'_>, n: u32, epsilon: f64, alpha: f64) -> PyResult<String> {
-    let eps = Epsilon::new(epsilon).map_err(err)?;
-    let reference = wx::WpReference::new(n as usize, eps, wx::Reference::Exact, Evaluator::Exact)
-        .map_err(err)?;
-    let value = py.detach(|| reference.critical_value(alpha, Alternative::TwoSided)).map_err(err)?;
-    let mut r = Report::plain("critical-value");
-    r.set("for", "wilcoxon");
-    r.set("critical_value", value);
-    r.set("shipped", false);
-    r.set("source", "computed");
-    r.set("reference", reference.info());
     r.set("n", n);
     r.set("epsilon", epsilon);
     r.set("alpha", alpha);

@@ -240,16 +240,21 @@ def test_ledger_refuses_overspending_in_the_cli_format(tmp_path, grouped_csv):
 
 
 def test_critical_value_of_the_default_wilcoxon_reference_is_the_clis():
-    # One name, one answer: 'exact' is the test's default (zero-robust) reference in the CLI
-    # and here; 'exact-untied' is the shipped table's.
-    ours = dptest.critical_value("wilcoxon", 100, 1.0)
-    out = subprocess.run([cli(), "critical-value", "wilcoxon", "--n", "100", "--epsilon", "1",
-                          "--json"], capture_output=True, text=True, check=True)
-    theirs = json.loads(out.stdout)
-    assert ours.source == theirs["source"] == "computed"
-    assert ours.critical_value == theirs["critical_value"]
+    # One name, one answer: 'exact' is the test's default (zero-robust) reference in the CLI,
+    # here and in the shipped tables; 'exact-untied' is another reference with its own cells.
+    for n, source in [(100, "shipped"), (101, "computed")]:
+        ours = dptest.critical_value("wilcoxon", n, 1.0)
+        out = subprocess.run([cli(), "critical-value", "wilcoxon", "--n", str(n), "--epsilon",
+                              "1", "--json"], capture_output=True, text=True, check=True)
+        theirs = json.loads(out.stdout)
+        assert ours.source == theirs["source"] == source
+        assert ours.critical_value == theirs["critical_value"]
+    shipped = dptest.critical_value("wilcoxon", 100, 1.0)
     untied = dptest.critical_value("wilcoxon", 100, 1.0, reference="exact-untied")
     assert untied.shipped and untied.source == "shipped"
+    assert untied.critical_value != shipped.critical_value
+    with pytest.raises(ValueError, match="reference must be"):
+        dptest.critical_value("wilcoxon", 100, 1.0, reference="untied")
 
 
 def test_one_sample_wilcoxon_takes_a_hypothesised_median():

@@ -55,7 +55,8 @@ pub struct Args {
     /// Engine: cpu (streaming, shared draws), gpu, exact, or auto (gpu only on a real GPU).
     #[arg(long, value_enum, default_value_t = BackendArg::Cpu)]
     backend: BackendArg,
-    /// Wilcoxon reference: normal (the paper's) or exact (signed-rank pmf).
+    /// Wilcoxon reference: normal (the paper's), exact (the test's default, zero-robust: exact
+    /// engine only) or exact-untied (the untied signed-rank pmf).
     #[arg(long, value_enum, default_value_t = ReferenceArg::Normal)]
     reference: ReferenceArg,
     /// Output format: csv only, or csv plus Markdown in the paper's layout.
@@ -104,6 +105,7 @@ enum BackendArg {
 enum ReferenceArg {
     Normal,
     Exact,
+    ExactUntied,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -151,9 +153,11 @@ fn grid(args: &Args, family: Family) -> Grid {
     set(&mut grid.alphas, &args.alpha);
     set(&mut grid.groups, &args.groups);
     set(&mut grid.m_star_fractions, &args.m_star_fraction);
-    if args.reference == ReferenceArg::Exact {
-        grid.reference = WilcoxonReference::Exact;
-    }
+    grid.reference = match args.reference {
+        ReferenceArg::Normal => WilcoxonReference::Normal,
+        ReferenceArg::Exact => WilcoxonReference::Exact,
+        ReferenceArg::ExactUntied => WilcoxonReference::ExactUntied,
+    };
     if let Some(draws) = args.draws {
         grid.draws = draws;
     }

@@ -24,8 +24,8 @@
 //!
 //! ```
 //! use dptest_anova::{
-//!     BoundedGroups, Bounds, DEFAULT_NULL_DRAWS, Evaluator, MonteCarlo, SwanbergOptions, f_oneway,
-//!     private_anova,
+//!     BoundedGroups, Bounds, DEFAULT_NULL_DRAWS, Epsilon, Evaluator, MonteCarlo, SwanbergOptions,
+//!     f_oneway, private_anova,
 //! };
 //!
 //! let groups = vec![
@@ -36,7 +36,7 @@
 //! let public = f_oneway(&groups)?;
 //! assert!(public.p_value < 1e-10);
 //!
-//! let options = SwanbergOptions::new(1.0)?;
+//! let options = SwanbergOptions::new(Epsilon::new(1.0)?);
 //! let sample = BoundedGroups::new(&groups, Bounds::new(0.0, 12.0)?)?;
 //! let evaluator = Evaluator::cpu(MonteCarlo::new(DEFAULT_NULL_DRAWS, 7)?);
 //! let private = private_anova(&sample, &options, evaluator)?;

@@ -5,6 +5,8 @@
 use dptest_refdist::{DrawStream, Evaluator, MonteCarlo};
 use serde::Serialize;
 
+use dptest_mechanisms::Epsilon;
+
 use crate::error::AnovaError;
 use crate::private::{NoisySums, SwanbergOptions, SwanbergScales};
 use crate::public::f_oneway;
@@ -176,7 +178,7 @@ pub fn calibrate(
     seed: u64,
 ) -> Result<Calibration, AnovaError> {
     let design = Design::equal(n, &vec![0.5; groups], sigma)?;
-    let options = SwanbergOptions::new(epsilon)?;
+    let options = SwanbergOptions::new(Epsilon::new(epsilon)?);
     let p_values = simulated_p_values(&design, &options, reps, null_draws, seed)?;
     let rates =
         [0.01, 0.05, 0.10].iter().map(|&a| RejectionRate::from_p_values(&p_values, a)).collect();
@@ -254,6 +256,6 @@ impl PaperDesign {
     /// # Errors
     /// Never for the built-in designs.
     pub fn options(&self) -> Result<SwanbergOptions, AnovaError> {
-        SwanbergOptions::new(self.epsilon)
+        Ok(SwanbergOptions::new(Epsilon::new(self.epsilon)?))
     }
 }

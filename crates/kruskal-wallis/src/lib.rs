@@ -30,6 +30,10 @@
 //!     private_kruskal_wallis,
 //! };
 //!
+//! // `from_groups` refuses an empty group, which suits the public test. A private release
+//! // whose groups are declared (their number public, an empty one valid data) takes
+//! // `GroupedSample::from_indices(values, &group_of, groups)`, as the CLI and Python do:
+//! // otherwise whether anything is released would depend on the data.
 //! let sample = GroupedSample::from_groups(&[
 //!     vec![6.3, 5.4, 5.7, 5.2, 5.0],
 //!     vec![6.9, 7.0, 6.1, 7.9],
@@ -44,6 +48,11 @@
 //! let private = private_kruskal_wallis(&sample, &options, evaluator)?;
 //! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
 //! assert_eq!((private.epsilon, private.delta, private.detail.sensitivity), (1.0, 0.0, 8.0));
+//!
+//! // Three declared groups, the last with no rows: still released.
+//! let declared = GroupedSample::from_indices(vec![6.3, 5.4, 6.9, 7.0], &[0, 0, 1, 1], 3)?;
+//! let private = private_kruskal_wallis(&declared, &options, evaluator)?;
+//! assert!(private.p_value > 0.0 && private.p_value <= 1.0);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]

@@ -82,7 +82,8 @@ enum Shared {
     /// Each cell's own null model on the CPU engine (the three-group KW-abs size envelope,
     /// drawn from the rank sums' normal limit at every n).
     Model,
-    /// Nothing: analytic cells.
+    /// Nothing: analytic cells, and cells only the exact engine computes (the zero-robust
+    /// Wilcoxon reference).
     Analytic,
 }
 
@@ -124,7 +125,7 @@ fn shared_of(cell: &Cell) -> Shared {
             Shared::Normal(tags::NORMAL_LAPLACE)
         }
         TableTest::MannWhitney { .. } => Shared::Normal(tags::FOLDED_NORMAL_LAPLACE),
-        TableTest::Wilcoxon(WilcoxonReference::Exact) => Shared::SignedRank(cell.n),
+        TableTest::Wilcoxon(WilcoxonReference::ExactUntied) => Shared::SignedRank(cell.n),
         TableTest::KruskalWallis { statistic, groups }
             if equal_groups_statistic(statistic, groups)
                 == RankStatistic::KruskalWallisAbsSizeEnvelope =>
@@ -133,7 +134,9 @@ fn shared_of(cell: &Cell) -> Shared {
         }
         TableTest::KruskalWallis { groups, .. } => Shared::RankSums(cell.n, groups),
         TableTest::TTest => Shared::TData(cell.n),
-        TableTest::PublicNormal | TableTest::TaskClifton => Shared::Analytic,
+        TableTest::PublicNormal
+        | TableTest::TaskClifton
+        | TableTest::Wilcoxon(WilcoxonReference::Exact) => Shared::Analytic,
     }
 }
 
@@ -376,5 +379,6 @@ fn row(
 
 /// Whether a cell has an exact value (the exact engine can compute it).
 pub fn has_exact(cell: &Cell) -> bool {
-    cell.test == TableTest::TaskClifton || exact_reference(cell).is_ok_and(|r| r.is_some())
+    matches!(cell.test, TableTest::TaskClifton | TableTest::Wilcoxon(WilcoxonReference::Exact))
+        || exact_reference(cell).is_ok_and(|r| r.is_some())
 }

@@ -7,7 +7,9 @@ use dptest_refdist::{
     FoldedNormalLaplace, NormalLaplace, NullModel, SignedRankLaplace, TStatisticNull, Tail,
 };
 use dptest_t_test::PrivateTOptions;
-use dptest_wilcoxon::{tc_analytic_critical_value, tc_sensitivity};
+use dptest_wilcoxon::{
+    Alternative, Evaluator, WpReference, tc_analytic_critical_value, tc_sensitivity,
+};
 
 use crate::error::TablesError;
 use crate::spec::{
@@ -51,7 +53,9 @@ pub struct CellNull {
 }
 
 /// The cell's null model and the tail that counts as extreme, on the model's own scale
-/// (W/σ_n for [`TableTest::WilcoxonNormalized`]); `Ok(None)` for analytic cells.
+/// (W/σ_n for [`TableTest::WilcoxonNormalized`]); `Ok(None)` for analytic cells and for the
+/// zero-robust Wilcoxon reference (the largest tail over every number of zeros, which no single
+/// law draws: its cells are exact).
 pub fn null_model(cell: &Cell) -> Result<Option<CellNull>, TablesError> {
     let Cell { test, n, epsilon, .. } = *cell;
     let (model, tail): (Box<dyn NullModel>, Tail) = match test {
@@ -59,7 +63,7 @@ pub fn null_model(cell: &Cell) -> Result<Option<CellNull>, TablesError> {
             Box::new(NormalLaplace::new(signed_rank_sd(n), wilcoxon_scale(n, epsilon))?),
             Tail::TwoSided,
         ),
-        TableTest::Wilcoxon(WilcoxonReference::Exact) => {
+        TableTest::Wilcoxon(WilcoxonReference::ExactUntied) => {
             (Box::new(SignedRankLaplace::new(n, wilcoxon_scale(n, epsilon))?), Tail::TwoSided)
         }
         TableTest::WilcoxonNormalized => {
@@ -83,7 +87,9 @@ pub fn null_model(cell: &Cell) -> Result<Option<CellNull>, TablesError> {
             let (mean, variance) = t_scales(n, epsilon)?;
             (Box::new(TStatisticNull::new(n, T_PAPER_SD, mean, variance)?), Tail::TwoSided)
         }
-        TableTest::PublicNormal | TableTest::TaskClifton => return Ok(None),
+        TableTest::PublicNormal
+        | TableTest::TaskClifton
+        | TableTest::Wilcoxon(WilcoxonReference::Exact) => return Ok(None),
     };
     Ok(Some(CellNull { model, tail }))
 }
@@ -121,7 +127,7 @@ pub fn exact_reference(cell: &Cell) -> Result<Option<ExactReference>, TablesErro
             wilcoxon_scale(n, epsilon),
             Tail::TwoSided,
         )?,
-        TableTest::Wilcoxon(WilcoxonReference::Exact) => {
+        TableTest::Wilcoxon(WilcoxonReference::ExactUntied) => {
             if n > dptest_refdist::exact::SIGNED_RANK_MAX_N {
                 return Ok(None);
             }
@@ -142,7 +148,10 @@ pub fn exact_reference(cell: &Cell) -> Result<Option<ExactReference>, TablesErro
                 Tail::Lower,
             )?
         }
-        TableTest::TaskClifton | TableTest::KruskalWallis { .. } | TableTest::TTest => {
+        TableTest::TaskClifton
+        | TableTest::KruskalWallis { .. }
+        | TableTest::TTest
+        | TableTest::Wilcoxon(WilcoxonReference::Exact) => {
             return Ok(None);
         }
     };
@@ -151,16 +160,33 @@ pub fn exact_reference(cell: &Cell) -> Result<Option<ExactReference>, TablesErro
 
 /// The exact (or analytic) critical value of a cell on the model's scale, where one exists.
 pub fn exact_value(cell: &Cell) -> Result<Option<f64>, TablesError> {
-    if cell.test == TableTest::TaskClifton {
-        let scale = tc_sensitivity(cell.n as usize) / cell.epsilon;
-        let value = tc_analytic_critical_value(cell.alpha, scale)
-            .map_err(|error| TablesError::Unsupported(error.to_string()))?;
-        return Ok(Some(value));
+    match cell.test {
+        TableTest::TaskClifton => {
+            let scale = tc_sensitivity(cell.n as usize) / cell.epsilon;
+            let value = tc_analytic_critical_value(cell.alpha, scale).map_err(unsupported)?;
+            return Ok(Some(value));
+        }
+        TableTest::Wilcoxon(WilcoxonReference::Exact) => return zero_robust_value(cell).map(Some),
+        _ => {}
     }
     match exact_reference(cell)? {
         Some(reference) => Ok(Some(reference.critical_value(cell.alpha)?)),
         None => Ok(None),
     }
+}
+
+/// The zero-robust Wilcoxon cell's critical value, as the test computes it
+/// ([`dptest_wilcoxon::WpReference::critical_value`], two-sided, exact evaluator).
+fn zero_robust_value(cell: &Cell) -> Result<f64, TablesError> {
+    let epsilon = Epsilon::new(cell.epsilon).map_err(unsupported)?;
+    let reference =
+        WpReference::new(cell.n as usize, epsilon, WilcoxonReference::Exact, Evaluator::Exact)
+            .map_err(unsupported)?;
+    reference.critical_value(cell.alpha, Alternative::TwoSided).map_err(unsupported)
+}
+
+fn unsupported(error: impl std::fmt::Display) -> TablesError {
+    TablesError::Unsupported(error.to_string())
 }
 
 /// Factor from the model's scale to the table's `critical_value` scale (σ_n for the Tables 1–2

@@ -5,6 +5,11 @@ use serde::Serialize;
 
 use crate::error::{TablesError, require};
 
+/// The null of a Wilcoxon table: the test's own reference type, so a table cell is the critical
+/// value of the test run with the same reference (`Exact`, the default, is the zero-robust
+/// one; `ExactUntied` the untied signed-rank null; `Normal` the paper's).
+pub use dptest_wilcoxon::Reference as WilcoxonReference;
+
 /// A family of tables, written to one file `<name>.csv` (and `.md`; shipped in `crates/tables/shipped/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -48,26 +53,6 @@ impl Family {
     }
 }
 
-/// The null of a Wilcoxon table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WilcoxonReference {
-    /// Normal(0, n(n+1)(2n+1)/6) ⊕ Laplace(2n/ε): the paper's tables.
-    Normal,
-    /// The exact signed-rank null ⊕ Laplace(2n/ε).
-    Exact,
-}
-
-impl WilcoxonReference {
-    /// `"normal"` or `"exact"` (the CSV `reference` column).
-    pub fn name(self) -> &'static str {
-        match self {
-            WilcoxonReference::Normal => "normal",
-            WilcoxonReference::Exact => "exact",
-        }
-    }
-}
-
 /// Whether a critical value is for a one-sided or a two-sided test (the CSV `sided` column).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -91,7 +76,9 @@ impl Sided {
 /// A tabulated test together with its parameters beyond (n, ε, α).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TableTest {
-    /// Private Wilcoxon (Pratt): two-sided critical value of |W̃| in raw W units.
+    /// Private Wilcoxon (Pratt): two-sided critical value of |W̃| in raw W units, for the
+    /// test's own reference ([`WilcoxonReference::Exact`], the zero-robust one, is the test's
+    /// default; a cell's `reference` column is [`WilcoxonReference::name`]).
     Wilcoxon(WilcoxonReference),
     /// Tables 1–2 "New": one-sided upper critical value of W̃/σ_n (normal reference).
     WilcoxonNormalized,
@@ -201,8 +188,7 @@ impl TableTest {
             ("wilcoxon", "normal") if sided == Sided::One.name() => {
                 Some(TableTest::WilcoxonNormalized)
             }
-            ("wilcoxon", "exact") => Some(TableTest::Wilcoxon(WilcoxonReference::Exact)),
-            ("wilcoxon", "normal") => Some(TableTest::Wilcoxon(WilcoxonReference::Normal)),
+            ("wilcoxon", name) => name.parse().ok().map(TableTest::Wilcoxon),
             ("public", _) => Some(TableTest::PublicNormal),
             ("task-clifton", _) => Some(TableTest::TaskClifton),
             ("kruskal-wallis", _) => kw(KwStatistic::Squared),

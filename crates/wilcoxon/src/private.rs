@@ -36,6 +36,18 @@ pub enum Reference {
     Normal,
 }
 
+impl Reference {
+    /// `"exact"`, `"exact-untied"` or `"normal"`: the name the CLI, the Python package and
+    /// the shipped tables' `reference` column use (and [`str::parse`] reads).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Reference::Exact => "exact",
+            Reference::ExactUntied => "exact-untied",
+            Reference::Normal => "normal",
+        }
+    }
+}
+
 impl std::str::FromStr for Reference {
     type Err = WilcoxonError;
 

@@ -200,7 +200,7 @@ pub fn evaluator(
             Box::new(KwEval(KwReference::new(setting, mc)?))
         }
         Method::Anova { fraction } => {
-            let options = SwanbergOptions::new(eps()?.value())?.with_fraction(fraction)?;
+            let options = SwanbergOptions::new(eps()?).with_fraction(fraction)?;
             Box::new(AnovaEval {
                 scales: options.noise_scales()?,
                 null_draws: config.anova_null_draws,

@@ -94,8 +94,7 @@ fn m_star(args: &CriticalArgs) -> Result<usize> {
     Ok(m)
 }
 
-/// The table test of a request, where the tables have one (the zero-robust Wilcoxon
-/// reference has none).
+/// The table test of a request, where the tables have one.
 fn table_test(args: &CriticalArgs) -> Result<Option<tables::TableTest>> {
     let test = match args.test {
         CriticalTest::KruskalWallis => u32::try_from(args.groups).ok().map(|groups| {
@@ -104,15 +103,7 @@ fn table_test(args: &CriticalArgs) -> Result<Option<tables::TableTest>> {
         CriticalTest::MannWhitney => u32::try_from(m_star(args)?)
             .ok()
             .map(|m_star| tables::TableTest::MannWhitney { m_star }),
-        CriticalTest::Wilcoxon => match args.reference {
-            WilcoxonReference::Exact => None,
-            WilcoxonReference::ExactUntied => {
-                Some(tables::TableTest::Wilcoxon(tables::WilcoxonReference::Exact))
-            }
-            WilcoxonReference::Normal => {
-                Some(tables::TableTest::Wilcoxon(tables::WilcoxonReference::Normal))
-            }
-        },
+        CriticalTest::Wilcoxon => Some(tables::TableTest::Wilcoxon(args.reference.kind())),
     };
     Ok(test)
 }
@@ -179,7 +170,7 @@ fn shipped(args: &CriticalArgs, alpha: f64, lookup: &tables::Lookup) -> Report {
         CriticalTest::MannWhitney => r.set("m_star", row.m_star),
         CriticalTest::Wilcoxon => {
             r.set("normalized", value / wx::signed_rank_sd(args.n));
-            r.set("null", format!("{:?}", args.reference).to_lowercase());
+            r.set("null", args.reference.kind().name());
         }
     }
     r
@@ -288,15 +279,12 @@ fn wilcoxon(args: &CriticalArgs, common: &Common, epsilon: Epsilon) -> Result<Re
         "critical value",
         format!("{} (= {} σ_n); {}", fmt(value), fmt(value / sigma), rule(args.test)),
     );
-    r.line(
-        "reference",
-        format!("{:?} signed-rank null ⊕ Laplace(2n/ε)", args.reference).to_lowercase(),
-    );
+    r.line("reference", format!("{} (2n/ε)", reference.law().description()));
     r.set("critical_value", value);
     r.set("normalized", value / sigma);
     r.set("tail", tail_name(args.test));
     r.set("reference", reference.info());
-    r.set("null", json!(format!("{:?}", args.reference).to_lowercase()));
+    r.set("null", kind.name());
     if let Some(s) = &sim {
         add_engine(&mut r, s);
     }

@@ -4,6 +4,7 @@ use anyhow::{Result, anyhow, bail};
 use dptest_anova as av;
 use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
+use dptest_mechanisms::Epsilon;
 
 use super::{add_decision, add_engine, add_ledger, release, simulation};
 use crate::cli::{AnovaArgs, Common, GroupColumns, InputArgs, KruskalArgs, MannWhitneyArgs};
@@ -137,7 +138,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
         )
     })?;
     let sample = av::BoundedGroups::new(&data.split(), args.bounds).map_err(|e| anyhow!("{e}"))?;
-    let options = av::SwanbergOptions::new(args.epsilon).map_err(|e| anyhow!("{e}"))?;
+    let options = av::SwanbergOptions::new(Epsilon::new(args.epsilon)?);
     options.noise_scales().map_err(|e| anyhow!("{e}"))?;
     let sim = simulation(common, av::DEFAULT_NULL_DRAWS, super::DEFAULT_SEED)?;
     sim.require_monte_carlo("anova")?;

@@ -130,9 +130,17 @@ fn critical_values_come_from_the_shipped_tables_where_they_cover_the_request() {
         computed["critical_value"].as_f64().unwrap(),
         1e-9,
     );
-    // The zero-robust Wilcoxon reference has no table: always computed.
-    let v = json(&["critical-value", "wilcoxon", "--n", "100", "--epsilon", "1"]);
-    assert_eq!(v["source"], "computed");
+    // The test's default (zero-robust) Wilcoxon reference is shipped, and equals the test's
+    // own computation; the untied reference is another cell.
+    let wx = ["critical-value", "wilcoxon", "--n", "100", "--epsilon", "1"];
+    let shipped = json(&wx);
+    assert_eq!((&shipped["source"], &shipped["null"]), (&"shipped".into(), &"exact".into()));
+    let computed = json(&[&wx[..], &["--seed", "1"]].concat());
+    assert_eq!((&computed["source"], &computed["null"]), (&"computed".into(), &"exact".into()));
+    assert_eq!(shipped["critical_value"], computed["critical_value"]);
+    let untied = json(&[&wx[..], &["--reference", "exact-untied"]].concat());
+    assert_eq!((&untied["source"], &untied["null"]), (&"shipped".into(), &"exact-untied".into()));
+    assert_ne!(untied["critical_value"], shipped["critical_value"]);
 }
 
 #[test]

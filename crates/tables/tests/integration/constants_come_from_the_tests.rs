@@ -29,3 +29,29 @@ fn t_test_reference_label_names_the_paper_sd() {
     assert_eq!(T_PAPER_SD, dptest_t_test::PAPER_SD);
     assert_eq!(TableTest::TTest.reference_name(), format!("normal-sd-{T_PAPER_SD}"));
 }
+
+#[test]
+fn the_default_wilcoxon_cell_is_the_critical_value_of_the_test_run_with_defaults() {
+    use dptest_wilcoxon::{Alternative, Evaluator, PrivateWilcoxonOptions, WpReference};
+    // The test's default options name the reference; the table reads the same type.
+    let epsilon = Epsilon::new(1.0).unwrap();
+    let reference = PrivateWilcoxonOptions::new(epsilon).reference;
+    assert_eq!(reference, dptest_tables::WilcoxonReference::Exact);
+    for (n, alpha) in [(10u32, 0.05), (100, 0.01), (400, 0.05), (1000, 0.005)] {
+        let test = TableTest::Wilcoxon(reference);
+        let found = dptest_tables::critical_value(test, n, 1.0, alpha).unwrap();
+        assert!(found.shipped, "n = {n}: the default reference has shipped cells");
+        assert_eq!(found.row.reference, "exact");
+        let own = WpReference::new(n as usize, epsilon, reference, Evaluator::Exact).unwrap();
+        let value = own.critical_value(alpha, Alternative::TwoSided).unwrap();
+        assert_eq!(found.value(), value, "n = {n}, α = {alpha}");
+        // The test rejects at the cell and not just below it.
+        let p = |w: f64| own.p_value(w, Alternative::TwoSided).unwrap();
+        assert!(p(found.value()) <= alpha + 1e-12 && p(found.value() * 0.99) > alpha);
+        // The untied reference is another test's: its cell differs.
+        let untied = TableTest::Wilcoxon(dptest_tables::WilcoxonReference::ExactUntied);
+        let other = dptest_tables::critical_value(untied, n, 1.0, alpha).unwrap();
+        assert_eq!(other.row.reference, "exact-untied");
+        assert_ne!(other.value(), value);
+    }
+}
