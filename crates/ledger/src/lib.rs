@@ -12,8 +12,7 @@
 //! test's `Outcome`), never only what the caller declared.
 //!
 //! ```
-//! use dptest_core::PrivacyCost;
-//! use dptest_ledger::{Account, Charge, charged};
+//! use dptest_ledger::{Account, Charge, PrivacyCost, charged};
 //! let dir = std::env::temp_dir().join(format!("dptest-ledger-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let file = dir.join("budget.json");
@@ -37,10 +36,12 @@ use std::collections::btree_map::Entry;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use dptest_core::{PrivacyCost, Spent};
 use dptest_mechanisms::{BUDGET_RELATIVE_SLACK, BudgetAccountant, Epsilon};
 use serde::{Deserialize, Serialize};
 
+/// What a release cost, and the trait by which [`charged`] reads it (re-exported from
+/// `dptest-core`, so the ledger is one dependency).
+pub use dptest_core::{PrivacyCost, Spent};
 pub use error::{EpsilonField, Failure, IoAction, LedgerError, Limit};
 pub use locked::{LockedFile, check_path};
 

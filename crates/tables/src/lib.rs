@@ -29,6 +29,7 @@
 
 #![deny(missing_docs)]
 
+pub use dptest_kruskal_wallis::KwStatistic;
 pub use dptest_refdist::parts::{critical_values_from_keys, critical_values_of};
 
 pub use crate::{
