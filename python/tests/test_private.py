@@ -351,7 +351,7 @@ def test_the_ledger_records_what_the_release_spent_not_what_its_caller_declared(
 PAIRS = np.linspace(-1.0, 3.0, 80)
 
 
-def test_every_interval_is_the_estimate_object_of_the_cli():
+def test_every_interval_is_the_estimate_object_of_the_cli(tmp_path):
     """ci= gives the CLI's estimate object (same keys), through the one release hook."""
     t = dptest.ttest(PAIRS, epsilon=1.0, bounds=(-5, 5), ci=0.9, draws=2000)
     est = t.estimate
@@ -374,6 +374,12 @@ def test_every_interval_is_the_estimate_object_of_the_cli():
     # Two-sided with known sizes: the signed release carries the interval too.
     m2 = dptest.mannwhitneyu(PAIRS[:40] + 1, PAIRS[40:], epsilon=1.0, known_sizes=True, ci=0.95)
     assert m2.released_statistic == "centred" and 0 <= m2.estimate["low"] <= m2.estimate["high"] <= 1
+    # With ci_epsilon the interval releases DeLong's placement variance: charged with the test.
+    led = dptest.Ledger(tmp_path / "placements.json", dataset="groups", budget=2.0)
+    m3 = dptest.mannwhitneyu(PAIRS[:40] + 1, PAIRS[40:], epsilon=1.0, known_sizes=True, ci=0.95,
+                             ci_epsilon=0.5, ledger=led)
+    assert m3.estimate["epsilon"] == 0.5 and "DeLong" in m3.estimate["method"]
+    assert m3.epsilon_total == 1.5 and led.status()["spent"] == pytest.approx(1.5)
     k = dptest.private_test("kruskal-wallis", *GROUPS.values(), epsilon=1.0, ci=0.95, draws=2000)
     assert k.estimate["parameter"].startswith("rank effect") and k.estimate["epsilon"] == 0.0
     # The named functions take ci= too (privacy review 4): kruskal, and the private sign test.

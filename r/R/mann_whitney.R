@@ -27,6 +27,9 @@
 #' @param conf.level A level for an interval of P(X > Y) (with `known_sizes = TRUE`, or any
 #'   alternative with the centred statistic: no epsilon of its own). In public mode, passed
 #'   to [stats::wilcox.test()] with `conf.int = TRUE`.
+#' @param ci.epsilon With `conf.level`: an epsilon of its own for a release of DeLong's
+#'   placement variance, so the interval uses the estimated variance instead of its largest
+#'   possible value (narrower on large samples); charged with the test.
 #' @param exact,correct Passed to [stats::wilcox.test()] in public mode.
 #' @param draws,seed The Monte Carlo reference's draws and seed (public).
 #' @param alpha The level at which the release's `reject` field is decided.
@@ -46,7 +49,8 @@ dp_mann_whitney_test.default <- function(x, y, alternative = c("two.sided", "les
                                          mu = 0, ..., epsilon = NULL, public = FALSE,
                                          statistic = c("centred", "paper"), delta = NULL,
                                          known_sizes = FALSE, count_sizes = FALSE,
-                                         reference = NULL, conf.level = NULL, exact = NULL,
+                                         reference = NULL, conf.level = NULL,
+                                         ci.epsilon = NULL, exact = NULL,
                                          correct = TRUE, draws = NULL, seed = NULL,
                                          alpha = 0.05, ledger = NULL) {
   alternative <- match.arg(alternative)
@@ -68,7 +72,8 @@ dp_mann_whitney_test.default <- function(x, y, alternative = c("two.sided", "les
     alternative = alternative,
     options = list(statistic = statistic, known_sizes = known_sizes,
                    count_sizes = count_sizes, reference = reference),
-    conf.level = conf.level, draws = draws, seed = seed, alpha = alpha, ledger = ledger
+    conf.level = conf.level, ci.epsilon = ci.epsilon, draws = draws, seed = seed,
+    alpha = alpha, ledger = ledger
   )
   as_dp_htest(
     fields,

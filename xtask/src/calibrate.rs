@@ -131,8 +131,8 @@ pub struct Args {
     #[arg(long, value_name = "H", requires = "coverage")]
     pub mean_half_width: Option<f64>,
     /// With --coverage: the mean's rows also for the t-test's bounded-sd interval and the
-    /// NoisyVar route an OpenDP user would build, and P(X > Y)'s also for the Birnbaum–Klose
-    /// bound, on the same datasets and releases.
+    /// NoisyVar route an OpenDP user would build, and P(X > Y)'s also with two variance
+    /// models in place of the Birnbaum–Klose bound, on the same datasets and releases.
     #[arg(long, requires = "coverage")]
     pub peers: bool,
     /// With --coverage: these ε instead of the grid 0.1, 1, 10.

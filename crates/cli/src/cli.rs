@@ -312,14 +312,16 @@ pub struct Privacy {
 pub struct CiArgs {
     /// Add an effect estimate with a two-sided confidence interval at this level (e.g. 0.95):
     /// the mean (t-test), the median (sign, wilcoxon: private runs need --bounds and
-    /// --ci-epsilon), P(X > Y) (mann-whitney: private runs need --known-sizes and a one-sided
-    /// alternative), the rank effect H_abs measures (kruskal-wallis, private). With --public, the public twin (t, order-statistic and the same AUC
-    /// interval on the exact data). Every interval but the median's is post-processing of the
-    /// test's own release; the median's spends --ci-epsilon of its own.
+    /// --ci-epsilon), P(X > Y) (mann-whitney: private runs need --known-sizes), the rank
+    /// effect H_abs measures (kruskal-wallis, private). With --public, the public twin (t,
+    /// order-statistic and the same AUC interval on the exact data). Every interval but the
+    /// median's is post-processing of the test's own release; the median's spends --ci-epsilon
+    /// of its own, and P(X > Y)'s may (DeLong's variance released instead of its bound).
     #[arg(long, value_name = "LEVEL")]
     pub ci: Option<f64>,
     /// The interval's own ε, for intervals that release something of their own (the median
-    /// of sign and wilcoxon); charged to the ledger with the test's ε.
+    /// of sign and wilcoxon; for mann-whitney --known-sizes, DeLong's placement variance, so
+    /// the P(X > Y) interval needs no variance bound); charged to the ledger with the test's ε.
     #[arg(long, value_name = "E", requires = "ci", value_parser = positive)]
     pub ci_epsilon: Option<f64>,
 }

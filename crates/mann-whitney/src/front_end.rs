@@ -1,7 +1,7 @@
 //! The release hook of the private Mann–Whitney test (`dptest_report::ReleaseTest`): what
 //! the CLI and Python run, and the lines they show.
 
-use dptest_core::{Alternative, PrivateTest};
+use dptest_core::{Alternative, Estimate, PrivateTest};
 use dptest_mechanisms::{Delta, Epsilon};
 use dptest_refdist::Evaluator;
 use dptest_report::{
@@ -13,7 +13,8 @@ use crate::interval::whole_range_auc;
 use crate::{
     CENTRED_EXACT_MAX_N, DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, GroupSizes, MwPrivacy,
     MwReferenceKind, MwStatistic, MwSummary, PrivateMannWhitney, PrivateMwOptions, TwoSample,
-    auc_interval, check_options, private_mann_whitney, private_mann_whitney_of_summary,
+    auc_interval, auc_interval_placements, check_options, private_mann_whitney,
+    private_mann_whitney_of_summary, release_placement_statistic,
 };
 
 impl ReleaseTest for PrivateMannWhitney {
@@ -35,7 +36,7 @@ impl ReleaseTest for PrivateMannWhitney {
         check_options(shape.n, &options).map_err(Refusal::from_display)?;
         check_reach(&options.privacy, shape.n, choices)?;
         Ok(Prepared {
-            epsilon: choices.epsilon,
+            epsilon: choices.epsilon + placement_epsilon(choices),
             delta: options.privacy.delta_spent(),
             // The normal reference is closed-form; exact-U simulates above EXACT_U_MAX_PAIRS.
             evaluation: Evaluation::MonteCarlo {
@@ -54,16 +55,17 @@ impl ReleaseTest for PrivateMannWhitney {
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
         data.checked_summary()?;
-        let (options, result) = match data {
+        let (options, result, sample) = match data {
             Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
                 let (Ok([r1, _]), Ok([n1, n2])) =
                     (<[f64; 2]>::try_from(sums), <[u64; 2]>::try_from(sizes))
                 else {
                     return Err(two_groups());
                 };
+                placement_rows(choices)?;
                 let summary = MwSummary::from_rank_sum(r1, to_usize(n1)?, to_usize(n2)?);
                 let options = options(choices, summary.n())?;
-                (options, private_mann_whitney_of_summary(&summary, &options, evaluator))
+                (options, private_mann_whitney_of_summary(&summary, &options, evaluator), None)
             }
             Data::Summary { .. } => return Err(two_groups()),
             rows => {
@@ -74,7 +76,8 @@ impl ReleaseTest for PrivateMannWhitney {
                 // A declared group may be empty (the release must not depend on that).
                 let sample = TwoSample::declared(x, y).map_err(Refusal::from_display)?;
                 let options = options(choices, sample.n())?;
-                (options, private_mann_whitney(&sample, &options, evaluator))
+                let result = private_mann_whitney(&sample, &options, evaluator);
+                (options, result, Some(sample))
             }
         };
         let result = result.map_err(Refusal::from_display)?;
@@ -172,13 +175,17 @@ impl ReleaseTest for PrivateMannWhitney {
             } else {
                 0.0
             };
-            let estimate = auc_interval(
-                result.statistic + centre,
-                detail.reference_sizes,
-                detail.noise_scale,
-                ci.level,
-            )
-            .unwrap_or_else(|| whole_range_auc(ci.level));
+            let u = result.statistic + centre;
+            let sizes = detail.reference_sizes;
+            let placements = match (ci.epsilon, &sample) {
+                (Some(epsilon), Some(sample)) => {
+                    placement_interval(sample, epsilon, u, detail.noise_scale, ci.level)?
+                }
+                _ => None,
+            };
+            let estimate = placements
+                .or_else(|| auc_interval(u, sizes, detail.noise_scale, ci.level))
+                .unwrap_or_else(|| whole_range_auc(ci.level));
             r.set_estimate(&estimate);
         }
         Ok(r)
@@ -215,11 +222,15 @@ fn check_reach(privacy: &MwPrivacy, n: usize, choices: &Choices) -> Result<(), R
 
 /// Refuses `--ci` where the release does not identify θ = P(X > Y): private sizes (n₁n₂ is not
 /// public, so Ũ does not scale to θ). With known sizes every release is signed (U₁, or
-/// U₁ − n₁n₂/2 two-sided).
+/// U₁ − n₁n₂/2 two-sided). `--ci-epsilon`, when given, must be a valid ε: it is the placement
+/// release's.
 fn check_ci(choices: &Choices, known: bool) -> Result<(), Refusal> {
     let Some(ci) = choices.ci else { return Ok(()) };
     let front = choices.front_end;
-    ci.checked(front)?.no_epsilon(front, "Mann–Whitney")?;
+    let ci = ci.checked(front)?;
+    if ci.epsilon.is_some() {
+        ci.own_epsilon(front, "the placement variance is a release of its own")?;
+    }
     if !known {
         return Err(Refusal(format!(
             "the interval for P(X > Y) needs public sizes: pass {} (with private sizes the \
@@ -228,6 +239,46 @@ fn check_ci(choices: &Choices, known: bool) -> Result<(), Refusal> {
         )));
     }
     Ok(())
+}
+
+/// The ε of the placement release: `--ci-epsilon` when given (0 without it, where the
+/// interval is post-processing of the test's release with the Birnbaum–Klose bound).
+fn placement_epsilon(choices: &Choices) -> f64 {
+    choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
+}
+
+/// Refuses the placement variance for data given as rank sums, before anything is spent: it
+/// reads the rows. Public: it depends on the choices and on how the data were given.
+fn placement_rows(choices: &Choices) -> Result<(), Refusal> {
+    if placement_epsilon(choices) > 0.0 {
+        return Err(Refusal(format!(
+            "the placement variance (--ci-epsilon) reads the rows; rank sums computed where they \
+             live have none: drop {} (the interval then uses the variance bound and no ε of its \
+             own)",
+            choices.front_end.name("ci-epsilon")
+        )));
+    }
+    Ok(())
+}
+
+/// The interval for θ with DeLong's variance from a release of the placement statistic at
+/// `epsilon`; `None` for a group of fewer than two values (sizes are public here: the caller
+/// falls back to the bound, and nothing more is spent).
+fn placement_interval(
+    sample: &TwoSample,
+    epsilon: f64,
+    u: f64,
+    u_scale: f64,
+    level: f64,
+) -> Result<Option<Estimate>, Refusal> {
+    let sizes = [sample.x().len(), sample.y().len()];
+    if sizes.iter().any(|&n| n < 2) {
+        return Ok(None);
+    }
+    let epsilon = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
+    let t = release_placement_statistic(sample, epsilon).map_err(Refusal::from_display)?;
+    let estimate = auc_interval_placements(u, sizes, u_scale, (t.value, t.scale), level);
+    Ok(estimate.map(|e| Estimate { epsilon: epsilon.value(), ..e }))
 }
 
 fn two_groups() -> Refusal {

@@ -54,6 +54,40 @@ pub fn auc_interval(
     Some(estimate)
 }
 
+/// The method named in the estimate object of [`auc_interval_placements`].
+pub const AUC_PLACEMENTS_METHOD: &str = "inversion of the noisy U₁ with DeLong's variance from \
+     the released placement statistic T (plus one noise scale, at most the Birnbaum–Klose \
+     bound), normal ⊕ Laplace quantile";
+
+/// The interval for θ with DeLong's variance estimated from a release of its own: the
+/// released placement statistic `t_noisy` with noise scale `t_scale`
+/// ([`crate::release_placement_statistic`]). The variance is
+/// [`crate::placement_variance`] at θ̂ with T̃ raised by one noise scale, capped at the
+/// Birnbaum–Klose bound at each θ, and the bound alone where it is not positive (a tiny
+/// sample or a large noise). `estimate.epsilon` is 0 here: the caller sets the placement
+/// release's ε. `None` as [`auc_interval`], and for a group of fewer than two values.
+pub fn auc_interval_placements(
+    u_noisy: f64,
+    sizes: [usize; 2],
+    u_scale: f64,
+    (t_noisy, t_scale): (f64, f64),
+    level: f64,
+) -> Option<Estimate> {
+    if sizes.iter().any(|&n| n < 2) {
+        return None;
+    }
+    let pairs = (sizes[0] * sizes[1]) as f64;
+    let theta_hat = (u_noisy / pairs).clamp(0.0, 1.0);
+    let plug_in = crate::placement_variance(t_noisy + t_scale, theta_hat, sizes);
+    let smaller = sizes[0].min(sizes[1]) as f64;
+    let bound = |theta: f64| theta * (1.0 - theta) / smaller;
+    let variance =
+        |theta: f64| if plug_in > 0.0 { plug_in.min(bound(theta)) } else { bound(theta) };
+    let mut estimate = auc_interval_with(variance, u_noisy, sizes, u_scale, level)?;
+    estimate.method = AUC_PLACEMENTS_METHOD.to_owned();
+    Some(estimate)
+}
+
 /// The same inversion with another variance of U₁/(n₁n₂) at θ, `variance(θ)` (for studies of
 /// variance models: `cargo xtask calibrate --coverage --test auc --peers` measures two, and
 /// neither holds its coverage on every design where DeLong's interval does; the estimate's

@@ -14,7 +14,9 @@
 //!   with the rest, and the reference's worst case over the sizes the count leaves plausible,
 //!   plus γ = [`DEFAULT_COUNT_GAMMA`] (Berger–Boos): ε-DP. With public sizes: all of ε on U
 //!   with sensitivity max(n1, n2): U1 − n1·n2/2 two-sided, U1 one-sided, so every
-//!   alternative carries the interval for P(X > Y) ([`auc_interval`]).
+//!   alternative carries the interval for P(X > Y) ([`auc_interval`], with the variance
+//!   bound; or [`auc_interval_placements`], with DeLong's variance from a release of its own,
+//!   [`release_placement_statistic`]).
 //!   Noise only through `dptest-mechanisms` (OS CSPRNG, exact sampler).
 //! - [`private_mann_whitney`]: the full test against the normal reference (default, in
 //!   closed form: `dptest_refdist::exact`) or the exact-U reference on the reference sizes
@@ -66,7 +68,12 @@
 //! ```
 #![deny(missing_docs)]
 
-pub use crate::interval::{AUC_METHOD, auc_interval, auc_interval_with};
+pub use crate::interval::{
+    AUC_METHOD, AUC_PLACEMENTS_METHOD, auc_interval, auc_interval_placements, auc_interval_with,
+};
+pub use crate::placement::{
+    placement_sensitivity, placement_statistic, placement_variance, release_placement_statistic,
+};
 pub use crate::{
     error::MannWhitneyError,
     private::{
@@ -97,6 +104,7 @@ pub use dptest_refdist::{Evaluator, MonteCarlo};
 mod error;
 mod front_end;
 mod interval;
+mod placement;
 mod private;
 mod public;
 mod reference;

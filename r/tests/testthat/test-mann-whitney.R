@@ -42,3 +42,13 @@ test_that("private refusals come before anything is spent", {
   expect_error(dp_mann_whitney_test(len ~ supp, data = ToothGrowth, epsilon = 1), "groups")
   expect_error(dp_mann_whitney_test(c(1, NA), 1:3, epsilon = 1), "missing values")
 })
+
+test_that("ci.epsilon releases DeLong's placement variance for the P(X > Y) interval", {
+  r <- dp_mann_whitney_test(len ~ supp, data = ToothGrowth, epsilon = 1,
+                            groups = c("OJ", "VC"), known_sizes = TRUE, conf.level = 0.95,
+                            ci.epsilon = 0.5)
+  expect_equal(attr(r$conf.int, "conf.level"), 0.95)
+  expect_true(r$conf.int[1] <= r$conf.int[2])
+  expect_equal(r$privacy$epsilon, 1.5)
+  expect_match(r$release$estimate$method, "DeLong")
+})

@@ -5,7 +5,8 @@
 //! percentile bootstrap of the plug-in rank effect. Each interval runs the code a release runs, with its noise from a seeded
 //! stream (SIMULATION ONLY): the median through `dptest_intervals::median_interval_with` and
 //! `SimulatedNoise`, the mean through the t-test's `simulate_release` and `mean_interval`, the
-//! AUC through Mann–Whitney's `MwStudy::simulate_release` and `auc_interval`, the rank
+//! AUC through Mann–Whitney's `MwStudy::simulate_release` and `auc_interval` (or
+//! `placement_statistic` with simulated noise and `auc_interval_placements`), the rank
 //! effect through Kruskal–Wallis's `KwReference::simulate_release` and `rank_effect_interval`.
 //!
 //! A row is `ok` when the coverage is at least 1 − α − 2.5 Monte Carlo standard errors.
@@ -51,6 +52,12 @@ struct Shape {
 fn normal(rng: &mut ChaCha8Rng) -> f64 {
     let (u, v): (f64, f64) = (rng.random(), rng.random());
     (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// A standard Laplace draw (scale 1), by inversion: SIMULATION ONLY.
+fn laplace(rng: &mut ChaCha8Rng) -> f64 {
+    let u = rng.random::<f64>() - 0.5;
+    -u.signum() * (1.0 - 2.0 * u.abs()).ln()
 }
 
 fn exponential(rng: &mut ChaCha8Rng) -> f64 {
@@ -330,21 +337,29 @@ fn mean_row(
 /// every pair of laws), or the same inversion with a variance model (`--peers`): Hanley and
 /// McNeil's at θ (the exponential model, the larger of both group orders), or the average of
 /// that model and the bound.
+/// Or (`Placements`) DeLong's variance from a second release, of the placement statistic T,
+/// at [`PLACEMENT_SHARE`] of ε (U gets the rest, so the total is the row's ε).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AucRoute {
     Crate,
     HanleyMcNeil,
     ModelAndBound,
+    Placements,
 }
 
+/// The share of ε the placement route spends on T (fixed before any measurement).
+const PLACEMENT_SHARE: f64 = 0.25;
+
 impl AucRoute {
-    const ALL: [AucRoute; 3] = [AucRoute::Crate, AucRoute::HanleyMcNeil, AucRoute::ModelAndBound];
+    const ALL: [AucRoute; 4] =
+        [AucRoute::Crate, AucRoute::Placements, AucRoute::HanleyMcNeil, AucRoute::ModelAndBound];
 
     fn label(self) -> &'static str {
         match self {
             AucRoute::Crate => "P(X > Y) (mann-whitney, known sizes)",
             AucRoute::HanleyMcNeil => "P(X > Y) (Hanley–McNeil variance)",
             AucRoute::ModelAndBound => "P(X > Y) (Hanley–McNeil and the bound averaged)",
+            AucRoute::Placements => "P(X > Y) (DeLong's variance released, ¼ of ε)",
         }
     }
 
@@ -354,7 +369,7 @@ impl AucRoute {
         let bound = theta * (1.0 - theta) / n1.min(n2);
         let model = hanley_mcneil(theta, n1, n2).max(hanley_mcneil(1.0 - theta, n2, n1));
         match self {
-            AucRoute::Crate => bound,
+            AucRoute::Crate | AucRoute::Placements => bound,
             AucRoute::HanleyMcNeil => model,
             AucRoute::ModelAndBound => 0.5 * (model + bound),
         }
@@ -411,7 +426,10 @@ impl Design {
 
 fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64, route: AucRoute) -> Result<Row> {
     let [n1, n2] = design.sizes;
-    let privacy = mw::MwPrivacy::known_sizes(Epsilon::new(epsilon)?, mw::Alternative::Greater);
+    let u_epsilon =
+        if route == AucRoute::Placements { epsilon * (1.0 - PLACEMENT_SHARE) } else { epsilon };
+    let t_scale = mw::placement_sensitivity(design.sizes)? / (epsilon * PLACEMENT_SHARE);
+    let privacy = mw::MwPrivacy::known_sizes(Epsilon::new(u_epsilon)?, mw::Alternative::Greater);
     let setting = mw::MwSetting { n1, n2, privacy, reference: mw::MwReferenceKind::Normal };
     let study = mw::MwStudy::new(setting, dptest_refdist::MonteCarlo::new(1000, seed)?)?;
     let theta = design.theta();
@@ -423,6 +441,10 @@ fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64, route: AucRoute
         let (u, sizes, scale) = (sim.value, sim.reference_sizes, sim.laplace_scale);
         let ci = match route {
             AucRoute::Crate => mw::auc_interval(u, sizes, scale, LEVEL),
+            AucRoute::Placements => {
+                let t_noisy = mw::placement_statistic(&sample)? + t_scale * laplace(rng);
+                mw::auc_interval_placements(u, sizes, scale, (t_noisy, t_scale), LEVEL)
+            }
             model => mw::auc_interval_with(|t| model.variance(t, sizes), u, sizes, scale, LEVEL),
         }
         .ok_or_else(|| anyhow!("no AUC interval"))?;
@@ -670,7 +692,9 @@ pub fn run(
     peers: bool,
 ) -> Result<String> {
     let routes: &[MeanRoute] = if peers { &MeanRoute::PEERS } else { &MeanRoute::PEERS[..1] };
-    let auc_routes: &[AucRoute] = if peers { &AucRoute::ALL } else { &AucRoute::ALL[..1] };
+    // The crate's two routes always (the bound, and DeLong's variance released); the models
+    // with --peers.
+    let auc_routes: &[AucRoute] = if peers { &AucRoute::ALL } else { &AucRoute::ALL[..2] };
     let sizes: Vec<usize> = n.map_or_else(|| vec![20, 100, 1000, 10_000, 100_000], |n| vec![n]);
     let wants = |p: &str| only.is_none_or(|o| o == p);
     // Other bounds than [−5, 5]: the symmetric shapes only, whose clamped mean stays 0.

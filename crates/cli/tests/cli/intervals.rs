@@ -198,3 +198,28 @@ fn the_rank_effect_interval_of_kruskal_wallis() {
     assert!((0.0..=0.5).contains(&low) && low <= high && high <= 0.5);
     assert_eq!(e["epsilon"], 0.0);
 }
+
+/// `--ci-epsilon` with Mann–Whitney's interval: DeLong's variance from a release of its own
+/// (the placement statistic), charged with the test; without public sizes refused before
+/// anything is read.
+#[test]
+fn the_auc_interval_with_a_placement_release_of_its_own() {
+    let base = ["--epsilon", "1", "--known-sizes", "--ci", "0.95"];
+    let bound = json(&mw_args(&base));
+    let v = json(&mw_args(&[&base[..], &["--ci-epsilon", "0.5"]].concat()));
+    let e = estimate(&v);
+    assert_eq!(e["epsilon"], 0.5);
+    assert!(e["method"].as_str().unwrap().contains("DeLong"), "{e:?}");
+    assert_eq!(v["epsilon_total"], 1.5);
+    assert_eq!(estimate(&bound)["epsilon"], 0.0);
+    assert!(estimate(&bound)["method"].as_str().unwrap().contains("Birnbaum"));
+    let (low, high) = (e["low"].as_f64().unwrap(), e["high"].as_f64().unwrap());
+    assert!(0.0 <= low && low <= e["value"].as_f64().unwrap() && high <= 1.0, "{e:?}");
+    // The test's own release is the same mechanism either way: same noise scale.
+    assert_eq!(v["noise_scale"], bound["noise_scale"]);
+    // Private sizes: refused before the data are read, as without --ci-epsilon.
+    let mut refused = mw_args(&["--epsilon", "1", "--ci", "0.95", "--ci-epsilon", "0.5"]);
+    refused[2] = "no/such/file.csv";
+    let message = data_error(&refused);
+    assert!(message.contains("--known-sizes"), "{message}");
+}
