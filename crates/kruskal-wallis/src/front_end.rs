@@ -10,8 +10,8 @@ use dptest_report::{
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, private_kruskal_wallis,
-    private_kruskal_wallis_of_rank_sums, rank_effect_interval, reference_null,
+    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, private_kruskal_wallis_of_rank_sums,
+    private_kruskal_wallis_owned, rank_effect_interval, reference_null,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -65,11 +65,11 @@ impl ReleaseTest for PrivateKruskalWallis {
         data.checked_summary()?;
         let result = match data {
             Data::Grouped { values, groups, declared } => {
-                let sample = GroupedSample::from_indices(values, &groups, declared)
+                // The sample's 4-byte indices replace the 8-byte ones block by block, and the
+                // ranking frees the sample as it builds its sort items.
+                let sample = GroupedSample::from_index_vec(values, groups, declared)
                     .map_err(Refusal::from_display)?;
-                // The sample holds its own indices: 8 bytes a row fewer while it is ranked.
-                drop(groups);
-                private_kruskal_wallis(&sample, &options, evaluator)
+                private_kruskal_wallis_owned(sample, &options, evaluator)
             }
             Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
                 let sizes = sizes_u32(&sizes)?;

@@ -64,8 +64,8 @@ pub use crate::{
     private::{
         DEFAULT_DRAWS, DEFAULT_SEED, KwDetail, KwRelease, KwStatistic, PrivateKwOptions,
         equal_groups_statistic, p_value_of_release, private_kruskal_wallis,
-        private_kruskal_wallis_of_rank_sums, reference_at_sizes, reference_model, reference_null,
-        release_kruskal_wallis, statistic_random_ties,
+        private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned, reference_at_sizes,
+        reference_model, reference_null, release_kruskal_wallis, statistic_random_ties,
     },
     public::{KruskalResult, kruskal, kruskal_of_rank_sums},
     sample::GroupedSample,

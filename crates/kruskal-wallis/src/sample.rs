@@ -72,29 +72,24 @@ impl GroupedSample {
         group_of: &[usize],
         groups: usize,
     ) -> Result<Self, KruskalWallisError> {
-        if groups < 2 {
-            return Err(KruskalWallisError::TooFewGroups { groups });
-        }
-        if values.len() != group_of.len() {
-            return Err(KruskalWallisError::LengthMismatch {
-                values: values.len(),
-                labels: group_of.len(),
-            });
-        }
-        if values.len() >= u32::MAX as usize || groups >= u32::MAX as usize {
-            return Err(KruskalWallisError::TooLarge { n: values.len() });
-        }
-        dptest_core::check_finite(&values)
-            .map_err(|e| KruskalWallisError::NonFinite { index: e.index })?;
-        let mut sizes = vec![0u32; groups];
-        let mut indices = Vec::with_capacity(group_of.len());
-        for (index, &group) in group_of.iter().enumerate() {
-            if group >= groups {
-                return Err(KruskalWallisError::GroupOutOfRange { index, group, groups });
-            }
-            sizes[group] += 1;
-            indices.push(group as u32);
-        }
+        let sizes = checked_sizes(&values, group_of, groups)?;
+        let indices = group_of.iter().map(|&group| group as u32).collect();
+        Ok(GroupedSample { values, groups: indices, sizes })
+    }
+
+    /// [`GroupedSample::from_indices`] taking the indices by value: they are converted to the
+    /// sample's 4-byte indices block by block, each block of the 8-byte ones freed as it goes
+    /// ([`dptest_core::map_freeing`]), so the two are never held whole at once.
+    ///
+    /// # Errors
+    /// As [`GroupedSample::from_indices`].
+    pub fn from_index_vec(
+        values: Vec<f64>,
+        group_of: Vec<usize>,
+        groups: usize,
+    ) -> Result<Self, KruskalWallisError> {
+        let sizes = checked_sizes(&values, &group_of, groups)?;
+        let indices = dptest_core::map_freeing(group_of, |group| group as u32);
         Ok(GroupedSample { values, groups: indices, sizes })
     }
 
@@ -131,12 +126,13 @@ impl GroupedSample {
         &self,
         groups_in_rank_order: impl IntoIterator<Item = u32>,
     ) -> Vec<f64> {
-        let mut sums = vec![0u64; self.sizes.len()];
-        for (rank, group) in (1u64..).zip(groups_in_rank_order) {
-            sums[group as usize] += rank;
-        }
-        #[allow(clippy::cast_precision_loss)] // exact below 2^53, nearest above
-        sums.into_iter().map(|s| s as f64).collect()
+        rank_sums_of_group_order(self.sizes.len(), groups_in_rank_order)
+    }
+
+    /// The sample's parts, consumed: the values, the group index of each, and the group sizes
+    /// (for computations that free the rows as they go).
+    pub fn into_parts(self) -> (Vec<f64>, Vec<u32>, Vec<u32>) {
+        (self.values, self.groups, self.sizes)
     }
 
     /// Group rank sums R_i, the j-th rank being that of value j (summed in input order).
@@ -170,6 +166,49 @@ impl GroupedSample {
     }
 }
 
+/// The checks of [`GroupedSample::from_indices`], and the group sizes.
+fn checked_sizes(
+    values: &[f64],
+    group_of: &[usize],
+    groups: usize,
+) -> Result<Vec<u32>, KruskalWallisError> {
+    if groups < 2 {
+        return Err(KruskalWallisError::TooFewGroups { groups });
+    }
+    if values.len() != group_of.len() {
+        return Err(KruskalWallisError::LengthMismatch {
+            values: values.len(),
+            labels: group_of.len(),
+        });
+    }
+    if values.len() >= u32::MAX as usize || groups >= u32::MAX as usize {
+        return Err(KruskalWallisError::TooLarge { n: values.len() });
+    }
+    dptest_core::check_finite(values)
+        .map_err(|e| KruskalWallisError::NonFinite { index: e.index })?;
+    let mut sizes = vec![0u32; groups];
+    for (index, &group) in group_of.iter().enumerate() {
+        if group >= groups {
+            return Err(KruskalWallisError::GroupOutOfRange { index, group, groups });
+        }
+        sizes[group] += 1;
+    }
+    Ok(sizes)
+}
+
+/// [`GroupedSample::rank_sums_of_group_order`] for `groups` groups.
+pub(crate) fn rank_sums_of_group_order(
+    groups: usize,
+    groups_in_rank_order: impl IntoIterator<Item = u32>,
+) -> Vec<f64> {
+    let mut sums = vec![0u64; groups];
+    for (rank, group) in (1u64..).zip(groups_in_rank_order) {
+        sums[group as usize] += rank;
+    }
+    #[allow(clippy::cast_precision_loss)] // exact below 2^53, nearest above
+    sums.into_iter().map(|s| s as f64).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +218,24 @@ mod tests {
         let s = GroupedSample::from_labels(&[1.0, 2.0, 3.0, 4.0], &["b", "a", "b", "c"]).unwrap();
         assert_eq!(s.sizes(), &[1, 2, 1]);
         assert_eq!(s.group_indices(), &[1, 0, 1, 2]);
+    }
+
+    /// The owned constructor builds the borrowed one's sample and refuses what it refuses.
+    #[test]
+    fn index_vectors_give_the_sample_of_index_slices() {
+        let values: Vec<f64> = (0..50).map(f64::from).collect();
+        let groups: Vec<usize> = (0..50).map(|i| (i * 7) % 4).collect();
+        let want = GroupedSample::from_indices(values.clone(), &groups, 5).unwrap();
+        assert_eq!(GroupedSample::from_index_vec(values.clone(), groups, 5).unwrap(), want);
+        let (v, g, sizes) = want.into_parts();
+        assert_eq!((v, sizes), (values.clone(), vec![13, 12, 12, 13, 0]));
+        assert_eq!(g.len(), 50);
+        for bad in [vec![0, 1, 2], (0..50).map(|i| i % 6).collect()] {
+            assert_eq!(
+                GroupedSample::from_index_vec(values.clone(), bad.clone(), 5).err(),
+                GroupedSample::from_indices(values.clone(), &bad, 5).err()
+            );
+        }
     }
 
     #[test]

@@ -41,8 +41,8 @@ mod signed;
 
 pub use error::RankError;
 pub use ranks::{
-    labels_by_random_rank, mid_ranks, mid_ranks_and_ties, ranks_random_ties, tie_block_sizes,
-    tie_sum,
+    labels_by_random_rank, labels_by_random_rank_owned, mid_ranks, mid_ranks_and_ties,
+    ranks_random_ties, tie_block_sizes, tie_sum,
 };
 pub use signed::{
     PrattRankSums, SignedRanks, pratt_rank_sums, signed_ranks_classic, signed_ranks_pratt,
