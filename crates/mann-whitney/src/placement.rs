@@ -19,10 +19,12 @@
 //! moves by at most 2n₂/n₁. Hence T moves by at most 1/(n₁(n₁ − 1)) + 2/(n₁(n₂ − 1)), and by
 //! the mirror image for a changed y: [`placement_sensitivity`] is the larger. The placements'
 //! numerators 2·#{below} + #{equal} are whole numbers and their squares are summed exactly
-//! (u128); only the two final divisions by public constants and one addition round, each by
-//! at most 2⁻⁵³ relatively, so the computed T of neighbours differs by at most the
-//! sensitivity times (1 + 2⁻⁵⁰) plus 2⁻⁴⁹ times the largest T, 1/(n₁ − 1) + 1/(n₂ − 1): the
-//! declared sensitivity includes that margin.
+//! (u128, below 2⁹⁸ for any n the crate accepts). Only the two sums' conversions to f64, the
+//! two divisions by public constants (themselves rounded, the same for neighbours: at most
+//! 2⁻⁵¹ relatively) and one addition round, each by at most 2⁻⁵³ relatively. So the computed
+//! T of neighbours differs by at most the sensitivity times (1 + 2⁻⁵⁰) plus 6·2⁻⁵³ < 2⁻⁴⁹
+//! times the largest T, 1/(n₁ − 1) + 1/(n₂ − 1): the declared sensitivity includes that
+//! margin.
 
 use dptest_mechanisms::{Epsilon, LaplaceRelease, Sensitivity, release_laplace};
 

@@ -331,7 +331,8 @@ mod tests {
     /// blocks above the parallel threshold), and refuses what the borrowed one refuses.
     #[test]
     fn the_owned_variant_gives_the_borrowed_labels() {
-        for n in [1, 7, 16, 3 * 16 + 5, 2 * PARALLEL_SORT_MIN + 3] {
+        let blocks = dptest_core::FREE_BLOCKS;
+        for n in [1, 7, blocks, 3 * blocks + 5, 2 * PARALLEL_SORT_MIN + 3] {
             let values: Vec<f64> = (0..n).map(|i| ((i * 7919) % 101) as f64).collect();
             let labels: Vec<u32> = (0..n).map(|i| (i % 5) as u32).collect();
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
