@@ -4,7 +4,7 @@
 use dptest_core::{PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
-use rand::{Rng, RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
@@ -147,18 +147,7 @@ impl KwReference {
             });
         }
         let statistic = statistic_random_ties(sample, self.setting.statistic, rng)?;
-        Ok(statistic + self.noise_scale() * simulation_laplace(rng))
-    }
-}
-
-/// A standard Laplace draw for simulations (inverse CDF on a 53-bit uniform).
-pub(crate) fn simulation_laplace<R: Rng + ?Sized>(rng: &mut R) -> f64 {
-    loop {
-        let u: f64 = rng.random::<f64>() - 0.5;
-        if u > -0.5 {
-            let magnitude = -(1.0 - 2.0 * u.abs()).ln();
-            return if u < 0.0 { -magnitude } else { magnitude };
-        }
+        Ok(statistic + self.noise_scale() * dptest_refdist::simulation_laplace(rng))
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use dptest_core::{PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan};
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
-use rand::{Rng, RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
@@ -306,7 +306,7 @@ impl MwStudy {
         let privacy = &self.setting.privacy;
         let mut size_noise = || -> Result<(f64, f64, f64), MannWhitneyError> {
             let plan = laplace_plan(Sensitivity::new(1.0)?, Epsilon::new(self.epsilons.0)?)?;
-            Ok((plan.scale * simulation_laplace(rng), plan.scale, plan.grid))
+            Ok((plan.scale * dptest_refdist::simulation_laplace(rng), plan.scale, plan.grid))
         };
         let (m_tilde, m_star_value, sizes, covered) = match privacy.sizes {
             GroupSizes::Unreleased => (None, None, balanced_sizes(n), [0, n]),
@@ -327,7 +327,7 @@ impl MwStudy {
         };
         let laplace_scale = self.u_scale(sizes)?;
         Ok(SimulatedRelease {
-            value: u + laplace_scale * simulation_laplace(rng),
+            value: u + laplace_scale * dptest_refdist::simulation_laplace(rng),
             m_tilde,
             m_star: m_star_value,
             reference_sizes: sizes,
@@ -349,17 +349,6 @@ impl MwStudy {
         } else {
             p
         })
-    }
-}
-
-/// A standard Laplace draw for simulations (inverse CDF on a 53-bit uniform).
-fn simulation_laplace<R: Rng + ?Sized>(rng: &mut R) -> f64 {
-    loop {
-        let u: f64 = rng.random::<f64>() - 0.5;
-        if u > -0.5 {
-            let magnitude = -(1.0 - 2.0 * u.abs()).ln();
-            return if u < 0.0 { -magnitude } else { magnitude };
-        }
     }
 }
 

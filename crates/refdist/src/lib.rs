@@ -78,7 +78,7 @@ pub use crate::{
         kruskal_wallis_h, mann_whitney_u1,
     },
     signed_rank::SignedRankLaplace,
-    stream::{DrawStream, tags},
+    stream::{DrawStream, simulation_laplace, tags},
     t_statistic::{SampleMoments, TStatisticNull, private_t},
 };
 

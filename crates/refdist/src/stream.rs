@@ -88,6 +88,21 @@ impl DrawStream {
     }
 }
 
+/// A standard Laplace draw (scale 1) from any RNG, for simulations only: the inverse CDF on a
+/// 53-bit uniform (the one value with an infinite inverse, u = −½, is redrawn). The study APIs
+/// (`simulate_release`) and xtask's coverage study take their simulated noise from here;
+/// release noise never does (it is the exact sampler on the OS CSPRNG).
+pub fn simulation_laplace<R: rand::Rng + ?Sized>(rng: &mut R) -> f64 {
+    use rand::RngExt;
+    loop {
+        let u: f64 = rng.random::<f64>() - 0.5;
+        if u > -0.5 {
+            let magnitude = -(1.0 - 2.0 * u.abs()).ln();
+            return if u < 0.0 { -magnitude } else { magnitude };
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

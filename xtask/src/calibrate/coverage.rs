@@ -54,12 +54,6 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
     (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
 }
 
-/// A standard Laplace draw (scale 1), by inversion: SIMULATION ONLY.
-fn laplace(rng: &mut ChaCha8Rng) -> f64 {
-    let u = rng.random::<f64>() - 0.5;
-    -u.signum() * (1.0 - 2.0 * u.abs()).ln()
-}
-
 fn exponential(rng: &mut ChaCha8Rng) -> f64 {
     -(1.0 - rng.random::<f64>()).ln()
 }
@@ -442,7 +436,8 @@ fn auc_row(design: Design, epsilon: f64, reps: usize, seed: u64, route: AucRoute
         let ci = match route {
             AucRoute::Crate => mw::auc_interval(u, sizes, scale, LEVEL),
             AucRoute::Placements => {
-                let t_noisy = mw::placement_statistic(&sample)? + t_scale * laplace(rng);
+                let t_noisy = mw::placement_statistic(&sample)?
+                    + t_scale * dptest_refdist::simulation_laplace(rng);
                 mw::auc_interval_placements(u, sizes, scale, (t_noisy, t_scale), LEVEL)
             }
             model => mw::auc_interval_with(|t| model.variance(t, sizes), u, sizes, scale, LEVEL),
