@@ -57,7 +57,14 @@
 //! ```
 #![deny(missing_docs)]
 
-pub use crate::interval::{RANK_EFFECT_METHOD, rank_effect_interval};
+pub use crate::covariance::{
+    COVARIANCE_MAX_GROUPS, GroupCovariances, covariance_layout, covariance_sensitivity,
+    group_covariances, release_group_covariances,
+};
+pub use crate::interval::{
+    RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_METHOD, rank_effect_interval,
+    rank_effect_interval_covariances,
+};
 pub use crate::{
     error::KruskalWallisError,
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
@@ -78,6 +85,7 @@ pub use dptest_mechanisms::Epsilon;
 pub use dptest_refdist::Alternative;
 pub use dptest_refdist::{Evaluator, MonteCarlo};
 
+mod covariance;
 mod error;
 mod front_end;
 mod interval;

@@ -567,14 +567,48 @@ fn group_designs() -> Vec<GroupDesign> {
     ]
 }
 
-fn rank_effect_row(design: GroupDesign, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
+/// The rank effect's two intervals: the size-free bound (post-processing of the test's
+/// release, all of ε on H_abs) and the one with released placement covariances (public sizes,
+/// [`COVARIANCE_SHARE`] of ε on them).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum KwRoute {
+    Bound,
+    Covariances,
+}
+
+/// The share of ε the covariance route spends on the covariances (fixed before any
+/// measurement: they are g²(g − 1)/2 numbers against H_abs's one).
+const COVARIANCE_SHARE: f64 = 0.5;
+
+impl KwRoute {
+    const ALL: [KwRoute; 2] = [KwRoute::Bound, KwRoute::Covariances];
+
+    fn label(self) -> &'static str {
+        match self {
+            KwRoute::Bound => "rank effect D (kruskal-wallis)",
+            KwRoute::Covariances => "rank effect D (covariances released, ½ of ε, known sizes)",
+        }
+    }
+}
+
+fn rank_effect_row(
+    design: GroupDesign,
+    epsilon: f64,
+    reps: usize,
+    seed: u64,
+    route: KwRoute,
+) -> Result<Row> {
     let n: usize = design.sizes.iter().sum();
     let groups = design.sizes.len();
+    let (test_epsilon, covariance_epsilon) = match route {
+        KwRoute::Bound => (epsilon, 0.0),
+        KwRoute::Covariances => (epsilon * (1.0 - COVARIANCE_SHARE), epsilon * COVARIANCE_SHARE),
+    };
     let setting = kw::KwSetting {
         n,
         groups,
         statistic: kw::KwStatistic::Abs,
-        epsilon: Epsilon::new(epsilon)?,
+        epsilon: Epsilon::new(test_epsilon)?,
     };
     let reference = kw::KwReference::new(setting, dptest_refdist::MonteCarlo::new(10, seed)?)?;
     let effect = design.effect();
@@ -588,15 +622,33 @@ fn rank_effect_row(design: GroupDesign, epsilon: f64, reps: usize, seed: u64) ->
         }
         let sample = kw::GroupedSample::from_indices(values, &index, groups)?;
         let released = reference.simulate_release(&sample, rng)?;
-        let ci = kw::rank_effect_interval(released, n, groups, reference.noise_scale(), LEVEL)
-            .ok_or_else(|| anyhow!("no rank-effect interval"))?;
+        let scale = reference.noise_scale();
+        let ci = match route {
+            KwRoute::Bound => kw::rank_effect_interval(released, n, groups, scale, LEVEL),
+            KwRoute::Covariances => {
+                let b = kw::covariance_sensitivity(design.sizes)? / covariance_epsilon;
+                let values = kw::group_covariances(&sample)?
+                    .into_iter()
+                    .map(|c| c + b * dptest_refdist::simulation_laplace(rng))
+                    .collect();
+                let released_covariances = kw::GroupCovariances { values, scale: b };
+                kw::rank_effect_interval_covariances(
+                    released,
+                    design.sizes,
+                    scale,
+                    &released_covariances,
+                    LEVEL,
+                )
+            }
+        }
+        .ok_or_else(|| anyhow!("no rank-effect interval"))?;
         // The public interval: a bootstrap of the plug-in D̂ on the same data.
         let (low, high) = bootstrap_rank_effect(sample.values(), &index, design.sizes, rng)?;
         let covered = |l: f64, h: f64| l <= effect && effect <= h;
         Ok((covered(ci.low, ci.high), ci.high - ci.low, high - low, Some(covered(low, high))))
     })?;
     Ok(Row {
-        parameter: "rank effect D (kruskal-wallis)",
+        parameter: route.label(),
         shape: design.name.to_owned(),
         n: n.to_string(),
         epsilon,
@@ -725,7 +777,9 @@ pub fn run(
         }
         if wants("kw") && n.is_none() {
             for design in group_designs() {
-                push(rank_effect_row(design, epsilon, reps, seed)?);
+                for route in KwRoute::ALL {
+                    push(rank_effect_row(design, epsilon, reps, seed, route)?);
+                }
             }
         }
     }
