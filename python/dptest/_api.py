@@ -399,6 +399,7 @@ def kruskal(
     statistic: str = "abs",
     known_sizes: bool = False,
     ci: Optional[float] = None,
+    ci_epsilon: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -430,6 +431,11 @@ def kruskal(
         Private test with ``statistic='abs'``: add ``estimate``, the rank effect KW-abs
         measures with a two-sided interval at level ``ci`` (post-processing of the release, no
         ε of its own), as the CLI's ``--ci``.
+    ci_epsilon : float, optional
+        With ``ci`` and ``known_sizes=True``: an ε of its own for a release of the groups'
+        placement covariances, so that the interval estimates the mean ranks' sampling error
+        instead of bounding it without the sizes (the CLI's ``--ci-epsilon``; charged with the
+        test, ``epsilon_total``).
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).
     alpha : float, default 0.05
@@ -463,10 +469,11 @@ def kruskal(
         return _release(
             "kruskal-wallis", arrays, labels, eps,
             options={"statistic": statistic, "known_sizes": bool(known_sizes)}, ci=ci,
-            draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
+            ci_epsilon=ci_epsilon, draws=draws, seed=seed, alpha=alpha, ledger=ledger,
+            progress=progress,
         )
     _no_ledger(ledger)
-    if ci is not None:
+    if ci is not None or ci_epsilon is not None:
         raise ValueError("the public Kruskal–Wallis test has no interval (ci=) yet; the private "
                          "one (epsilon=E, ci=LEVEL) is for the rank effect KW-abs measures")
     return _native(_dptest.kruskal, arrays, labels, float(alpha))

@@ -28,6 +28,10 @@
 #' @param known_sizes Declare the group sizes public.
 #' @param conf.level A level for an interval of the rank effect KW-abs measures (no epsilon
 #'   of its own).
+#' @param ci.epsilon With `conf.level` and `known_sizes = TRUE`: an epsilon of its own for a
+#'   release of the groups' placement covariances, so the interval estimates the mean ranks'
+#'   sampling error instead of bounding it without the sizes (narrower); charged with the
+#'   test.
 #' @param draws,seed The Monte Carlo reference's draws and seed (public; the defaults are the
 #'   command line's).
 #' @param alpha The level at which the release's `reject` field is decided.
@@ -49,8 +53,8 @@ dp_kruskal_test <- function(x, ...) UseMethod("dp_kruskal_test")
 #' @export
 dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, groups = NULL,
                                     statistic = c("abs", "squared"), known_sizes = FALSE,
-                                    conf.level = NULL, draws = NULL, seed = NULL,
-                                    alpha = 0.05, ledger = NULL) {
+                                    conf.level = NULL, ci.epsilon = NULL, draws = NULL,
+                                    seed = NULL, alpha = 0.05, ledger = NULL) {
   check_epsilon(epsilon, public)
   dname <- if (is.list(x)) deparse1(substitute(x)) else
     paste(deparse1(substitute(x)), "and", deparse1(substitute(g)))
@@ -64,7 +68,8 @@ dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, g
   fields <- dp_release_fields(
     "kruskal-wallis", samples, epsilon,
     options = list(statistic = statistic, known_sizes = known_sizes),
-    conf.level = conf.level, draws = draws, seed = seed, alpha = alpha, ledger = ledger
+    conf.level = conf.level, ci.epsilon = ci.epsilon, draws = draws, seed = seed,
+    alpha = alpha, ledger = ledger
   )
   as_dp_htest(
     fields,

@@ -1,7 +1,7 @@
 //! The release hook of the private Kruskal–Wallis test (`dptest_report::ReleaseTest`): what
 //! the CLI and Python run, and the lines they show.
 
-use dptest_core::PrivateTest;
+use dptest_core::{Estimate, PrivateTest};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Evaluator, RankStatistic, Tail, engine_for};
 use dptest_report::{
@@ -10,8 +10,9 @@ use dptest_report::{
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, private_kruskal_wallis_of_rank_sums,
-    private_kruskal_wallis_owned, rank_effect_interval, reference_null,
+    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, group_covariances,
+    private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned, rank_effect_interval,
+    rank_effect_interval_covariances, reference_null, release_group_covariances,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -26,7 +27,19 @@ impl ReleaseTest for PrivateKruskalWallis {
     fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
         let Some(ci) = choices.ci else { return Ok(()) };
         let front = choices.front_end;
-        ci.checked(front)?.no_epsilon(front, "Kruskal–Wallis")?;
+        let ci = ci.checked(front)?;
+        if ci.epsilon.is_some() {
+            ci.own_epsilon(front, "the placement covariances are a release of their own")?;
+            if !choices.switch(KNOWN_SIZES.name) {
+                return Err(Refusal(format!(
+                    "{} releases the groups' placement covariances, whose noise is scaled to \
+                     the group sizes: pass {} (without it the interval uses the size-free \
+                     bound and no ε of its own)",
+                    front.name("ci-epsilon"),
+                    front.switch(KNOWN_SIZES.name),
+                )));
+            }
+        }
         if options(choices)?.statistic != KwStatistic::Abs {
             return Err(Refusal(format!(
                 "the interval is for the rank effect H_abs measures: use {} (the default)",
@@ -41,7 +54,11 @@ impl ReleaseTest for PrivateKruskalWallis {
         self.check_interval(choices)?;
         reference_null(shape.n, shape.groups, options.statistic, options.epsilon)
             .map_err(Refusal::from_display)?;
-        Ok(Prepared::simulated(choices.epsilon, DEFAULT_DRAWS, DEFAULT_SEED))
+        Ok(Prepared::simulated(
+            choices.epsilon + covariance_epsilon(choices),
+            DEFAULT_DRAWS,
+            DEFAULT_SEED,
+        ))
     }
 
     fn pilot(&self, shape: Shape, choices: &Choices, evaluator: Evaluator) -> Result<(), Refusal> {
@@ -63,15 +80,19 @@ impl ReleaseTest for PrivateKruskalWallis {
     ) -> Result<Release, Refusal> {
         let options = options(choices)?;
         data.checked_summary()?;
+        // With --ci-epsilon, the exact covariances, computed before the ranking frees the rows.
+        let mut covariances = None;
         let result = match data {
             Data::Grouped { values, groups, declared } => {
                 // The sample's 4-byte indices replace the 8-byte ones block by block, and the
                 // ranking frees the sample as it builds its sort items.
                 let sample = GroupedSample::from_index_vec(values, groups, declared)
                     .map_err(Refusal::from_display)?;
+                covariances = exact_covariances(&sample, choices);
                 private_kruskal_wallis_owned(sample, &options, evaluator)
             }
             Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
+                covariance_rows(choices)?;
                 let sizes = sizes_u32(&sizes)?;
                 private_kruskal_wallis_of_rank_sums(&sums, &sizes, &options, evaluator)
             }
@@ -114,18 +135,81 @@ impl ReleaseTest for PrivateKruskalWallis {
         // H ≤ n − 1 and H_abs ≤ 2n (crude ranges, for the all-noise warning only).
         r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
         if let Some(ci) = choices.ci {
-            let estimate = rank_effect_interval(
-                result.statistic,
-                detail.n,
-                detail.groups,
-                detail.noise_scale,
-                ci.level,
-            )
-            .ok_or_else(|| Refusal("no interval for the rank effect at n < 2".to_owned()))?;
+            let released = match (ci.epsilon, covariances) {
+                (Some(epsilon), Some((exact, sizes))) => covariance_interval(
+                    &exact,
+                    &sizes,
+                    epsilon,
+                    result.statistic,
+                    detail,
+                    ci.level,
+                )?,
+                _ => None,
+            };
+            let estimate = released
+                .or_else(|| {
+                    rank_effect_interval(
+                        result.statistic,
+                        detail.n,
+                        detail.groups,
+                        detail.noise_scale,
+                        ci.level,
+                    )
+                })
+                .ok_or_else(|| Refusal("no interval for the rank effect at n < 2".to_owned()))?;
             r.set_estimate(&estimate);
         }
         Ok(r)
     }
+}
+
+/// The ε of the covariance release: `--ci-epsilon` when given (0 without it, where the
+/// interval is post-processing of the test's release with the size-free bound).
+fn covariance_epsilon(choices: &Choices) -> f64 {
+    choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
+}
+
+/// The exact placement covariances and the (public: `--known-sizes`) sizes, when
+/// `--ci-epsilon` asks for them; `None` for sizes the release does not serve (a group of
+/// fewer than two values, more than [`crate::COVARIANCE_MAX_GROUPS`] groups), where the
+/// interval falls back to the bound.
+fn exact_covariances(sample: &GroupedSample, choices: &Choices) -> Option<(Vec<f64>, Vec<usize>)> {
+    if covariance_epsilon(choices) <= 0.0 {
+        return None;
+    }
+    let sizes = sample.sizes().iter().map(|&s| s as usize).collect();
+    group_covariances(sample).ok().map(|exact| (exact, sizes))
+}
+
+/// Refuses the covariances for data given as rank sums, before anything is spent: they read
+/// the rows. Public: it depends on the choices and on how the data were given.
+fn covariance_rows(choices: &Choices) -> Result<(), Refusal> {
+    if covariance_epsilon(choices) > 0.0 {
+        return Err(Refusal(format!(
+            "the placement covariances (--ci-epsilon) read the rows; rank sums computed where \
+             they live have none: drop {} (the interval then uses the size-free bound and no ε \
+             of its own)",
+            choices.front_end.name("ci-epsilon")
+        )));
+    }
+    Ok(())
+}
+
+/// The interval for the rank effect from a release of the covariances at `epsilon`.
+fn covariance_interval(
+    exact: &[f64],
+    sizes: &[usize],
+    epsilon: f64,
+    h_abs: f64,
+    detail: &KwDetail,
+    level: f64,
+) -> Result<Option<Estimate>, Refusal> {
+    let epsilon = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
+    let released =
+        release_group_covariances(exact, sizes, epsilon).map_err(Refusal::from_display)?;
+    let estimate =
+        rank_effect_interval_covariances(h_abs, sizes, detail.noise_scale, &released, level);
+    Ok(estimate.map(|e| Estimate { epsilon: epsilon.value(), ..e }))
 }
 
 /// Group sizes as the test counts them (n < 2³² rows).

@@ -564,6 +564,19 @@ fn group_designs() -> Vec<GroupDesign> {
             means: &[0.0; 8],
             ties: false,
         },
+        // Held out: added with the covariance route, after its share and margin were fixed.
+        GroupDesign {
+            name: "shifts 0, 0.25, 0.5, 0.75, 4 × 250",
+            sizes: &[250, 250, 250, 250],
+            means: &[0.0, 0.25, 0.5, 0.75],
+            ties: false,
+        },
+        GroupDesign {
+            name: "unequal 100, 300, 600, shift 0.5, ties",
+            sizes: &[100, 300, 600],
+            means: &[0.5, 0.0, 0.0],
+            ties: true,
+        },
     ]
 }
 

@@ -139,7 +139,11 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
     let mut known = ci;
     known.named.push(("known-sizes".to_owned(), "true".to_owned()));
     let sums = Summary::RankSums { sums: vec![10.0, 26.0], sizes: vec![4, 4] };
-    let data = Data::Summary { summary: sums, paired: false };
+    let data = Data::Summary { summary: sums.clone(), paired: false };
     let refusal = find("mann-whitney").unwrap().release(data, &known, evaluator).unwrap_err();
     assert!(refusal.0.contains("reads the rows"), "{refusal}");
+    // And Kruskal–Wallis's placement covariances.
+    let data = Data::Summary { summary: sums, paired: false };
+    let refusal = kw.release(data, &known, evaluator).unwrap_err();
+    assert!(refusal.0.contains("read the rows"), "{refusal}");
 }
