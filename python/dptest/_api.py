@@ -432,9 +432,9 @@ def kruskal(
         measures with a two-sided interval at level ``ci`` (post-processing of the release, no
         ε of its own), as the CLI's ``--ci``.
     ci_epsilon : float, optional
-        With ``ci`` and ``known_sizes=True``: an ε of its own for a release of the groups'
-        placement covariances, so that the interval estimates the mean ranks' sampling error
-        instead of bounding it without the sizes (the CLI's ``--ci-epsilon``; charged with the
+        With ``ci`` and ``known_sizes=True``: an ε of its own for a release of the mean ranks'
+        sampling covariance, so that the interval estimates their error instead of bounding it
+        without the sizes (the CLI's ``--ci-epsilon``; charged with the
         test, ``epsilon_total``).
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).

@@ -388,11 +388,11 @@ def test_every_interval_is_the_estimate_object_of_the_cli(tmp_path):
     with pytest.raises(ValueError, match="no interval"):
         dptest.kruskal(*GROUPS.values(), public=True, ci=0.95)
     # With known sizes and ci_epsilon the rank effect's interval releases the groups' placement
-    # covariances: charged with the test; without known sizes refused before anything is spent.
+    # covariance: charged with the test; without known sizes refused before anything is spent.
     led = dptest.Ledger(tmp_path / "covariances.json", dataset="groups", budget=2.0)
     kc = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
                         draws=2000, ledger=led)
-    assert kc.estimate["epsilon"] == 0.5 and "covariances" in kc.estimate["method"]
+    assert kc.estimate["epsilon"] == 0.5 and "covariance released" in kc.estimate["method"]
     assert kc.epsilon_total == 1.5 and led.status()["spent"] == pytest.approx(1.5)
     with pytest.raises(ValueError, match="known"):
         dptest.kruskal(*GROUPS.values(), epsilon=1.0, ci=0.95, ci_epsilon=0.5, ledger=led)

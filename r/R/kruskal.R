@@ -29,9 +29,8 @@
 #' @param conf.level A level for an interval of the rank effect KW-abs measures (no epsilon
 #'   of its own).
 #' @param ci.epsilon With `conf.level` and `known_sizes = TRUE`: an epsilon of its own for a
-#'   release of the groups' placement covariances, so the interval estimates the mean ranks'
-#'   sampling error instead of bounding it without the sizes (narrower); charged with the
-#'   test.
+#'   release of the mean ranks' sampling covariance, so the interval estimates their error
+#'   instead of bounding it without the sizes (narrower); charged with the test.
 #' @param draws,seed The Monte Carlo reference's draws and seed (public; the defaults are the
 #'   command line's).
 #' @param alpha The level at which the release's `reject` field is decided.

@@ -317,13 +317,13 @@ pub struct CiArgs {
     /// order-statistic and the same AUC interval on the exact data). Every interval but the
     /// median's is post-processing of the test's own release; the median's spends --ci-epsilon
     /// of its own, and P(X > Y)'s and the rank effect's may (with --known-sizes: DeLong's
-    /// variance, or the groups' placement covariances, released instead of a bound).
+    /// variance, or the mean ranks' covariance, released instead of a bound).
     #[arg(long, value_name = "LEVEL")]
     pub ci: Option<f64>,
     /// The interval's own ε, for intervals that release something of their own (the median
     /// of sign and wilcoxon; for mann-whitney --known-sizes, DeLong's placement variance, so
     /// the P(X > Y) interval needs no variance bound; for kruskal-wallis --known-sizes, the
-    /// groups' placement covariances, so the rank effect's interval needs no size-free bound);
+    /// mean ranks' covariance, so the rank effect's interval needs no size-free bound);
     /// charged to the ledger with the test's ε.
     #[arg(long, value_name = "E", requires = "ci", value_parser = positive)]
     pub ci_epsilon: Option<f64>,

@@ -10,9 +10,9 @@ use dptest_report::{
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, group_covariances,
+    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, mean_rank_covariance,
     private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned, rank_effect_interval,
-    rank_effect_interval_covariances, reference_null, release_group_covariances,
+    rank_effect_interval_covariances, reference_null, release_mean_rank_covariance,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -29,10 +29,10 @@ impl ReleaseTest for PrivateKruskalWallis {
         let front = choices.front_end;
         let ci = ci.checked(front)?;
         if ci.epsilon.is_some() {
-            ci.own_epsilon(front, "the placement covariances are a release of their own")?;
+            ci.own_epsilon(front, "the mean ranks' covariance is a release of its own")?;
             if !choices.switch(KNOWN_SIZES.name) {
                 return Err(Refusal(format!(
-                    "{} releases the groups' placement covariances, whose noise is scaled to \
+                    "{} releases the mean ranks' covariance, whose noise is scaled to \
                      the group sizes: pass {} (without it the interval uses the size-free \
                      bound and no ε of its own)",
                     front.name("ci-epsilon"),
@@ -80,15 +80,15 @@ impl ReleaseTest for PrivateKruskalWallis {
     ) -> Result<Release, Refusal> {
         let options = options(choices)?;
         data.checked_summary()?;
-        // With --ci-epsilon, the exact covariances, computed before the ranking frees the rows.
-        let mut covariances = None;
+        // With --ci-epsilon, the exact covariance, computed before the ranking frees the rows.
+        let mut covariance = None;
         let result = match data {
             Data::Grouped { values, groups, declared } => {
                 // The sample's 4-byte indices replace the 8-byte ones block by block, and the
                 // ranking frees the sample as it builds its sort items.
                 let sample = GroupedSample::from_index_vec(values, groups, declared)
                     .map_err(Refusal::from_display)?;
-                covariances = exact_covariances(&sample, choices);
+                covariance = exact_covariance(&sample, choices);
                 private_kruskal_wallis_owned(sample, &options, evaluator)
             }
             Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
@@ -135,7 +135,7 @@ impl ReleaseTest for PrivateKruskalWallis {
         // H ≤ n − 1 and H_abs ≤ 2n (crude ranges, for the all-noise warning only).
         r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
         if let Some(ci) = choices.ci {
-            let released = match (ci.epsilon, covariances) {
+            let released = match (ci.epsilon, covariance) {
                 (Some(epsilon), Some((exact, sizes))) => covariance_interval(
                     &exact,
                     &sizes,
@@ -169,24 +169,24 @@ fn covariance_epsilon(choices: &Choices) -> f64 {
     choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
 }
 
-/// The exact placement covariances and the (public: `--known-sizes`) sizes, when
+/// The exact covariance of the mean ranks and the (public: `--known-sizes`) sizes, when
 /// `--ci-epsilon` asks for them; `None` for sizes the release does not serve (a group of
 /// fewer than two values, more than [`crate::COVARIANCE_MAX_GROUPS`] groups), where the
 /// interval falls back to the bound.
-fn exact_covariances(sample: &GroupedSample, choices: &Choices) -> Option<(Vec<f64>, Vec<usize>)> {
+fn exact_covariance(sample: &GroupedSample, choices: &Choices) -> Option<(Vec<f64>, Vec<usize>)> {
     if covariance_epsilon(choices) <= 0.0 {
         return None;
     }
     let sizes = sample.sizes().iter().map(|&s| s as usize).collect();
-    group_covariances(sample).ok().map(|exact| (exact, sizes))
+    mean_rank_covariance(sample).ok().map(|exact| (exact, sizes))
 }
 
-/// Refuses the covariances for data given as rank sums, before anything is spent: they read
+/// Refuses the covariance for data given as rank sums, before anything is spent: it reads
 /// the rows. Public: it depends on the choices and on how the data were given.
 fn covariance_rows(choices: &Choices) -> Result<(), Refusal> {
     if covariance_epsilon(choices) > 0.0 {
         return Err(Refusal(format!(
-            "the placement covariances (--ci-epsilon) read the rows; rank sums computed where \
+            "the mean ranks' covariance (--ci-epsilon) reads the rows; rank sums computed where \
              they live have none: drop {} (the interval then uses the size-free bound and no ε \
              of its own)",
             choices.front_end.name("ci-epsilon")
@@ -195,7 +195,7 @@ fn covariance_rows(choices: &Choices) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The interval for the rank effect from a release of the covariances at `epsilon`.
+/// The interval for the rank effect from a release of the covariance at `epsilon`.
 fn covariance_interval(
     exact: &[f64],
     sizes: &[usize],
@@ -206,7 +206,7 @@ fn covariance_interval(
 ) -> Result<Option<Estimate>, Refusal> {
     let epsilon = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
     let released =
-        release_group_covariances(exact, sizes, epsilon).map_err(Refusal::from_display)?;
+        release_mean_rank_covariance(exact, sizes, epsilon).map_err(Refusal::from_display)?;
     let estimate =
         rank_effect_interval_covariances(h_abs, sizes, detail.noise_scale, &released, level);
     Ok(estimate.map(|e| Estimate { epsilon: epsilon.value(), ..e }))

@@ -58,8 +58,8 @@
 #![deny(missing_docs)]
 
 pub use crate::covariance::{
-    COVARIANCE_MAX_GROUPS, GroupCovariances, covariance_layout, covariance_sensitivity,
-    group_covariances, release_group_covariances,
+    COVARIANCE_MAX_GROUPS, MeanRankCovariance, covariance_layout, covariance_scales,
+    covariance_sensitivity, mean_rank_covariance, release_mean_rank_covariance,
 };
 pub use crate::interval::{
     RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_METHOD, rank_effect_interval,

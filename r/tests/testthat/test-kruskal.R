@@ -36,12 +36,12 @@ test_that("known sizes, the squared statistic and the interval reach the release
   expect_named(h$statistic, "noisy H")
 })
 
-test_that("ci.epsilon releases the placement covariances for the rank effect's interval", {
+test_that("ci.epsilon releases the mean ranks' covariance for the rank effect's interval", {
   r <- dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
                        known_sizes = TRUE, conf.level = 0.95, ci.epsilon = 0.5)
   expect_true(r$conf.int[1] <= r$conf.int[2])
   expect_equal(r$privacy$epsilon, 1.5)
-  expect_match(r$release$estimate$method, "covariances")
+  expect_match(r$release$estimate$method, "covariance released")
   expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
                                conf.level = 0.95, ci.epsilon = 0.5), "known")
 })

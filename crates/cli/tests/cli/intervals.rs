@@ -199,7 +199,7 @@ fn the_rank_effect_interval_of_kruskal_wallis() {
     assert_eq!(e["epsilon"], 0.0);
 }
 
-/// `--ci-epsilon` with the rank effect's interval: the groups' placement covariances from a
+/// `--ci-epsilon` with the rank effect's interval: the mean ranks' covariance from a
 /// release of their own, charged with the test; without public sizes refused before anything
 /// is read.
 #[test]
@@ -210,13 +210,13 @@ fn the_rank_effect_interval_with_a_covariance_release_of_its_own() {
     let v = json(&kw_args("examples/methylation.csv", &with));
     let e = estimate(&v);
     assert_eq!(e["epsilon"], 0.5);
-    assert!(e["method"].as_str().unwrap().contains("covariances"), "{e:?}");
+    assert!(e["method"].as_str().unwrap().contains("covariance released"), "{e:?}");
     assert_eq!(v["epsilon_total"], 1.5);
     assert_eq!(v["noise_scale"], bound["noise_scale"]);
     let width = |e: &serde_json::Map<String, serde_json::Value>| {
         e["high"].as_f64().unwrap() - e["low"].as_f64().unwrap()
     };
-    // 165 rows in three groups: the released covariances narrow the interval well below the
+    // 165 rows in three groups: the released covariance narrows the interval well below the
     // size-free bound's (about 0.18 against 0.44 at these settings).
     assert!(width(e) < 0.7 * width(estimate(&bound)), "{e:?} {bound:?}");
     let mut refused = kw_args("examples/methylation.csv", &["--epsilon", "1", "--ci", "0.95"]);

@@ -142,8 +142,8 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
     let data = Data::Summary { summary: sums.clone(), paired: false };
     let refusal = find("mann-whitney").unwrap().release(data, &known, evaluator).unwrap_err();
     assert!(refusal.0.contains("reads the rows"), "{refusal}");
-    // And Kruskal–Wallis's placement covariances.
+    // And Kruskal–Wallis's covariance of the mean ranks.
     let data = Data::Summary { summary: sums, paired: false };
     let refusal = kw.release(data, &known, evaluator).unwrap_err();
-    assert!(refusal.0.contains("read the rows"), "{refusal}");
+    assert!(refusal.0.contains("reads the rows"), "{refusal}");
 }
