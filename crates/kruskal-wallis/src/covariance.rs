@@ -19,11 +19,13 @@
 //! **Sensitivity** (public sizes: neighbours differ in one value within its group a). Two
 //! facts about the sample covariance of N ≥ 2 points, κ = N/(N − 1):
 //!
-//! 1. Replacing one point (u, v) ∈ [0, R_u] × [0, R_v] changes it by at most R_u R_v/N: with
-//!    ū, v̄ the other points' means, N(N − 1)·cov = N·Σ uv − Σ u·Σ v is (N − 1)(u − ū)(v − v̄)
-//!    plus terms of the other points only, and (u − ū)(v − v̄) ranges over an interval of
-//!    length at most R_u R_v (its largest value is max(ū v̄, (R_u − ū)(R_v − v̄)), its
-//!    smallest −max(ū(R_v − v̄), (R_u − ū) v̄), and the two sum to at most R_u R_v).
+//! 1. Replacing one point (u, v), its coordinates in intervals of lengths R_u and R_v (shifted
+//!    to [0, R_u] × [0, R_v]: a shift changes no covariance), changes it by at most R_u R_v/N:
+//!    with ū, v̄ the other points' means, N(N − 1)·cov = N·Σ uv − Σ u·Σ v is
+//!    (N − 1)(u − ū)(v − v̄) plus terms of the other points only, and (u − ū)(v − v̄) ranges
+//!    over an interval of length at most R_u R_v (its largest value is
+//!    max(ū v̄, (R_u − ū)(R_v − v̄)), its smallest −max(ū(R_v − v̄), (R_u − ū) v̄), and the two
+//!    sum to at most R_u R_v).
 //! 2. Shifting one coordinate by δ_x ∈ [0, h] (all of one sign) and another by η_x ∈ [0, h']
 //!    changes cov(u, v) by cov(δ, v) + cov(u, η) + cov(δ, η), at most
 //!    κ·(h R_v + R_u h' + h h')/4 (Cauchy–Schwarz; a sample variance of values in an interval
@@ -43,11 +45,12 @@
 //!
 //! **Rounding.** Each group's term, divided by √(s_i s_k), is at most ½ in size (a diagonal
 //! one is at most n_m·κ·range²/4, which s_i turns into at most κ/4 ≤ ½; an off-diagonal one is
-//! at most the geometric mean of two diagonal ones), so an entry is at most g/2. Its g terms are each one conversion and one division by a public constant
-//! (rounded the same for neighbours, at most 2⁻⁵⁰ relatively), summed with g − 1 additions
-//! and divided once by a public constant: the computed entries of neighbours differ by at
-//! most the exact change times (1 + 2⁻⁴⁸) plus g²·2⁻⁵⁰. The declared sensitivity adds that
-//! margin for every entry and a relative 2⁻⁴⁸ for its own arithmetic.
+//! at most the geometric mean of two diagonal ones), so an entry is at most g/2. Its g terms
+//! are each one conversion and one division by a public constant (rounded the same for
+//! neighbours, at most 2⁻⁵⁰ relatively), summed with g − 1 additions and divided once by a
+//! public constant: the computed entries of neighbours differ by at most the exact change
+//! times (1 + 2⁻⁴⁸) plus g²·2⁻⁵⁰. The declared sensitivity adds that margin for every entry
+//! and a relative 2⁻⁴⁸ for its own arithmetic.
 //!
 //! The vector is released with independent Laplace noise of scale Δ/ε on each entry (exact
 //! sampler, OS CSPRNG): ε-DP for a vector of L1 sensitivity Δ.
