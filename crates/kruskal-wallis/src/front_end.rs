@@ -12,7 +12,8 @@ use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
     PrivateKwOptions, ReferenceLaw, equal_groups_statistic, mean_rank_covariance,
     private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned, rank_effect_interval,
-    rank_effect_interval_covariances, reference_null, release_mean_rank_covariance,
+    rank_effect_interval_covariances, rank_effect_interval_known_sizes, reference_null,
+    release_mean_rank_covariance,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -147,19 +148,22 @@ impl ReleaseTest for PrivateKruskalWallis {
                 _ => None,
             };
             let estimate = released
-                .or_else(|| {
-                    rank_effect_interval(
-                        result.statistic,
-                        detail.n,
-                        detail.groups,
-                        detail.noise_scale,
-                        ci.level,
-                    )
-                })
+                .or_else(|| bounded_interval(result.statistic, detail, ci.level))
                 .ok_or_else(|| Refusal("no interval for the rank effect at n < 2".to_owned()))?;
             r.set_estimate(&estimate);
         }
         Ok(r)
+    }
+}
+
+/// The interval with no ε of its own: the bound at the public sizes with `--known-sizes` (the
+/// non-empty declared groups' sizes, public by that declaration), else the size-free bound.
+fn bounded_interval(h_abs: f64, detail: &KwDetail, level: f64) -> Option<Estimate> {
+    if detail.known_sizes {
+        let sizes: Vec<usize> = detail.reference_sizes.iter().map(|&s| s as usize).collect();
+        rank_effect_interval_known_sizes(h_abs, &sizes, detail.noise_scale, level)
+    } else {
+        rank_effect_interval(h_abs, detail.n, detail.groups, detail.noise_scale, level)
     }
 }
 

@@ -46,15 +46,56 @@ pub fn rank_effect_interval(
     noise_scale: f64,
     level: f64,
 ) -> Option<Estimate> {
+    let g = groups.max(1) as f64;
+    bounded_interval(h_abs_noisy, n, groups, noise_scale, level, (g / (2.0 * n as f64)).sqrt())
+}
+
+/// The method named in the estimate object when the sizes are public.
+pub const RANK_EFFECT_KNOWN_SIZES_METHOD: &str = "H̃_abs rescaled, widened by a bound on the \
+     mean ranks' error at the public sizes (Bonferroni over the groups) and the noise's \
+     Laplace quantile; post-processing of the release";
+
+/// [`rank_effect_interval`] with the public group `sizes` (`--known-sizes`): the bound's step
+/// before Cauchy–Schwarz, z·Σ (n_i/n)·√((1 + n_i/n)/(4 n_i)), which is at most the size-free
+/// z·√(g/(2n)) (√((g + 1)/(2g)) of it for g equal groups; empty groups add nothing). `None`
+/// for a level outside (0, 1) or n < 2.
+pub fn rank_effect_interval_known_sizes(
+    h_abs_noisy: f64,
+    sizes: &[usize],
+    noise_scale: f64,
+    level: f64,
+) -> Option<Estimate> {
+    let n: usize = sizes.iter().sum();
+    let total = n as f64;
+    let spread: f64 = sizes
+        .iter()
+        .filter(|&&s| s > 0)
+        .map(|&s| {
+            let share = s as f64 / total;
+            share * ((1.0 + share) / (4.0 * s as f64)).sqrt()
+        })
+        .sum();
+    let estimate = bounded_interval(h_abs_noisy, n, sizes.len(), noise_scale, level, spread)?;
+    Some(Estimate { method: RANK_EFFECT_KNOWN_SIZES_METHOD.to_owned(), ..estimate })
+}
+
+/// D̂ ± (z·`spread` + the noise's 1 − α₂/2 quantile), z at 1 − α₁/(2g), α₁ = α₂ = α/2.
+fn bounded_interval(
+    h_abs_noisy: f64,
+    n: usize,
+    groups: usize,
+    noise_scale: f64,
+    level: f64,
+    spread: f64,
+) -> Option<Estimate> {
     let alpha = check_level(level).ok()?;
     let scale = rank_effect_scale(n)?;
     let estimate = h_abs_noisy / scale;
     let g = groups.max(1) as f64;
     let z = normal_quantile(1.0 - alpha / 2.0 / (2.0 * g));
-    let sampling = z * (g / (2.0 * n as f64)).sqrt();
     // Laplace quantile at 1 − α₂/2: b·ln(1/α₂), α₂ = α/2.
     let noise = noise_scale / scale * (2.0 / alpha).ln();
-    Some(rank_effect_estimate(estimate, sampling + noise, level, RANK_EFFECT_METHOD))
+    Some(rank_effect_estimate(estimate, z * spread + noise, level, RANK_EFFECT_METHOD))
 }
 
 /// c_n·n·(n + 1), which turns H_abs into D̂ (`None` for n < 2).
@@ -281,6 +322,26 @@ mod tests {
             covered += usize::from(ci.low <= effect && effect <= ci.high);
         }
         assert!(covered >= 55, "covered {covered} of {reps}");
+    }
+
+    #[test]
+    fn public_sizes_narrow_the_bound() {
+        let width = |e: Estimate| e.high - e.low;
+        // The sampling terms only (no noise): equal groups give √((g + 1)/(4n)) against the
+        // size-free √(g/(2n)), which also bounds 1 + n_i/n by 2.
+        let free = rank_effect_interval(300.0, 300, 3, 0.0, 0.95).unwrap();
+        let equal = rank_effect_interval_known_sizes(300.0, &[100, 100, 100], 0.0, 0.95).unwrap();
+        let ratio = width(equal.clone()) / width(free.clone());
+        assert!((ratio - (4.0f64 / 6.0).sqrt()).abs() < 1e-12, "{ratio}");
+        assert_eq!(equal.method, RANK_EFFECT_KNOWN_SIZES_METHOD);
+        let free = rank_effect_interval(300.0, 300, 3, 2.0, 0.95).unwrap();
+        let unequal = rank_effect_interval_known_sizes(300.0, &[20, 20, 260], 2.0, 0.95).unwrap();
+        assert!(width(unequal) < 0.8 * width(free));
+        // An empty declared group adds nothing but still counts in the Bonferroni split.
+        let empty = rank_effect_interval_known_sizes(300.0, &[150, 150, 0], 2.0, 0.95).unwrap();
+        let two = rank_effect_interval_known_sizes(300.0, &[150, 150], 2.0, 0.95).unwrap();
+        assert!(width(empty) > width(two));
+        assert!(rank_effect_interval_known_sizes(1.0, &[1, 0], 2.0, 0.95).is_none());
     }
 
     #[test]

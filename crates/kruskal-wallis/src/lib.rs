@@ -62,8 +62,8 @@ pub use crate::covariance::{
     covariance_sensitivity, mean_rank_covariance, release_mean_rank_covariance,
 };
 pub use crate::interval::{
-    RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_METHOD, rank_effect_interval,
-    rank_effect_interval_covariances,
+    RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_KNOWN_SIZES_METHOD, RANK_EFFECT_METHOD,
+    rank_effect_interval, rank_effect_interval_covariances, rank_effect_interval_known_sizes,
 };
 pub use crate::{
     error::KruskalWallisError,

@@ -595,12 +595,13 @@ fn group_designs() -> Vec<GroupDesign> {
     ]
 }
 
-/// The rank effect's two intervals: the size-free bound (post-processing of the test's
-/// release, all of ε on H_abs) and the one with released placement covariances (public sizes,
-/// [`COVARIANCE_SHARE`] of ε on them).
+/// The rank effect's intervals: the size-free bound and the bound at the public sizes (both
+/// post-processing of the test's release, all of ε on H_abs), and the one with the mean ranks'
+/// covariance released (public sizes, [`COVARIANCE_SHARE`] of ε on it).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum KwRoute {
     Bound,
+    KnownSizesBound,
     Covariances,
 }
 
@@ -609,11 +610,12 @@ enum KwRoute {
 const COVARIANCE_SHARE: f64 = 0.25;
 
 impl KwRoute {
-    const ALL: [KwRoute; 2] = [KwRoute::Bound, KwRoute::Covariances];
+    const ALL: [KwRoute; 3] = [KwRoute::Bound, KwRoute::KnownSizesBound, KwRoute::Covariances];
 
     fn label(self) -> &'static str {
         match self {
             KwRoute::Bound => "rank effect D (kruskal-wallis)",
+            KwRoute::KnownSizesBound => "rank effect D (bound at the known sizes)",
             KwRoute::Covariances => "rank effect D (covariance released, ¼ of ε, known sizes)",
         }
     }
@@ -629,7 +631,7 @@ fn rank_effect_row(
     let n: usize = design.sizes.iter().sum();
     let groups = design.sizes.len();
     let (test_epsilon, covariance_epsilon) = match route {
-        KwRoute::Bound => (epsilon, 0.0),
+        KwRoute::Bound | KwRoute::KnownSizesBound => (epsilon, 0.0),
         KwRoute::Covariances => (epsilon * (1.0 - COVARIANCE_SHARE), epsilon * COVARIANCE_SHARE),
     };
     let setting = kw::KwSetting {
@@ -653,6 +655,9 @@ fn rank_effect_row(
         let scale = reference.noise_scale();
         let ci = match route {
             KwRoute::Bound => kw::rank_effect_interval(released, n, groups, scale, LEVEL),
+            KwRoute::KnownSizesBound => {
+                kw::rank_effect_interval_known_sizes(released, design.sizes, scale, LEVEL)
+            }
             KwRoute::Covariances => {
                 let b = kw::covariance_sensitivity(design.sizes)? / covariance_epsilon;
                 let values = kw::mean_rank_covariance(&sample)?

@@ -209,6 +209,11 @@ fn the_rank_effect_interval_with_a_covariance_release_of_its_own() {
     let with = [&base[..], &["--ci-epsilon", "0.5"]].concat();
     let v = json(&kw_args("examples/methylation.csv", &with));
     let e = estimate(&v);
+    // Without --ci-epsilon, public sizes still narrow the bound (post-processing).
+    let free = json(&kw_args("examples/methylation.csv", &["--epsilon", "1", "--ci", "0.95"]));
+    let known = estimate(&bound)["method"].as_str().unwrap();
+    assert!(known.contains("at the public sizes"), "{known}");
+    assert!(!estimate(&free)["method"].as_str().unwrap().contains("public sizes"));
     assert_eq!(e["epsilon"], 0.5);
     assert!(e["method"].as_str().unwrap().contains("covariance released"), "{e:?}");
     assert_eq!(v["epsilon_total"], 1.5);
