@@ -168,7 +168,7 @@ fn bounded_interval(h_abs: f64, detail: &KwDetail, level: f64) -> Option<Estimat
 }
 
 /// The ε of the covariance release: `--ci-epsilon` when given (0 without it, where the
-/// interval is post-processing of the test's release with the size-free bound).
+/// interval is post-processing of the test's release: [`bounded_interval`]).
 fn covariance_epsilon(choices: &Choices) -> f64 {
     choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
 }
