@@ -93,8 +93,8 @@ pub struct Grouped {
     /// The labels: the declared groups in their order, else the labels present in natural
     /// order.
     pub labels: Vec<String>,
-    /// Group index of each observation.
-    pub groups: Vec<usize>,
+    /// Group index of each observation (4 bytes a row: the private tests keep this vector).
+    pub groups: Vec<u32>,
     /// The observations.
     pub values: Vec<f64>,
     /// Where they came from.
@@ -106,7 +106,7 @@ impl Grouped {
     pub fn sizes(&self) -> Vec<usize> {
         let mut sizes = vec![0; self.labels.len()];
         for &g in &self.groups {
-            sizes[g] += 1;
+            sizes[g as usize] += 1;
         }
         sizes
     }
@@ -115,7 +115,7 @@ impl Grouped {
     pub fn split(&self) -> Vec<Vec<f64>> {
         let mut out = vec![Vec::new(); self.labels.len()];
         for (&g, &v) in self.groups.iter().zip(&self.values) {
-            out[g].push(v);
+            out[g as usize].push(v);
         }
         out
     }
@@ -154,11 +154,11 @@ impl Grouped {
     fn selected(mut self, declared: &[String]) -> Grouped {
         let keep: Vec<bool> = self.labels.iter().map(|l| declared.contains(l)).collect();
         let before = self.values.len();
-        let (groups, values): (Vec<usize>, Vec<f64>) = self
+        let (groups, values): (Vec<u32>, Vec<f64>) = self
             .groups
             .iter()
             .zip(&self.values)
-            .filter(|(g, _)| keep[**g])
+            .filter(|(g, _)| keep[**g as usize])
             .map(|(&g, &v)| (g, v))
             .unzip();
         self.input.other_group_rows = before - values.len();
@@ -196,14 +196,15 @@ impl Grouped {
         }
         let this = data;
         // A label left out holds no rows any more: its position is never read.
-        let position: Vec<usize> = this
+        // Fewer declared labels than u32::MAX: each label numbered by the reader is one.
+        let position: Vec<u32> = this
             .labels
             .iter()
-            .map(|l| declared.iter().position(|d| d == l).unwrap_or_default())
+            .map(|l| declared.iter().position(|d| d == l).unwrap_or_default() as u32)
             .collect();
-        // In place: at 10⁸ rows a second vector of indices is 800 MB of fresh pages.
+        // In place: at 10⁸ rows a second vector of indices is 400 MB of fresh pages.
         let mut groups = this.groups;
-        groups.iter_mut().for_each(|g| *g = position[*g]);
+        groups.iter_mut().for_each(|g| *g = position[*g as usize]);
         Ok(Grouped { labels: declared.to_vec(), groups, values: this.values, input: this.input })
     }
 }
@@ -366,13 +367,16 @@ impl Table {
                     values.push(*v);
                 }
             })?;
+        if ids.overflowed {
+            bail!("column '{group}' has more than {} distinct labels", u32::MAX);
+        }
         let mut natural = ids.labels.clone();
         natural.sort_by(|a, b| natural_cmp(a, b));
         let mut position = vec![0; natural.len()];
-        for (i, label) in natural.iter().enumerate() {
-            position[ids.id(label)] = i;
+        for (i, label) in (0u32..).zip(&natural) {
+            position[ids.id(label) as usize] = i;
         }
-        groups.iter_mut().for_each(|g| *g = position[*g]);
+        groups.iter_mut().for_each(|g| *g = position[*g as usize]);
         Ok(Grouped { labels: natural, groups, values, input })
     }
 
@@ -516,27 +520,33 @@ impl Table {
 /// Up to this many distinct labels, [`LabelIds`] finds a label by scanning them.
 const SCANNED_LABELS: usize = 16;
 
-/// Group labels numbered in order of first appearance. A row's label is found by a scan while
-/// there are few (the usual case: no hashing per row), by a hash map beyond; one `String` per
-/// label, not per row.
+/// Group labels numbered in order of first appearance, in 4 bytes. A row's label is found by a
+/// scan while there are few (the usual case: no hashing per row), by a hash map beyond; one
+/// `String` per label, not per row.
 #[derive(Default)]
 struct LabelIds {
     labels: Vec<String>,
-    index: HashMap<String, usize>,
+    index: HashMap<String, u32>,
+    /// A label beyond the `u32::MAX`-th was met (it got id 0: the caller refuses the column).
+    overflowed: bool,
 }
 
 impl LabelIds {
     /// The id of `label`, numbering it if it is new.
-    fn id(&mut self, label: &str) -> usize {
+    fn id(&mut self, label: &str) -> u32 {
         let found = if self.labels.len() <= SCANNED_LABELS {
-            self.labels.iter().position(|l| l == label)
+            self.labels.iter().position(|l| l == label).map(|i| i as u32)
         } else {
             self.index.get(label).copied()
         };
         found.unwrap_or_else(|| {
+            let Ok(id) = u32::try_from(self.labels.len()) else {
+                self.overflowed = true;
+                return 0;
+            };
             self.labels.push(label.to_owned());
-            self.index.insert(label.to_owned(), self.labels.len() - 1);
-            self.labels.len() - 1
+            self.index.insert(label.to_owned(), id);
+            id
         })
     }
 }

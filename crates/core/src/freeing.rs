@@ -1,19 +1,13 @@
 //! Mapping large row vectors into new ones while returning the inputs' memory block by block,
 //! so the peak holds the output and one block of the inputs rather than both whole.
 
-/// Blocks in which [`map_freeing`] and [`map_pairs_freeing`] free their inputs.
+/// Blocks in which [`map_pairs_freeing`] frees its inputs.
 pub const FREE_BLOCKS: usize = 16;
 
-/// `input` mapped by `f` in order, freeing it in [`FREE_BLOCKS`] blocks from the front: each
-/// block is mapped, removed, and the rest shrunk (a large allocation shrinks in place and
-/// returns its tail pages). Each block shifts what remains forward once: about
-/// `FREE_BLOCKS`/2 passes over the input in all.
-pub fn map_freeing<A, T>(input: Vec<A>, mut f: impl FnMut(A) -> T) -> Vec<T> {
-    let units = vec![(); input.len()];
-    map_pairs_freeing(input, units, |a, ()| f(a))
-}
-
-/// [`map_freeing`] over two vectors of equal length, pair by pair.
+/// `a` and `b` (of equal length) mapped pair by pair by `f` in order, freeing them in
+/// [`FREE_BLOCKS`] blocks from the front: each block is mapped, removed, and the rest shrunk (a
+/// large allocation shrinks in place and returns its tail pages). Each block shifts what
+/// remains forward once: about `FREE_BLOCKS`/2 passes over the inputs in all.
 ///
 /// # Panics
 /// If the lengths differ (a caller bug: check them first).
@@ -43,7 +37,8 @@ mod tests {
         for n in [0, 1, 5, FREE_BLOCKS, 3 * FREE_BLOCKS + 7] {
             let input: Vec<usize> = (0..n).collect();
             let want: Vec<usize> = input.iter().map(|x| 3 * x + 1).collect();
-            assert_eq!(map_freeing(input.clone(), |x| 3 * x + 1), want);
+            let units = vec![(); n];
+            assert_eq!(map_pairs_freeing(input.clone(), units, |x, ()| 3 * x + 1), want);
             let halves: Vec<usize> = input.iter().map(|x| x / 2).collect();
             let pairs = map_pairs_freeing(input.clone(), halves, |x, h| x + h);
             assert_eq!(pairs, (0..n).map(|x| x + x / 2).collect::<Vec<_>>());

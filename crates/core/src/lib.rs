@@ -13,8 +13,8 @@
 //! - [`PrivateTest`]: what each private test publishes for the tools that iterate over tests
 //!   (names, reference, power study; the list is `dptest-registry`);
 //! - [`tags`]: the one registry of Philox stream tags, unique across the workspace;
-//! - [`map_freeing`], [`map_pairs_freeing`]: a map of large row vectors that frees the
-//!   inputs as it goes (the peak is the output plus a sixteenth of the inputs);
+//! - [`map_pairs_freeing`]: a map of two large row vectors that frees the inputs as it goes
+//!   (the peak is the output plus a sixteenth of the inputs);
 //! - [`Estimate`]: an effect estimate with its confidence interval, the same object for every
 //!   test ([`check_level`] checks a confidence level).
 //!
@@ -43,7 +43,7 @@ pub use crate::{
     centred::Centred,
     estimate::{Estimate, InvalidLevel, check_level},
     finite::{NonFinite, check_finite},
-    freeing::{FREE_BLOCKS, map_freeing, map_pairs_freeing},
+    freeing::{FREE_BLOCKS, map_pairs_freeing},
     outcome::{Outcome, PrivacyCost, Spent},
     paired::{InvalidPairs, paired_difference, paired_differences},
     registry::{POWER_DRAWS, PowerSetting, PrivateTest, Refusal},

@@ -85,8 +85,8 @@ impl ReleaseTest for PrivateKruskalWallis {
         let mut covariance = None;
         let result = match data {
             Data::Grouped { values, groups, declared } => {
-                // The sample's 4-byte indices replace the 8-byte ones block by block, and the
-                // ranking frees the sample as it builds its sort items.
+                // The sample keeps the reader's 4-byte indices, and the ranking frees the
+                // sample as it builds its sort items.
                 let sample = GroupedSample::from_index_vec(values, groups, declared)
                     .map_err(Refusal::from_display)?;
                 covariance = exact_covariance(&sample, choices);

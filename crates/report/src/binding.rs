@@ -44,9 +44,10 @@ pub fn data_of_samples(
     test.layout().check_groups(test.name(), samples.len())?;
     match test.layout() {
         Layout::Grouped { .. } => {
-            let groups = samples
-                .iter()
-                .enumerate()
+            let count = u32::try_from(samples.len())
+                .map_err(|_| Refusal(format!("{} samples are too many groups", samples.len())))?;
+            let groups = (0..count)
+                .zip(&samples)
                 .flat_map(|(i, s)| std::iter::repeat_n(i, s.len()))
                 .collect();
             Ok(Data::Grouped { declared: samples.len(), values: samples.concat(), groups })

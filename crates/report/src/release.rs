@@ -61,8 +61,8 @@ pub enum Data {
     Grouped {
         /// The pooled values.
         values: Vec<f64>,
-        /// The group index of each value.
-        groups: Vec<usize>,
+        /// The group index of each value (4 bytes a row: a reader of 10⁸ rows holds them).
+        groups: Vec<u32>,
         /// The number of declared groups (a declared group may be empty).
         declared: usize,
     },
@@ -127,7 +127,7 @@ impl Data {
         }
         let mut split = vec![Vec::new(); *declared];
         for (&value, &group) in values.iter().zip(groups) {
-            let Some(g) = split.get_mut(group) else {
+            let Some(g) = split.get_mut(group as usize) else {
                 return Err(Refusal(format!(
                     "group index {group} is not one of the {declared} declared groups"
                 )));

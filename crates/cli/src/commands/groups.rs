@@ -46,9 +46,10 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
         );
     }
     let mut data = public_grouped_input(&args.privacy, &args.ledger, &args.input, &args.columns)?;
-    // The sample takes the values (the report needs only labels and group sizes).
-    let values = std::mem::take(&mut data.values);
-    let sample = kw::GroupedSample::from_indices(values, &data.groups, data.labels.len())
+    // The sample takes the rows (the report needs only labels and group sizes).
+    let sizes = data.sizes();
+    let (values, groups) = (std::mem::take(&mut data.values), std::mem::take(&mut data.groups));
+    let sample = kw::GroupedSample::from_index_vec(values, groups, data.labels.len())
         .map_err(|e| anyhow!("{e}"))?;
     let result = kw::kruskal(&sample).map_err(|e| anyhow!("{e}"))?;
     let mut report = Report::from_result(
@@ -57,17 +58,15 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
         &result,
     )?;
     report.set("reference", asymptotic_reference("chi2"));
-    group_sizes(&mut report, &data);
+    group_sizes(&mut report, &data.labels, sizes);
     report.input(&data.input, Some(&data.labels));
     add_decision(&mut report, common.alpha);
     Ok(report)
 }
 
 /// Public tests may show group sizes (private ones must not: they are not released).
-fn group_sizes(report: &mut Report, data: &Grouped) {
-    let sizes = data.sizes();
-    let text: Vec<String> =
-        data.labels.iter().zip(&sizes).map(|(l, n)| format!("{l} n={n}")).collect();
+fn group_sizes(report: &mut Report, labels: &[String], sizes: Vec<usize>) {
+    let text: Vec<String> = labels.iter().zip(&sizes).map(|(l, n)| format!("{l} n={n}")).collect();
     report.line("group sizes", text.join(", "));
     report.set("group_sizes", sizes);
 }
@@ -114,7 +113,7 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
             "public: the exact U₁ inverted with the Birnbaum–Klose variance bound".to_owned();
         report.estimate(&e);
     }
-    group_sizes(&mut report, &data);
+    group_sizes(&mut report, &data.labels, data.sizes());
     report.input(&data.input, Some(&data.labels));
     add_decision(&mut report, common.alpha);
     Ok(report)

@@ -15,7 +15,7 @@ fn data(test: &dyn ReleaseTest) -> Data {
     let values: Vec<f64> = (0..N).map(|i| ((i * 37 % N) as f64 / N as f64) * 2.0 - 1.0).collect();
     match test.layout() {
         Layout::Grouped { min_groups, .. } => Data::Grouped {
-            groups: (0..N).map(|i| i % min_groups).collect(),
+            groups: (0..N).map(|i| (i % min_groups) as u32).collect(),
             declared: min_groups,
             values,
         },

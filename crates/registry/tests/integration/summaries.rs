@@ -82,7 +82,7 @@ fn grouped_tests_release_the_same_from_their_rank_sums() {
         }
         let rows = Data::Grouped {
             values: values.clone(),
-            groups: (0..values.len()).map(group).collect(),
+            groups: (0..values.len()).map(|i| group(i) as u32).collect(),
             declared,
         };
         assert_same(test, rows, Summary::RankSums { sums, sizes }, sensitivity);
