@@ -400,6 +400,7 @@ def kruskal(
     known_sizes: bool = False,
     ci: Optional[float] = None,
     ci_epsilon: Optional[float] = None,
+    ci_method: str = "covariance",
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -436,6 +437,10 @@ def kruskal(
         sampling covariance, so that the interval estimates their error instead of bounding it
         without the sizes (the CLI's ``--ci-epsilon``; charged with the
         test, ``epsilon_total``).
+    ci_method : {'covariance', 'signs'}, default 'covariance'
+        With ``ci_epsilon``: ``'signs'`` splits it between the covariance and the groups'
+        weighted mean-rank deviations and keeps the deviations' clear signs (the CLI's
+        ``--ci-method``; docs/intervals.md compares the two).
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).
     alpha : float, default 0.05
@@ -464,11 +469,15 @@ def kruskal(
     0.0495...
     """
     eps = _mode(epsilon, public)
+    if ci is None and ci_method != "covariance":
+        raise ValueError("ci_method chooses the rank effect's interval: it goes with ci=LEVEL "
+                         "and ci_epsilon")
     arrays, labels = _grouped(samples, data, group, value, groups, eps is not None)
     if eps is not None:
         return _release(
             "kruskal-wallis", arrays, labels, eps,
-            options={"statistic": statistic, "known_sizes": bool(known_sizes)}, ci=ci,
+            options={"statistic": statistic, "known_sizes": bool(known_sizes),
+                     "ci_method": ci_method}, ci=ci,
             ci_epsilon=ci_epsilon, draws=draws, seed=seed, alpha=alpha, ledger=ledger,
             progress=progress,
         )

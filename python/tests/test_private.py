@@ -397,6 +397,15 @@ def test_every_interval_is_the_estimate_object_of_the_cli(tmp_path):
     with pytest.raises(ValueError, match="known"):
         dptest.kruskal(*GROUPS.values(), epsilon=1.0, ci=0.95, ci_epsilon=0.5, ledger=led)
     assert led.status()["spent"] == pytest.approx(1.5)
+    # ci_method="signs": the same ε of its own, split with the groups' deviations; without
+    # ci_epsilon refused before anything is spent.
+    ks = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
+                        ci_method="signs", draws=2000)
+    assert ks.estimate["epsilon"] == 0.5 and "deviations" in ks.estimate["method"]
+    with pytest.raises(ValueError, match="ci_epsilon"):
+        dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95,
+                       ci_method="signs", ledger=led)
+    assert led.status()["spent"] == pytest.approx(1.5)
     sg = dptest.sign(PAIRS, epsilon=1.0, ci=0.95, ci_epsilon=0.5, bounds=(-5, 5))
     assert sg.test == "sign" and sg.kind == "one-sample" and sg.epsilon_total == 1.5
     assert keys(sg.to_dict()) == keys(s.to_dict())

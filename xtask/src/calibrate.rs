@@ -118,9 +118,12 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["large_n", "paper_designs", "grid_shape"])]
     pub registry: bool,
     /// The coverage of every private interval (`--ci`): the median (sign, wilcoxon), the mean
-    /// (t-test) and P(X > Y) (mann-whitney, known sizes) over data shapes, n from 20 to 10⁵
-    /// and ε 0.1, 1, 10, with the median width next to the public interval's; a Markdown
-    /// table. `--test median|mean|auc` and `--n` pick rows; uses --coverage-reps and --seed.
+    /// (t-test), P(X > Y) (mann-whitney, known sizes) and the rank effect (kruskal-wallis)
+    /// over data shapes, n from 20 to 10⁵ and ε 0.1, 1, 10, with the median width next to the
+    /// public interval's; a Markdown table. `--test median|mean|auc|kw|kw-released` and `--n`
+    /// pick rows (`kw-released`: the rank effect's two routes with an ε of their own; with
+    /// `kw`, `--n` a multiple of 1000 scales the designs of 1000 rows to n); uses
+    /// --coverage-reps and --seed.
     #[arg(long, conflicts_with_all = ["large_n", "paper_designs", "grid_shape", "registry"])]
     pub coverage: bool,
     /// Datasets per coverage setting.

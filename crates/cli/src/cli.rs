@@ -366,10 +366,26 @@ pub struct KruskalArgs {
     pub known_sizes: bool,
     #[command(flatten)]
     pub ci: CiArgs,
+    /// The rank effect's interval with --ci-epsilon: covariance spends it on the mean ranks'
+    /// covariance and adds up the groups' errors in absolute value; signs spends half on the
+    /// covariance and half on the groups' weighted mean-rank deviations, and keeps the signs
+    /// of the deviations that are clearly not 0 (narrower where the groups' mean ranks are
+    /// far from the middle: docs/intervals.md).
+    #[arg(long, value_enum, default_value_t = KwCiMethod::Covariance, requires = "ci_epsilon")]
+    pub ci_method: KwCiMethod,
     #[command(flatten)]
     pub ledger: LedgerArgs,
     #[command(flatten)]
     pub options: TestOptions,
+}
+
+/// The rank effect's interval with an ε of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KwCiMethod {
+    /// The released covariance; the groups' errors added in absolute value.
+    Covariance,
+    /// The released covariance and deviations; the clear signs kept.
+    Signs,
 }
 
 /// Alternative hypothesis (scipy's names; "less": group 1 tends to be smaller).
@@ -906,7 +922,9 @@ private_args!(SignArgs, "sign", Values(differences));
 
 impl KruskalArgs {
     fn release_choices(&self, choices: Choices) -> Choices {
-        let choices = choices.with("statistic", choice_name(&self.statistic));
+        let choices = choices
+            .with("statistic", choice_name(&self.statistic))
+            .with("ci-method", choice_name(&self.ci_method));
         if self.known_sizes { choices.with("known-sizes", "true") } else { choices }
     }
 }

@@ -86,7 +86,7 @@ pub fn covariance_scales(sizes: &[usize]) -> Vec<f64> {
 
 /// Refuses sizes the release does not serve: fewer than 2 or more than
 /// [`COVARIANCE_MAX_GROUPS`] groups, a group of fewer than two values, n ≥ 2³¹.
-fn check_sizes(sizes: &[usize]) -> Result<(), KruskalWallisError> {
+pub(crate) fn check_sizes(sizes: &[usize]) -> Result<(), KruskalWallisError> {
     let invalid =
         |requirement: String| KruskalWallisError::InvalidParameter { name: "sizes", requirement };
     if !(2..=COVARIANCE_MAX_GROUPS).contains(&sizes.len()) {

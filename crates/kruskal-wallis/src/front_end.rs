@@ -11,9 +11,10 @@ use dptest_report::{
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
     PrivateKwOptions, ReferenceLaw, equal_groups_statistic, mean_rank_covariance,
-    private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned, rank_effect_interval,
-    rank_effect_interval_covariances, rank_effect_interval_known_sizes, reference_null,
-    release_mean_rank_covariance,
+    private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned, rank_deviations,
+    rank_effect_interval, rank_effect_interval_covariances, rank_effect_interval_known_sizes,
+    rank_effect_interval_signs, reference_null, release_mean_rank_covariance,
+    release_rank_deviations,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -22,13 +23,24 @@ impl ReleaseTest for PrivateKruskalWallis {
     }
 
     fn options(&self) -> &'static [TestOption] {
-        &[STATISTIC, KNOWN_SIZES]
+        &[STATISTIC, KNOWN_SIZES, CI_METHOD]
     }
 
     fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
-        let Some(ci) = choices.ci else { return Ok(()) };
         let front = choices.front_end;
+        // Without an interval the method has nothing to choose (the CLI asks for
+        // --ci-epsilon with it; Python refuses ci_method without ci).
+        let signs = ci_method(choices)? == CiMethod::Signs;
+        let Some(ci) = choices.ci else { return Ok(()) };
         let ci = ci.checked(front)?;
+        if signs && ci.epsilon.is_none() {
+            return Err(Refusal(format!(
+                "{} releases the groups' mean-rank deviations and covariance: pass {} (and {})",
+                front.option(CI_METHOD.name, "signs"),
+                front.name("ci-epsilon"),
+                front.switch(KNOWN_SIZES.name)
+            )));
+        }
         if ci.epsilon.is_some() {
             ci.own_epsilon(front, "the mean ranks' covariance is a release of its own")?;
             if !choices.switch(KNOWN_SIZES.name) {
@@ -81,7 +93,8 @@ impl ReleaseTest for PrivateKruskalWallis {
     ) -> Result<Release, Refusal> {
         let options = options(choices)?;
         data.checked_summary()?;
-        // With --ci-epsilon, the exact covariance, computed before the ranking frees the rows.
+        // With --ci-epsilon, the exact covariance (and with --ci-method signs the deviations),
+        // computed before the ranking frees the rows.
         let mut covariance = None;
         let result = match data {
             Data::Grouped { values, groups, declared } => {
@@ -89,7 +102,7 @@ impl ReleaseTest for PrivateKruskalWallis {
                 // sample as it builds its sort items.
                 let sample = GroupedSample::from_index_vec(values, groups, declared)
                     .map_err(Refusal::from_display)?;
-                covariance = exact_covariance(&sample, choices);
+                covariance = exact_interval_inputs(&sample, choices)?;
                 private_kruskal_wallis_owned(sample, &options, evaluator)
             }
             Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
@@ -137,14 +150,9 @@ impl ReleaseTest for PrivateKruskalWallis {
         r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
         if let Some(ci) = choices.ci {
             let released = match (ci.epsilon, covariance) {
-                (Some(epsilon), Some((exact, sizes))) => covariance_interval(
-                    &exact,
-                    &sizes,
-                    epsilon,
-                    result.statistic,
-                    detail,
-                    ci.level,
-                )?,
+                (Some(epsilon), Some(inputs)) => {
+                    released_interval(&inputs, epsilon, result.statistic, detail, ci.level)?
+                }
                 _ => None,
             };
             let estimate = released
@@ -173,16 +181,31 @@ fn covariance_epsilon(choices: &Choices) -> f64 {
     choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
 }
 
-/// The exact covariance of the mean ranks and the (public: `--known-sizes`) sizes, when
-/// `--ci-epsilon` asks for them; `None` for sizes the release does not serve (a group of
-/// fewer than two values, more than [`crate::COVARIANCE_MAX_GROUPS`] groups), where the
-/// interval falls back to the bound.
-fn exact_covariance(sample: &GroupedSample, choices: &Choices) -> Option<(Vec<f64>, Vec<usize>)> {
+/// What the interval with an ε of its own releases, exactly: the mean ranks' covariance, the
+/// groups' deviations with `--ci-method signs`, and the (public: `--known-sizes`) sizes.
+struct IntervalInputs {
+    covariance: Vec<f64>,
+    deviations: Option<Vec<f64>>,
+    sizes: Vec<usize>,
+}
+
+/// The exact inputs of the released interval, when `--ci-epsilon` asks for them; `None` for
+/// sizes the releases do not serve (a group of fewer than two values, more than
+/// [`crate::COVARIANCE_MAX_GROUPS`] groups), where the interval falls back to the bound.
+fn exact_interval_inputs(
+    sample: &GroupedSample,
+    choices: &Choices,
+) -> Result<Option<IntervalInputs>, Refusal> {
     if covariance_epsilon(choices) <= 0.0 {
-        return None;
+        return Ok(None);
     }
     let sizes = sample.sizes().iter().map(|&s| s as usize).collect();
-    mean_rank_covariance(sample).ok().map(|exact| (exact, sizes))
+    let Ok(covariance) = mean_rank_covariance(sample) else { return Ok(None) };
+    let deviations = match ci_method(choices)? {
+        CiMethod::Covariance => None,
+        CiMethod::Signs => Some(rank_deviations(sample).map_err(Refusal::from_display)?),
+    };
+    Ok(Some(IntervalInputs { covariance, deviations, sizes }))
 }
 
 /// Refuses the covariance for data given as rank sums, before anything is spent: it reads
@@ -199,21 +222,33 @@ fn covariance_rows(choices: &Choices) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The interval for the rank effect from a release of the covariance at `epsilon`.
-fn covariance_interval(
-    exact: &[f64],
-    sizes: &[usize],
+/// The interval for the rank effect from releases at `epsilon`: all of it on the covariance,
+/// or (`--ci-method signs`) half on the covariance and half on the deviations.
+fn released_interval(
+    inputs: &IntervalInputs,
     epsilon: f64,
     h_abs: f64,
     detail: &KwDetail,
     level: f64,
 ) -> Result<Option<Estimate>, Refusal> {
-    let epsilon = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
-    let released =
-        release_mean_rank_covariance(exact, sizes, epsilon).map_err(Refusal::from_display)?;
-    let estimate =
-        rank_effect_interval_covariances(h_abs, sizes, detail.noise_scale, &released, level);
-    Ok(estimate.map(|e| Estimate { epsilon: epsilon.value(), ..e }))
+    let total = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
+    let sizes = &inputs.sizes;
+    let estimate = match &inputs.deviations {
+        None => {
+            let released = release_mean_rank_covariance(&inputs.covariance, sizes, total)
+                .map_err(Refusal::from_display)?;
+            rank_effect_interval_covariances(h_abs, sizes, detail.noise_scale, &released, level)
+        }
+        Some(deviations) => {
+            let half = Epsilon::new(epsilon / 2.0).map_err(Refusal::from_display)?;
+            let covariance = release_mean_rank_covariance(&inputs.covariance, sizes, half)
+                .map_err(Refusal::from_display)?;
+            let deviations =
+                release_rank_deviations(deviations, sizes, half).map_err(Refusal::from_display)?;
+            rank_effect_interval_signs(&deviations, sizes, &covariance, level)
+        }
+    };
+    Ok(estimate.map(|e| Estimate { epsilon: total.value(), ..e }))
 }
 
 /// Group sizes as the test counts them (n < 2³² rows).
@@ -230,6 +265,25 @@ const STATISTIC: TestOption = TestOption { name: "statistic", values: &["abs", "
 
 /// `known-sizes`: the group sizes are public; the reference takes them.
 const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
+
+/// `ci-method`: with `--ci-epsilon`, the interval from the released covariance (the
+/// default) or the sign-aware one from the covariance and the groups' deviations.
+const CI_METHOD: TestOption = TestOption { name: "ci-method", values: &["covariance", "signs"] };
+
+/// The rank effect's released interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CiMethod {
+    Covariance,
+    Signs,
+}
+
+fn ci_method(choices: &Choices) -> Result<CiMethod, Refusal> {
+    match CI_METHOD.value(choices) {
+        "covariance" => Ok(CiMethod::Covariance),
+        "signs" => Ok(CiMethod::Signs),
+        other => Err(CI_METHOD.refuse(other, choices.front_end)),
+    }
+}
 
 /// The statistic and ε.
 fn options(choices: &Choices) -> Result<PrivateKwOptions, Refusal> {

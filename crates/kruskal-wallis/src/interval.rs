@@ -100,15 +100,19 @@ fn bounded_interval(
 }
 
 /// c_n·n·(n + 1), which turns H_abs into D̂ (`None` for n < 2).
-fn rank_effect_scale(n: usize) -> Option<f64> {
+pub(crate) fn rank_effect_scale(n: usize) -> Option<f64> {
     let n32 = u32::try_from(n).ok().filter(|&n| n >= 2)?;
     Some(kruskal_wallis_abs_constant(n32) * n as f64 * (n as f64 + 1.0))
 }
 
+/// The parameter named in the estimate object.
+pub(crate) const RANK_EFFECT_PARAMETER: &str =
+    "rank effect D = Σ (n_i/n)·|θ_i − ½| (what H_abs measures)";
+
 /// D̂ ± `half`, clipped to D's range [0, ½].
 fn rank_effect_estimate(estimate: f64, half: f64, level: f64, method: &str) -> Estimate {
     Estimate {
-        parameter: "rank effect D = Σ (n_i/n)·|θ_i − ½| (what H_abs measures)".to_owned(),
+        parameter: RANK_EFFECT_PARAMETER.to_owned(),
         value: estimate.clamp(0.0, 0.5),
         low: (estimate - half).clamp(0.0, 0.5),
         high: (estimate + half).clamp(0.0, 0.5),
@@ -125,8 +129,8 @@ pub const RANK_EFFECT_COVARIANCE_METHOD: &str = "H̃_abs rescaled, widened by th
 
 /// Draws for the quantile of the interval with a released covariance (a fixed seed: the
 /// quantile is post-processing of the releases, the same for the same releases).
-const QUANTILE_DRAWS: usize = 20_000;
-const QUANTILE_SEED: u64 = 0x6b77_5f63_6f76;
+pub(crate) const QUANTILE_DRAWS: usize = 20_000;
+pub(crate) const QUANTILE_SEED: u64 = 0x6b77_5f63_6f76;
 
 /// The interval for D at `level` from the released H̃_abs (Laplace scale `noise_scale`) and
 /// the released covariance of the mean ranks ([`crate::release_mean_rank_covariance`]), for
@@ -197,7 +201,7 @@ fn largest_diagonal(sizes: &[usize]) -> Vec<f64> {
 
 /// The normalized covariance widened and capped as [`rank_effect_interval_covariances`]
 /// says, as a lower-triangular factor (row-major g × g, negative pivots clamped to 0).
-fn covariance_factor(covariance: &MeanRankCovariance, sizes: &[usize]) -> Vec<f64> {
+pub(crate) fn covariance_factor(covariance: &MeanRankCovariance, sizes: &[usize]) -> Vec<f64> {
     let g = sizes.len();
     let mut c = vec![0.0; g * g];
     for (&(i, k), &value) in covariance_layout(g).iter().zip(&covariance.values) {
@@ -234,7 +238,7 @@ fn clamped_cholesky(c: &[f64], d: usize) -> Vec<f64> {
 }
 
 /// Draws of the mean ranks' errors θ̂ − θ: √s_i/(n + 1)·(factor·z)_i, z standard normal.
-struct ErrorDraw {
+pub(crate) struct ErrorDraw {
     /// The lower-triangular factor ([`covariance_factor`]), row-major g × g.
     factor: Vec<f64>,
     /// √s_i/(n + 1) for each group.
@@ -242,14 +246,22 @@ struct ErrorDraw {
 }
 
 impl ErrorDraw {
-    fn new(factor: Vec<f64>, sizes: &[usize]) -> Self {
+    pub(crate) fn new(factor: Vec<f64>, sizes: &[usize]) -> Self {
         let n = sizes.iter().sum::<usize>() as f64;
         let weights = covariance_scales(sizes).iter().map(|s| s.sqrt() / (n + 1.0)).collect();
         ErrorDraw { factor, weights }
     }
 
+    /// The standard deviation of group i's error: √s_i/(n + 1) times the norm of the
+    /// factor's row i.
+    pub(crate) fn sd(&self, i: usize) -> f64 {
+        let g = self.weights.len();
+        let row = &self.factor[i * g..=i * g + i];
+        self.weights[i] * row.iter().map(|v| v * v).sum::<f64>().sqrt()
+    }
+
     /// One draw into `errors`, with `z` as scratch (both of length g).
-    fn fill(&self, rng: &mut ChaCha8Rng, z: &mut [f64], errors: &mut [f64]) {
+    pub(crate) fn fill(&self, rng: &mut ChaCha8Rng, z: &mut [f64], errors: &mut [f64]) {
         let g = self.weights.len();
         z.iter_mut().for_each(|v| *v = rng.sample(StandardNormal));
         for (i, error) in errors.iter_mut().enumerate() {

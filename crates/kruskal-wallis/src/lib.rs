@@ -16,6 +16,10 @@
 //!   draw the limit at every n, through the size envelope (`dptest_refdist::size_envelope`):
 //!   equal groups are not the worst split in the far tail, and the envelope is the supremum
 //!   of the limit laws.
+//! - The rank effect's interval ([`rank_effect_interval`]; with public sizes and an ε of its
+//!   own, [`rank_effect_interval_covariances`] from the released covariance
+//!   [`release_mean_rank_covariance`], or [`rank_effect_interval_signs`], which also reads the
+//!   released deviations [`release_rank_deviations`] and keeps their clear signs).
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].
@@ -61,10 +65,14 @@ pub use crate::covariance::{
     COVARIANCE_MAX_GROUPS, MeanRankCovariance, covariance_layout, covariance_scales,
     covariance_sensitivity, mean_rank_covariance, release_mean_rank_covariance,
 };
+pub use crate::deviations::{
+    RankDeviations, deviations_sensitivity, rank_deviations, release_rank_deviations,
+};
 pub use crate::interval::{
     RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_KNOWN_SIZES_METHOD, RANK_EFFECT_METHOD,
     rank_effect_interval, rank_effect_interval_covariances, rank_effect_interval_known_sizes,
 };
+pub use crate::signs::{RANK_EFFECT_SIGNS_METHOD, SIGN_SHARE_DIVISOR, rank_effect_interval_signs};
 pub use crate::{
     error::KruskalWallisError,
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
@@ -86,6 +94,7 @@ pub use dptest_refdist::Alternative;
 pub use dptest_refdist::{Evaluator, MonteCarlo};
 
 mod covariance;
+mod deviations;
 mod error;
 mod front_end;
 mod interval;
@@ -93,6 +102,7 @@ mod large_n;
 mod private;
 mod public;
 mod sample;
+mod signs;
 mod study;
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use dptest_core::Bounds;
 use dptest_intervals::{SimulatedNoise, median_interval_with, public_median_interval};
 use dptest_kruskal_wallis as kw;
@@ -499,10 +499,15 @@ impl GroupDesign {
         if self.ties { (2.0 * v).round() / 2.0 } else { v }
     }
 
-    /// D = Σ (n_i/n)|θ_i − ½| with θ_i = E[mean rank of group i]/(n + 1), ties counting ½
-    /// (the release breaks them at random).
-    fn effect(&self) -> f64 {
-        let n: usize = self.sizes.iter().sum();
+    /// The sizes times `scale` (1: the design as listed).
+    fn sizes(&self, scale: usize) -> Vec<usize> {
+        self.sizes.iter().map(|&size| size * scale).collect()
+    }
+
+    /// D = Σ (n_i/n)|θ_i − ½| at these `sizes`, with θ_i = E[mean rank of group i]/(n + 1),
+    /// ties counting ½ (the release breaks them at random).
+    fn effect(&self, sizes: &[usize]) -> f64 {
+        let n: usize = sizes.iter().sum();
         let superiority = |i: usize, j: usize| {
             let pair = Design {
                 name: "",
@@ -513,14 +518,14 @@ impl GroupDesign {
             };
             pair.theta()
         };
-        (0..self.sizes.len())
+        (0..sizes.len())
             .map(|i| {
-                let others: f64 = (0..self.sizes.len())
+                let others: f64 = (0..sizes.len())
                     .filter(|&j| j != i)
-                    .map(|j| self.sizes[j] as f64 * superiority(i, j))
+                    .map(|j| sizes[j] as f64 * superiority(i, j))
                     .sum();
-                let expected_rank = 1.0 + (self.sizes[i] as f64 - 1.0) / 2.0 + others;
-                self.sizes[i] as f64 / n as f64 * (expected_rank / (n as f64 + 1.0) - 0.5).abs()
+                let expected_rank = 1.0 + (sizes[i] as f64 - 1.0) / 2.0 + others;
+                sizes[i] as f64 / n as f64 * (expected_rank / (n as f64 + 1.0) - 0.5).abs()
             })
             .sum()
     }
@@ -595,14 +600,37 @@ fn group_designs() -> Vec<GroupDesign> {
     ]
 }
 
+/// The designs of [`group_designs`] at scale 1 (no `n`), or those of [`SCALED_DESIGN_N`] rows
+/// with every size times n/[`SCALED_DESIGN_N`] (`--n`, a multiple of it): the same shapes at a
+/// larger n.
+fn scaled_group_designs(n: Option<usize>) -> Result<Vec<(GroupDesign, usize)>> {
+    let Some(n) = n else { return Ok(group_designs().into_iter().map(|d| (d, 1)).collect()) };
+    if n == 0 || n % SCALED_DESIGN_N != 0 {
+        bail!(
+            "--test kw --n takes a multiple of {SCALED_DESIGN_N} (the designs of that many rows, scaled)"
+        );
+    }
+    Ok(group_designs()
+        .into_iter()
+        .filter(|d| d.sizes.iter().sum::<usize>() == SCALED_DESIGN_N && d.sizes.len() <= 5)
+        .map(|d| (d, n / SCALED_DESIGN_N))
+        .collect())
+}
+
+/// The total of the grouped designs that `--test kw --n` scales (the four of three to five
+/// groups; the one of eight groups, seven of 5, is left out).
+const SCALED_DESIGN_N: usize = 1000;
+
 /// The rank effect's intervals: the size-free bound and the bound at the public sizes (both
-/// post-processing of the test's release, all of ε on H_abs), and the one with the mean ranks'
-/// covariance released (public sizes, [`COVARIANCE_SHARE`] of ε on it).
+/// post-processing of the test's release, all of ε on H_abs), the one with the mean ranks'
+/// covariance released (public sizes, [`COVARIANCE_SHARE`] of ε on it), and the sign-aware one
+/// (the same share, half on the covariance and half on the groups' deviations).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum KwRoute {
     Bound,
     KnownSizesBound,
     Covariances,
+    Signs,
 }
 
 /// The share of ε the covariance route spends on the released covariance: ¼ (as DeLong's
@@ -610,29 +638,55 @@ enum KwRoute {
 const COVARIANCE_SHARE: f64 = 0.25;
 
 impl KwRoute {
-    const ALL: [KwRoute; 3] = [KwRoute::Bound, KwRoute::KnownSizesBound, KwRoute::Covariances];
+    const ALL: [KwRoute; 4] =
+        [KwRoute::Bound, KwRoute::KnownSizesBound, KwRoute::Covariances, KwRoute::Signs];
 
     fn label(self) -> &'static str {
         match self {
             KwRoute::Bound => "rank effect D (kruskal-wallis)",
             KwRoute::KnownSizesBound => "rank effect D (bound at the known sizes)",
             KwRoute::Covariances => "rank effect D (covariance released, ¼ of ε, known sizes)",
+            KwRoute::Signs => "rank effect D (signs kept: covariance and deviations, ¼ of ε)",
         }
     }
 }
 
+/// `exact` with Laplace noise of scale `b` on each entry (the study's draws, not the exact
+/// sampler: a simulation, not a release).
+fn noisy(exact: Vec<f64>, b: f64, rng: &mut ChaCha8Rng) -> Vec<f64> {
+    exact.into_iter().map(|c| c + b * dptest_refdist::simulation_laplace(rng)).collect()
+}
+
+/// The mean ranks' covariance as a release at `epsilon` would give it.
+fn noisy_covariance(
+    sample: &kw::GroupedSample,
+    sizes: &[usize],
+    epsilon: f64,
+    rng: &mut ChaCha8Rng,
+) -> Result<kw::MeanRankCovariance> {
+    let b = kw::covariance_sensitivity(sizes)? / epsilon;
+    Ok(kw::MeanRankCovariance {
+        values: noisy(kw::mean_rank_covariance(sample)?, b, rng),
+        scale: b,
+    })
+}
+
 fn rank_effect_row(
-    design: GroupDesign,
+    (design, scale): (GroupDesign, usize),
     epsilon: f64,
     reps: usize,
     seed: u64,
     route: KwRoute,
 ) -> Result<Row> {
-    let n: usize = design.sizes.iter().sum();
-    let groups = design.sizes.len();
+    let sizes = design.sizes(scale);
+    let sizes = sizes.as_slice();
+    let n: usize = sizes.iter().sum();
+    let groups = sizes.len();
     let (test_epsilon, covariance_epsilon) = match route {
         KwRoute::Bound | KwRoute::KnownSizesBound => (epsilon, 0.0),
-        KwRoute::Covariances => (epsilon * (1.0 - COVARIANCE_SHARE), epsilon * COVARIANCE_SHARE),
+        KwRoute::Covariances | KwRoute::Signs => {
+            (epsilon * (1.0 - COVARIANCE_SHARE), epsilon * COVARIANCE_SHARE)
+        }
     };
     let setting = kw::KwSetting {
         n,
@@ -641,10 +695,10 @@ fn rank_effect_row(
         epsilon: Epsilon::new(test_epsilon)?,
     };
     let reference = kw::KwReference::new(setting, dptest_refdist::MonteCarlo::new(10, seed)?)?;
-    let effect = design.effect();
+    let effect = design.effect(sizes);
     let tally = replicate(reps, seed, |rng, _| {
         let (mut values, mut index) = (Vec::with_capacity(n), Vec::with_capacity(n));
-        for (g, &size) in design.sizes.iter().enumerate() {
+        for (g, &size) in sizes.iter().enumerate() {
             for _ in 0..size {
                 values.push(design.draw(rng, g));
                 index.push(g);
@@ -656,33 +710,33 @@ fn rank_effect_row(
         let ci = match route {
             KwRoute::Bound => kw::rank_effect_interval(released, n, groups, scale, LEVEL),
             KwRoute::KnownSizesBound => {
-                kw::rank_effect_interval_known_sizes(released, design.sizes, scale, LEVEL)
+                kw::rank_effect_interval_known_sizes(released, sizes, scale, LEVEL)
             }
             KwRoute::Covariances => {
-                let b = kw::covariance_sensitivity(design.sizes)? / covariance_epsilon;
-                let values = kw::mean_rank_covariance(&sample)?
-                    .into_iter()
-                    .map(|c| c + b * dptest_refdist::simulation_laplace(rng))
-                    .collect();
-                let released_covariances = kw::MeanRankCovariance { values, scale: b };
-                kw::rank_effect_interval_covariances(
-                    released,
-                    design.sizes,
-                    scale,
-                    &released_covariances,
-                    LEVEL,
-                )
+                let covariance = noisy_covariance(&sample, sizes, covariance_epsilon, rng)?;
+                kw::rank_effect_interval_covariances(released, sizes, scale, &covariance, LEVEL)
+            }
+            KwRoute::Signs => {
+                let half = covariance_epsilon / 2.0;
+                let covariance = noisy_covariance(&sample, sizes, half, rng)?;
+                let b = kw::deviations_sensitivity(sizes)? / half;
+                let values = noisy(kw::rank_deviations(&sample)?, b, rng);
+                let deviations = kw::RankDeviations { values, scale: b };
+                kw::rank_effect_interval_signs(&deviations, sizes, &covariance, LEVEL)
             }
         }
         .ok_or_else(|| anyhow!("no rank-effect interval"))?;
         // The public interval: a bootstrap of the plug-in D̂ on the same data.
-        let (low, high) = bootstrap_rank_effect(sample.values(), &index, design.sizes, rng)?;
+        let (low, high) = bootstrap_rank_effect(sample.values(), &index, sizes, rng)?;
         let covered = |l: f64, h: f64| l <= effect && effect <= h;
         Ok((covered(ci.low, ci.high), ci.high - ci.low, high - low, Some(covered(low, high))))
     })?;
     Ok(Row {
         parameter: route.label(),
-        shape: design.name.to_owned(),
+        shape: match scale {
+            1 => design.name.to_owned(),
+            _ => format!("{}, sizes × {scale}", design.name),
+        },
         n: n.to_string(),
         epsilon,
         tally,
@@ -808,9 +862,11 @@ pub fn run(
                 }
             }
         }
-        if wants("kw") && n.is_none() {
-            for design in group_designs() {
-                for route in KwRoute::ALL {
+        // `kw-released`: the two routes with an ε of their own only.
+        let kw_routes = if wants("kw") { &KwRoute::ALL[..] } else { &KwRoute::ALL[2..] };
+        if wants("kw") || wants("kw-released") {
+            for design in scaled_group_designs(n)? {
+                for &route in kw_routes {
                     push(rank_effect_row(design, epsilon, reps, seed, route)?);
                 }
             }
@@ -883,6 +939,26 @@ mod tests {
         let (low, high) = delong_interval(&x, &y).unwrap();
         assert!((low - (theta - half).max(0.0)).abs() < 1e-12, "{low}");
         assert!((high - (theta + half).min(1.0)).abs() < 1e-12, "{high}");
+    }
+
+    /// `--test kw --n`: the four designs of 1000 rows in three to five groups, every size
+    /// scaled; n not a multiple of 1000 refused; D moves only through the (n_i − 1)/2 term.
+    #[test]
+    fn kw_designs_scale_to_n() {
+        assert_eq!(scaled_group_designs(None).unwrap().len(), group_designs().len());
+        assert!(
+            scaled_group_designs(Some(1500)).is_err() && scaled_group_designs(Some(0)).is_err()
+        );
+        let scaled = scaled_group_designs(Some(10_000)).unwrap();
+        assert_eq!(scaled.len(), 4);
+        for (design, scale) in scaled {
+            assert_eq!(scale, 10);
+            let sizes = design.sizes(scale);
+            assert_eq!(sizes.iter().sum::<usize>(), 10_000);
+            assert!((3..=5).contains(&sizes.len()));
+            let (d1, d10) = (design.effect(design.sizes), design.effect(&sizes));
+            assert!(d1 > 0.0 && (d10 - d1).abs() < 1e-3 * d1, "{d1} {d10}");
+        }
     }
 
     #[test]
