@@ -31,6 +31,10 @@
 #' @param ci.epsilon With `conf.level` and `known_sizes = TRUE`: an epsilon of its own for a
 #'   release of the mean ranks' sampling covariance, so the interval estimates their error
 #'   instead of bounding it without the sizes (narrower); charged with the test.
+#' @param ci.method With `ci.epsilon`: `"covariance"` (the default) spends it on the mean
+#'   ranks' covariance; `"signs"` splits it with the groups' weighted mean-rank deviations and
+#'   keeps the signs of those clearly not 0 (narrower for large samples with groups far
+#'   apart).
 #' @param draws,seed The Monte Carlo reference's draws and seed (public; the defaults are the
 #'   command line's).
 #' @param alpha The level at which the release's `reject` field is decided.
@@ -52,7 +56,8 @@ dp_kruskal_test <- function(x, ...) UseMethod("dp_kruskal_test")
 #' @export
 dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, groups = NULL,
                                     statistic = c("abs", "squared"), known_sizes = FALSE,
-                                    conf.level = NULL, ci.epsilon = NULL, draws = NULL,
+                                    conf.level = NULL, ci.epsilon = NULL,
+                                    ci.method = c("covariance", "signs"), draws = NULL,
                                     seed = NULL, alpha = 0.05, ledger = NULL) {
   check_epsilon(epsilon, public)
   dname <- if (is.list(x)) deparse1(substitute(x)) else
@@ -63,10 +68,15 @@ dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, g
     return(result)
   }
   statistic <- match.arg(statistic)
+  ci.method <- match.arg(ci.method)
+  if (ci.method != "covariance" && is.null(ci.epsilon)) {
+    stop("`ci.method` chooses the interval's own release: it goes with `conf.level` and ",
+         "`ci.epsilon`", call. = FALSE)
+  }
   samples <- declared_groups(x, if (missing(g)) NULL else g, groups)
   fields <- dp_release_fields(
     "kruskal-wallis", samples, epsilon,
-    options = list(statistic = statistic, known_sizes = known_sizes),
+    options = list(statistic = statistic, known_sizes = known_sizes, ci_method = ci.method),
     conf.level = conf.level, ci.epsilon = ci.epsilon, draws = draws, seed = seed,
     alpha = alpha, ledger = ledger
   )

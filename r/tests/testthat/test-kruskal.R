@@ -46,6 +46,18 @@ test_that("ci.epsilon releases the mean ranks' covariance for the rank effect's 
                                conf.level = 0.95, ci.epsilon = 0.5), "known")
 })
 
+test_that("ci.method = 'signs' splits ci.epsilon with the groups' deviations", {
+  r <- dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
+                       known_sizes = TRUE, conf.level = 0.95, ci.epsilon = 0.5,
+                       ci.method = "signs")
+  expect_true(r$conf.int[1] <= r$conf.int[2])
+  expect_equal(r$privacy$epsilon, 1.5)
+  expect_match(r$release$estimate$method, "deviations")
+  expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
+                               known_sizes = TRUE, conf.level = 0.95, ci.method = "signs"),
+               "ci.epsilon")
+})
+
 test_that("public = TRUE is stats::kruskal.test, formula and vectors", {
   expect_equal(dp_kruskal_test(weight ~ feed, data = chickwts, public = TRUE),
                stats::kruskal.test(weight ~ feed, data = chickwts))
