@@ -167,12 +167,13 @@ pub(crate) fn pilot_threshold<M: NullModel + ?Sized>(
 ) -> f64 {
     let mut pilot = sample(model, mc.seed, 0, PILOT_DRAWS as usize);
     pilot.iter_mut().for_each(|t| *t = tail.key(*t));
-    pilot.sort_unstable_by(f64::total_cmp);
     let pilot_n = PILOT_DRAWS as f64;
     let fraction = needed as f64 / mc.draws as f64;
     let margin = 6.0 * (fraction * (1.0 - fraction) / pilot_n).sqrt() + 16.0 / pilot_n;
     let keep = ((1.05 * fraction + margin) * pilot_n).ceil().min(pilot_n) as usize;
-    pilot[pilot.len() - keep.max(1)]
+    // The order statistic alone (what a full sort would put there).
+    let rank = pilot.len() - keep.max(1);
+    *pilot.select_nth_unstable_by(rank, f64::total_cmp).1
 }
 
 /// Draws per fill inside the streaming pass (16 KiB of f64).
@@ -206,6 +207,16 @@ fn streamed_top<M: NullModel + ?Sized>(
     needed: u64,
     threshold: f64,
 ) -> Option<Vec<f64>> {
+    // A screen may leave out draws that cannot reach the threshold (and skip their
+    // transforms): the kept keys are the same.
+    let screened = if threshold > 0.0 { model.tail_filler(threshold) } else { None };
+    let fill = |first: u64, part: &mut [f64]| match &screened {
+        Some(filler) => filler(mc.seed, first, part),
+        None => {
+            model.fill(mc.seed, first, part);
+            part.len()
+        }
+    };
     let pieces: Vec<Vec<f64>> = chunks(mc.draws)
         .map_init(Vec::new, |buffer, (first, len)| {
             // Sub-batches small enough to stay in L1 between the fill and the compaction.
@@ -213,8 +224,8 @@ fn streamed_top<M: NullModel + ?Sized>(
             buffer.resize(STREAM_BATCH, 0.0);
             for offset in (0..len).step_by(STREAM_BATCH) {
                 let part = &mut buffer[..STREAM_BATCH.min(len - offset)];
-                model.fill(mc.seed, first + offset as u64, part);
-                kept.extend_from_slice(compact_at_or_above(part, tail, threshold));
+                let written = fill(first + offset as u64, part);
+                kept.extend_from_slice(compact_at_or_above(&mut part[..written], tail, threshold));
             }
             kept
         })

@@ -60,7 +60,7 @@ pub use crate::{
     engine::{CpuEngine, Engine, ReferenceInfo, engine_for},
     error::RefdistError,
     evaluator::Evaluator,
-    model::NullModel,
+    model::{NullModel, TailFiller},
     normal_laplace::{FoldedNormalLaplace, NormalLaplace},
     philox::philox4x32_10,
     philox_x8::{

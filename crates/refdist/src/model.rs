@@ -4,6 +4,10 @@ use crate::stream::DrawStream;
 
 pub use dptest_core::Tail;
 
+/// A screened fill (seed, first draw, output; returns the draws written at the front of the
+/// output): see [`NullModel::tail_filler`].
+pub type TailFiller<'a> = Box<dyn Fn(u64, u64, &mut [f64]) -> usize + Sync + 'a>;
+
 /// A null distribution that engines can sample: the statistic of one simulated dataset under
 /// the null hypothesis, computed from that draw's own Philox stream.
 ///
@@ -23,6 +27,17 @@ pub trait NullModel: Sync {
             let mut stream = DrawStream::new(seed, self.tag(), first_draw + offset as u64);
             *slot = self.draw(&mut stream);
         }
+    }
+
+    /// A screened [`NullModel::fill`] for the streaming tail pass of
+    /// [`crate::cpu::critical_values`], given a `threshold` > 0: it writes, in draw order at
+    /// the front of its output, a subset of the draws that holds every draw whose |value| can
+    /// reach `threshold` (each exactly as `fill` computes it), and returns how many it wrote;
+    /// the draws it leaves out have |value| < `threshold`, so their key is below it in any
+    /// tail. `None` (the default) where the model has no such screen.
+    fn tail_filler(&self, threshold: f64) -> Option<TailFiller<'_>> {
+        let _ = threshold;
+        None
     }
 
     /// A plain-data description for engines that cannot run Rust code (the GPU); `None` for
