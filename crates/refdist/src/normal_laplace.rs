@@ -154,6 +154,16 @@ fn laplace_distance(word: u32) -> u32 {
     m.min((1 << 23) - 1 - m)
 }
 
+/// Eight flags (bytes 0 or 1) as the low eight bits of a byte, flag i at bit i: the multiply
+/// gathers byte i's bit into bit 56 + i, with no carries between them.
+#[inline(always)]
+fn packed_bits(eight: &[u8]) -> u64 {
+    let bytes = u64::from_le_bytes([
+        eight[0], eight[1], eight[2], eight[3], eight[4], eight[5], eight[6], eight[7],
+    ]);
+    bytes.wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
 /// The largest |cos t| over word 1's sixteenth `part` (u₂ from part/16 to (part + 1)/16,
 /// t = 2π·u₂ − π): 1 where the range holds a multiple of π, else the larger end.
 fn largest_cosine(part: usize) -> f64 {
@@ -216,10 +226,10 @@ impl VectorKernel for ScreenRun<'_> {
         // The kept positions from 64-bit masks of the flags (about a tenth are set).
         let mut index = [0u8; BATCH];
         let mut count = 0;
-        for (chunk, flags) in keep[..len].chunks(64).enumerate() {
+        for (chunk, flags) in keep.chunks_exact(64).enumerate().take(len.div_ceil(64)) {
             let mut mask = 0u64;
-            for (j, &flag) in flags.iter().enumerate() {
-                mask |= u64::from(flag) << j;
+            for (byte, eight) in flags.chunks_exact(8).enumerate() {
+                mask |= packed_bits(eight) << (8 * byte);
             }
             while mask != 0 {
                 // count < BATCH: the mask only tells the compiler so.
