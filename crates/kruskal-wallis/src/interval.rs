@@ -106,11 +106,10 @@ pub(crate) fn rank_effect_scale(n: usize) -> Option<f64> {
 }
 
 /// The parameter named in the estimate object.
-pub(crate) const RANK_EFFECT_PARAMETER: &str =
-    "rank effect D = Σ (n_i/n)·|θ_i − ½| (what H_abs measures)";
+const RANK_EFFECT_PARAMETER: &str = "rank effect D = Σ (n_i/n)·|θ_i − ½| (what H_abs measures)";
 
 /// D̂ ± `half`, clipped to D's range [0, ½].
-fn rank_effect_estimate(estimate: f64, half: f64, level: f64, method: &str) -> Estimate {
+pub(crate) fn rank_effect_estimate(estimate: f64, half: f64, level: f64, method: &str) -> Estimate {
     Estimate {
         parameter: RANK_EFFECT_PARAMETER.to_owned(),
         value: estimate.clamp(0.0, 0.5),
@@ -275,18 +274,8 @@ impl ErrorDraw {
 mod tests {
     use super::*;
     use crate::{GroupedSample, KwStatistic, mean_rank_covariance, statistic_random_ties};
-    use rand_distr::{Distribution, Normal};
 
-    /// Normal groups with these sizes and means, and the group index of each value.
-    fn groups(sizes: &[usize], means: &[f64], rng: &mut ChaCha8Rng) -> GroupedSample {
-        let (mut values, mut index) = (Vec::new(), Vec::new());
-        for (g, (&size, &mean)) in sizes.iter().zip(means).enumerate() {
-            let law = Normal::new(mean, 1.0).unwrap();
-            values.extend((0..size).map(|_| law.sample(rng)));
-            index.extend(std::iter::repeat_n(g, size));
-        }
-        GroupedSample::from_indices(values, &index, sizes.len()).unwrap()
-    }
+    use crate::release_audit::normal_groups as groups;
 
     fn exact(sample: &GroupedSample) -> MeanRankCovariance {
         MeanRankCovariance { values: mean_rank_covariance(sample).unwrap(), scale: 0.0 }

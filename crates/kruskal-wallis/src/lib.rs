@@ -107,3 +107,5 @@ mod study;
 
 #[cfg(test)]
 mod audit;
+#[cfg(test)]
+mod release_audit;

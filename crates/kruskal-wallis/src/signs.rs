@@ -38,7 +38,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::covariance::{MeanRankCovariance, covariance_layout};
 use crate::deviations::RankDeviations;
-use crate::interval::{ErrorDraw, QUANTILE_DRAWS, QUANTILE_SEED, covariance_factor};
+use crate::interval::{
+    ErrorDraw, QUANTILE_DRAWS, QUANTILE_SEED, covariance_factor, rank_effect_estimate,
+};
 
 /// The method named in the estimate object.
 pub const RANK_EFFECT_SIGNS_METHOD: &str = "Σ |ŵ_i| of the released weighted mean-rank \
@@ -82,23 +84,8 @@ pub fn rank_effect_interval_signs(
         })
         .collect();
     let spread = spread_quantile(&draw, &shares, deviations.scale, &signs, alpha - sign_alpha);
-    let (clear, unclear) =
-        signs.iter().zip(&deviations.values).fold((0.0, 0.0), |(clear, unclear), (sign, w)| {
-            match sign {
-                Some(_) => (clear + w.abs(), unclear),
-                None => (clear, unclear + w.abs()),
-            }
-        });
-    let estimate = clear + unclear;
-    Some(Estimate {
-        parameter: crate::interval::RANK_EFFECT_PARAMETER.to_owned(),
-        value: estimate.clamp(0.0, 0.5),
-        low: (estimate - spread).clamp(0.0, 0.5),
-        high: (estimate + spread).clamp(0.0, 0.5),
-        level,
-        epsilon: 0.0,
-        method: RANK_EFFECT_SIGNS_METHOD.to_owned(),
-    })
+    let estimate: f64 = deviations.values.iter().map(|w| w.abs()).sum();
+    Some(rank_effect_estimate(estimate, spread, level, RANK_EFFECT_SIGNS_METHOD))
 }
 
 /// The 1 − `alpha` quantile of T(S, s) = |Σ_S s_i ε_i| + Σ_{i ∉ S} |ε_i| (`signs[i]`: `Some(s_i)`
@@ -139,17 +126,8 @@ mod tests {
     use crate::{
         GroupedSample, mean_rank_covariance, rank_deviations, rank_effect_interval_covariances,
     };
-    use rand_distr::{Distribution, Normal};
 
-    fn groups(sizes: &[usize], means: &[f64], rng: &mut ChaCha8Rng) -> GroupedSample {
-        let (mut values, mut index) = (Vec::new(), Vec::new());
-        for (g, (&size, &mean)) in sizes.iter().zip(means).enumerate() {
-            let law = Normal::new(mean, 1.0).unwrap();
-            values.extend((0..size).map(|_| law.sample(rng)));
-            index.extend(std::iter::repeat_n(g, size));
-        }
-        GroupedSample::from_indices(values, &index, sizes.len()).unwrap()
-    }
+    use crate::release_audit::normal_groups as groups;
 
     /// D of normal groups of unit variance with these means and sizes.
     fn effect(sizes: &[usize], means: &[f64]) -> f64 {
