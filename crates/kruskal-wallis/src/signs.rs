@@ -24,11 +24,11 @@
 //!    or when T(F, σ) > Q(F, σ): P(miss) ≤ α₁ + α₂ = α. It is clipped to [0, ½].
 //!
 //! Draw by draw T(S, s) ≤ Σ |ε_i|, the spread of [`crate::rank_effect_interval_covariances`]
-//! without the noise of its H̃_abs: with no clear group the two routes coincide.
-//! When every group is clear the half-width is the quantile of |Σ s_i ε_i|, which keeps the
-//! groups' correlations and signs (a public bootstrap sees the same linear error). The normal law of e is asymptotic,
-//! as in the covariance route; the coverage is measured (`cargo xtask calibrate --coverage
-//! --test kw` in this workspace).
+//! without the noise of its H̃_abs: with no clear group the two routes coincide. When every
+//! group is clear the half-width is the quantile of |Σ s_i ε_i|, which keeps the groups'
+//! correlations and signs (a public bootstrap sees the same linear error). The normal law of
+//! e is asymptotic, as in the covariance route; the coverage is measured (`cargo xtask
+//! calibrate --coverage --test kw` in this workspace, docs/intervals.md).
 
 use dptest_core::{Estimate, check_level};
 use dptest_refdist::simulation_laplace;
@@ -88,9 +88,9 @@ pub fn rank_effect_interval_signs(
     Some(rank_effect_estimate(estimate, spread, level, RANK_EFFECT_SIGNS_METHOD))
 }
 
-/// The 1 − `alpha` quantile of T(S, s) = |Σ_S s_i ε_i| + Σ_{i ∉ S} |ε_i| (`signs[i]`: `Some(s_i)`
-/// in S), with
-/// ε_i = share_i·e_i + Laplace(`laplace`), simulated with the fixed seed.
+/// The 1 − `alpha` quantile of T(S, s) = |Σ_S s_i ε_i| + Σ_{i ∉ S} |ε_i| (`signs[i]`:
+/// `Some(s_i)` in S), with ε_i = share_i·e_i + Laplace(`laplace`), simulated with the fixed
+/// seed.
 fn spread_quantile(
     draw: &ErrorDraw,
     shares: &[f64],
