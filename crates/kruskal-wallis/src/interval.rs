@@ -128,8 +128,8 @@ pub const RANK_EFFECT_COVARIANCE_METHOD: &str = "H̃_abs rescaled, widened by th
 
 /// Draws for the quantile of the interval with a released covariance (a fixed seed: the
 /// quantile is post-processing of the releases, the same for the same releases).
-pub(crate) const QUANTILE_DRAWS: usize = 20_000;
-pub(crate) const QUANTILE_SEED: u64 = 0x6b77_5f63_6f76;
+const QUANTILE_DRAWS: usize = 20_000;
+const QUANTILE_SEED: u64 = 0x6b77_5f63_6f76;
 
 /// The interval for D at `level` from the released H̃_abs (Laplace scale `noise_scale`) and
 /// the released covariance of the mean ranks ([`crate::release_mean_rank_covariance`]), for
@@ -161,18 +161,10 @@ pub fn rank_effect_interval_covariances(
     }
     let draw = ErrorDraw::new(covariance_factor(covariance, sizes), sizes);
     let laplace = noise_scale / scale;
-    let mut rng = ChaCha8Rng::seed_from_u64(QUANTILE_SEED);
-    let (mut z, mut errors) = (vec![0.0; sizes.len()], vec![0.0; sizes.len()]);
-    let mut totals: Vec<f64> = (0..QUANTILE_DRAWS)
-        .map(|_| {
-            draw.fill(&mut rng, &mut z, &mut errors);
-            let spread: f64 = errors.iter().zip(sizes).map(|(e, &s)| s as f64 * e.abs()).sum();
-            spread / n as f64 + laplace * simulation_laplace(&mut rng).abs()
-        })
-        .collect();
-    totals.sort_by(f64::total_cmp);
-    let rank = ((1.0 - alpha) * QUANTILE_DRAWS as f64).ceil() as usize;
-    let half = totals[rank.clamp(1, QUANTILE_DRAWS) - 1];
+    let half = draw.quantile(alpha, |rng, errors| {
+        let spread: f64 = errors.iter().zip(sizes).map(|(e, &s)| s as f64 * e.abs()).sum();
+        spread / n as f64 + laplace * simulation_laplace(rng).abs()
+    });
     let estimate = h_abs_noisy / scale;
     Some(rank_effect_estimate(estimate, half, level, RANK_EFFECT_COVARIANCE_METHOD))
 }
@@ -257,6 +249,27 @@ impl ErrorDraw {
         let g = self.weights.len();
         let row = &self.factor[i * g..=i * g + i];
         self.weights[i] * row.iter().map(|v| v * v).sum::<f64>().sqrt()
+    }
+
+    /// The 1 − `alpha` quantile of `total(rng, errors)` over [`QUANTILE_DRAWS`] draws of the
+    /// errors, from the fixed seed (`total` may draw more from `rng`, the release's noise).
+    pub(crate) fn quantile(
+        &self,
+        alpha: f64,
+        mut total: impl FnMut(&mut ChaCha8Rng, &[f64]) -> f64,
+    ) -> f64 {
+        let g = self.weights.len();
+        let mut rng = ChaCha8Rng::seed_from_u64(QUANTILE_SEED);
+        let (mut z, mut errors) = (vec![0.0; g], vec![0.0; g]);
+        let mut totals: Vec<f64> = (0..QUANTILE_DRAWS)
+            .map(|_| {
+                self.fill(&mut rng, &mut z, &mut errors);
+                total(&mut rng, &errors)
+            })
+            .collect();
+        totals.sort_by(f64::total_cmp);
+        let rank = ((1.0 - alpha) * QUANTILE_DRAWS as f64).ceil() as usize;
+        totals[rank.clamp(1, QUANTILE_DRAWS) - 1]
     }
 
     /// One draw into `errors`, with `z` as scratch (both of length g).

@@ -33,14 +33,10 @@
 use dptest_core::{Estimate, check_level};
 use dptest_refdist::simulation_laplace;
 use dptest_refdist::special::normal_quantile;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use crate::covariance::{MeanRankCovariance, covariance_layout};
 use crate::deviations::RankDeviations;
-use crate::interval::{
-    ErrorDraw, QUANTILE_DRAWS, QUANTILE_SEED, covariance_factor, rank_effect_estimate,
-};
+use crate::interval::{ErrorDraw, covariance_factor, rank_effect_estimate};
 
 /// The method named in the estimate object.
 pub const RANK_EFFECT_SIGNS_METHOD: &str = "Σ |ŵ_i| of the released weighted mean-rank \
@@ -98,26 +94,17 @@ fn spread_quantile(
     signs: &[Option<f64>],
     alpha: f64,
 ) -> f64 {
-    let g = shares.len();
-    let mut rng = ChaCha8Rng::seed_from_u64(QUANTILE_SEED);
-    let (mut z, mut errors) = (vec![0.0; g], vec![0.0; g]);
-    let mut totals: Vec<f64> = (0..QUANTILE_DRAWS)
-        .map(|_| {
-            draw.fill(&mut rng, &mut z, &mut errors);
-            let (mut linear, mut absolute) = (0.0, 0.0);
-            for ((e, share), sign) in errors.iter().zip(shares).zip(signs) {
-                let error = share * e + laplace * simulation_laplace(&mut rng);
-                match sign {
-                    Some(s) => linear += s * error,
-                    None => absolute += error.abs(),
-                }
+    draw.quantile(alpha, |rng, errors| {
+        let (mut linear, mut absolute) = (0.0, 0.0);
+        for ((e, share), sign) in errors.iter().zip(shares).zip(signs) {
+            let error = share * e + laplace * simulation_laplace(rng);
+            match sign {
+                Some(s) => linear += s * error,
+                None => absolute += error.abs(),
             }
-            linear.abs() + absolute
-        })
-        .collect();
-    totals.sort_by(f64::total_cmp);
-    let rank = ((1.0 - alpha) * QUANTILE_DRAWS as f64).ceil() as usize;
-    totals[rank.clamp(1, QUANTILE_DRAWS) - 1]
+        }
+        linear.abs() + absolute
+    })
 }
 
 #[cfg(test)]
@@ -128,6 +115,8 @@ mod tests {
     };
 
     use crate::release_audit::normal_groups as groups;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
 
     /// D of normal groups of unit variance with these means and sizes.
     fn effect(sizes: &[usize], means: &[f64]) -> f64 {
@@ -174,6 +163,8 @@ mod tests {
         }
         // 6 or more misses in 60: a 0.3% chance at 0.95 coverage.
         assert!(covered >= 55, "covered {covered} of {reps}");
+        // The mean width ratio is 0.77 at this seed (a mean over 60 datasets moves by about
+        // 0.01 between seeds): the triangle's spread would give 1.
         assert!(ratios < 0.85, "width {ratios} of the triangle route's");
     }
 
