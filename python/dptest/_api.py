@@ -439,7 +439,7 @@ def kruskal(
         test, ``epsilon_total``).
     ci_method : {'covariance', 'signs'}, default 'covariance'
         With ``ci_epsilon``: ``'signs'`` splits it between the covariance and the groups'
-        weighted mean-rank deviations and keeps the deviations' clear signs (the CLI's
+        weighted mean-rank deviations and keeps the signs those make sure (the CLI's
         ``--ci-method``; docs/intervals.md compares the two).
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).

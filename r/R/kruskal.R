@@ -33,8 +33,8 @@
 #'   instead of bounding it without the sizes (narrower); charged with the test.
 #' @param ci.method With `ci.epsilon`: `"covariance"` (the default) spends it on the mean
 #'   ranks' covariance; `"signs"` splits it with the groups' weighted mean-rank deviations and
-#'   keeps the signs of those clearly not 0 (narrower for large samples with groups far
-#'   apart).
+#'   keeps the signs those make sure (narrower for large samples with groups off the
+#'   middle).
 #' @param draws,seed The Monte Carlo reference's draws and seed (public; the defaults are the
 #'   command line's).
 #' @param alpha The level at which the release's `reject` field is decided.

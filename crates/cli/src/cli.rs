@@ -369,8 +369,8 @@ pub struct KruskalArgs {
     /// The rank effect's interval with --ci-epsilon: covariance spends it on the mean ranks'
     /// covariance and adds up the groups' errors in absolute value; signs spends half on the
     /// covariance and half on the groups' weighted mean-rank deviations, and keeps the signs
-    /// of the deviations that are clearly not 0 (narrower where the groups' mean ranks are
-    /// far from the middle: docs/intervals.md).
+    /// the deviations make sure (narrower where the groups' mean ranks are far from the
+    /// middle, as in large samples: docs/intervals.md).
     #[arg(long, value_enum, default_value_t = KwCiMethod::Covariance, requires = "ci_epsilon")]
     pub ci_method: KwCiMethod,
     #[command(flatten)]
@@ -384,7 +384,7 @@ pub struct KruskalArgs {
 pub enum KwCiMethod {
     /// The released covariance; the groups' errors added in absolute value.
     Covariance,
-    /// The released covariance and deviations; the clear signs kept.
+    /// The released covariance and deviations; the signs they make sure kept.
     Signs,
 }
 

@@ -11,7 +11,7 @@
 //! once by the public 2n(n + 1).
 //!
 //! **Sensitivity** (public sizes: neighbours differ in one value within its group a). Twice
-//! R_i is n_i(n_i + 1) plus, over the pairs (x ∈ i, y ∉ i), c(x, y) = 2·[y < x] + [y = x],
+//! R_i is n_i(n_i + 1) plus, over the pairs (x ∈ i, y ∉ i), c(x, y) = 2·\[y < x\] + \[y = x\],
 //! and c(y, x) = 2 − c(x, y). Moving one value x of group a changes c(x, y) by some
 //! δ_y ∈ [−2, 2] for each y outside a and nothing else: 2R_a moves by Σ_y δ_y and each other
 //! group's 2R_j by −Σ_{y ∈ j} δ_y. So the L1 change of the numerators is at most

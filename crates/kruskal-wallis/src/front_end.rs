@@ -10,11 +10,11 @@ use dptest_report::{
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, ReferenceLaw, equal_groups_statistic, mean_rank_covariance,
-    private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned, rank_deviations,
-    rank_effect_interval, rank_effect_interval_covariances, rank_effect_interval_known_sizes,
-    rank_effect_interval_signs, reference_null, release_mean_rank_covariance,
-    release_rank_deviations,
+    PrivateKwOptions, RankEffectReleases, ReferenceLaw, equal_groups_statistic,
+    mean_rank_covariance, private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned,
+    rank_deviations, rank_effect_interval, rank_effect_interval_covariances,
+    rank_effect_interval_known_sizes, rank_effect_interval_signs, reference_null,
+    release_mean_rank_covariance, release_rank_deviations,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -245,7 +245,13 @@ fn released_interval(
                 .map_err(Refusal::from_display)?;
             let deviations =
                 release_rank_deviations(deviations, sizes, half).map_err(Refusal::from_display)?;
-            rank_effect_interval_signs(&deviations, sizes, &covariance, level)
+            let releases = RankEffectReleases {
+                h_abs,
+                noise_scale: detail.noise_scale,
+                deviations: &deviations,
+                covariance: &covariance,
+            };
+            rank_effect_interval_signs(releases, sizes, level)
         }
     };
     Ok(estimate.map(|e| Estimate { epsilon: total.value(), ..e }))

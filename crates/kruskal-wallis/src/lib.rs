@@ -19,7 +19,8 @@
 //! - The rank effect's interval ([`rank_effect_interval`]; with public sizes and an ε of its
 //!   own, [`rank_effect_interval_covariances`] from the released covariance
 //!   [`release_mean_rank_covariance`], or [`rank_effect_interval_signs`], which also reads the
-//!   released deviations [`release_rank_deviations`] and keeps their clear signs).
+//!   released deviations [`release_rank_deviations`] and keeps the signs a box from them makes
+//!   sure).
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].
@@ -72,7 +73,9 @@ pub use crate::interval::{
     RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_KNOWN_SIZES_METHOD, RANK_EFFECT_METHOD,
     rank_effect_interval, rank_effect_interval_covariances, rank_effect_interval_known_sizes,
 };
-pub use crate::signs::{RANK_EFFECT_SIGNS_METHOD, SIGN_SHARE_DIVISOR, rank_effect_interval_signs};
+pub use crate::signs::{
+    RANK_EFFECT_SIGNS_METHOD, RankEffectReleases, SIGN_SHARE_DIVISOR, rank_effect_interval_signs,
+};
 pub use crate::{
     error::KruskalWallisError,
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
