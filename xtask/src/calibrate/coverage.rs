@@ -970,7 +970,7 @@ mod tests {
             scaled_group_designs(Some(1500)).is_err() && scaled_group_designs(Some(0)).is_err()
         );
         let scaled = scaled_group_designs(Some(10_000)).unwrap();
-        assert_eq!(scaled.len(), 4);
+        assert_eq!(scaled.len(), 6);
         for (design, scale) in scaled {
             assert_eq!(scale, 10);
             let sizes = design.sizes(scale);
