@@ -32,6 +32,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
 use crate::covariance::{MeanRankCovariance, covariance_layout, covariance_scales};
+use crate::sign_patterns::{Sign, sign_pattern_margin};
 
 /// The method named in the estimate object.
 pub const RANK_EFFECT_METHOD: &str = "H̃_abs rescaled, widened by a size-free bound on the \
@@ -135,7 +136,8 @@ pub(crate) fn rank_effect_between(
 /// The method named in the estimate object when the covariance is released.
 pub const RANK_EFFECT_COVARIANCE_METHOD: &str = "H̃_abs rescaled, widened by the simulated \
      quantile of Σ (n_i/n)·|e_i| plus the release's Laplace noise, e normal with the mean \
-     ranks' covariance released (plus one noise scale on each variance)";
+     ranks' covariance released (plus one noise scale on each variance); above it, where \
+     narrower, the largest normal-plus-Laplace quantile of a signed sum of the errors";
 
 /// Draws for the quantile of the interval with a released covariance (a fixed seed: the
 /// quantile is post-processing of the releases, the same for the same releases).
@@ -150,11 +152,18 @@ const QUANTILE_SEED: u64 = 0x6b77_5f63_6f76;
 /// V = Ṽ/(n + 1)² that the release estimates (normalized: Ṽ_ik/√(s_i s_k)). The normalized
 /// matrix gets one noise scale on each diagonal entry (a margin for the variances' noise, as
 /// the mean's and DeLong's plug-ins have), its diagonal is capped at the largest value the
-/// entry can take and its correlations at ±1. Since
-/// |D̂ − D| ≤ Σ (n_i/n)·|θ̂_i − θ_i| + |noise|, the half-width is the 1 − α quantile of
-/// Σ (n_i/n)·|e_i| + |L|, e normal with that covariance and L the release's Laplace noise,
-/// simulated with a fixed seed. `None` for a level outside (0, 1), sizes the release does not
-/// serve, or a covariance of the wrong length.
+/// entry can take and its correlations at ±1. With e_i = (n_i/n)(θ̂_i − θ_i) and L the
+/// release's Laplace noise, D̂ − D = G + L where −Σ |e_i| ≤ G ≤ Σ |e_i| (the triangle
+/// inequality) and G ≥ σ·e for σ the signs of θ_i − ½ ([`crate::sign_patterns`]). Two
+/// intervals follow, each valid for every θ, and the narrower is kept (the choice reads only
+/// the releases' covariance and scale, never D̂):
+///
+/// - symmetric: D̂ ± the 1 − α quantile of Σ |e_i| + |L| (one event for both ends);
+/// - split: D̂ − the 1 − α/2 quantile of Σ |e_i| + L, and D̂ + the largest 1 − α/2 quantile
+///   of −σ·e − L over every sign pattern σ (exact: normal plus Laplace).
+///
+/// The quantiles of Σ |e_i| are simulated with a fixed seed. `None` for a level outside
+/// (0, 1), sizes the release does not serve, or a covariance of the wrong length.
 pub fn rank_effect_interval_covariances(
     h_abs_noisy: f64,
     sizes: &[usize],
@@ -171,13 +180,26 @@ pub fn rank_effect_interval_covariances(
         return None;
     }
     let draw = ErrorDraw::new(covariance_factor(covariance, sizes), sizes);
+    let shares: Vec<f64> = sizes.iter().map(|&s| s as f64 / n as f64).collect();
     let laplace = noise_scale / scale;
-    let half = draw.quantile(alpha, |rng, errors| {
-        let spread: f64 = errors.iter().zip(sizes).map(|(e, &s)| s as f64 * e.abs()).sum();
-        spread / n as f64 + laplace * simulation_laplace(rng).abs()
-    });
+    let spread =
+        |errors: &[f64]| -> f64 { errors.iter().zip(&shares).map(|(e, s)| s * e.abs()).sum() };
+    let symmetric = draw
+        .quantile(alpha, |rng, errors| spread(errors) + laplace * simulation_laplace(rng).abs());
+    let below = draw
+        .quantile(alpha / 2.0, |rng, errors| spread(errors) + laplace * simulation_laplace(rng));
+    let every_pattern = vec![Sign::Either; sizes.len()];
+    let above = sign_pattern_margin(&draw, &shares, &every_pattern, laplace, alpha / 2.0);
+    let (below, above) =
+        if below + above < 2.0 * symmetric { (below, above) } else { (symmetric, symmetric) };
     let estimate = h_abs_noisy / scale;
-    Some(rank_effect_estimate(estimate, half, level, RANK_EFFECT_COVARIANCE_METHOD))
+    Some(rank_effect_between(
+        estimate,
+        estimate - below,
+        estimate + above,
+        level,
+        RANK_EFFECT_COVARIANCE_METHOD,
+    ))
 }
 
 /// The largest each diagonal entry Ṽ_ii/s_i can be: Σ_m n_m·κ_m·range²/4 over s_i, the range
@@ -262,6 +284,18 @@ impl ErrorDraw {
         self.weights[i] * row.iter().map(|v| v * v).sum::<f64>().sqrt()
     }
 
+    /// Each group's error times its share as loadings on independent standard normals: row
+    /// i is `shares`_i·√s_i/(n + 1) times the factor's row i (zero past the diagonal).
+    pub(crate) fn loadings(&self, shares: &[f64]) -> Vec<Vec<f64>> {
+        let g = self.weights.len();
+        (0..g)
+            .map(|i| {
+                let row = &self.factor[i * g..(i + 1) * g];
+                row.iter().map(|v| shares[i] * self.weights[i] * v).collect()
+            })
+            .collect()
+    }
+
     /// The 1 − `alpha` quantile of `total(rng, errors)` over [`QUANTILE_DRAWS`] draws of the
     /// errors, from the fixed seed (`total` may draw more from `rng`, the release's noise).
     pub(crate) fn quantile(
@@ -281,43 +315,6 @@ impl ErrorDraw {
         totals.sort_by(f64::total_cmp);
         let rank = ((1.0 - alpha) * QUANTILE_DRAWS as f64).ceil() as usize;
         totals[rank.clamp(1, QUANTILE_DRAWS) - 1]
-    }
-
-    /// Bounds (a, b) with at most a share `alpha` of [`QUANTILE_DRAWS`] draws past either,
-    /// #{A > a or B > b} ≤ ⌊α·draws⌋, for (A, B) = `pair(rng, errors)` from the fixed seed:
-    /// a and b are the two margins' quantiles at the one level that keeps the joint count
-    /// within α (the level α when A and B exceed together, α/2 when never together).
-    pub(crate) fn joint_quantiles(
-        &self,
-        alpha: f64,
-        mut pair: impl FnMut(&mut ChaCha8Rng, &[f64]) -> (f64, f64),
-    ) -> (f64, f64) {
-        let g = self.weights.len();
-        let mut rng = ChaCha8Rng::seed_from_u64(QUANTILE_SEED);
-        let (mut z, mut errors) = (vec![0.0; g], vec![0.0; g]);
-        let pairs: Vec<(f64, f64)> = (0..QUANTILE_DRAWS)
-            .map(|_| {
-                self.fill(&mut rng, &mut z, &mut errors);
-                pair(&mut rng, &errors)
-            })
-            .collect();
-        let sorted = |pick: fn(&(f64, f64)) -> f64| {
-            let mut v: Vec<f64> = pairs.iter().map(pick).collect();
-            v.sort_by(f64::total_cmp);
-            v
-        };
-        let (first, second) = (sorted(|p| p.0), sorted(|p| p.1));
-        // With r draws allowed past each margin: its (draws − r)-th smallest value.
-        let bounds = |r: usize| (first[QUANTILE_DRAWS - 1 - r], second[QUANTILE_DRAWS - 1 - r]);
-        let past = |(a, b): (f64, f64)| pairs.iter().filter(|p| p.0 > a || p.1 > b).count();
-        let allowed = (alpha * QUANTILE_DRAWS as f64).floor() as usize;
-        // The joint count grows with r; r = 0 (the largest draws) has none past.
-        let (mut fits, mut fails) = (0, allowed + 1);
-        while fails - fits > 1 {
-            let mid = (fits + fails) / 2;
-            if past(bounds(mid)) <= allowed { fits = mid } else { fails = mid }
-        }
-        bounds(fits)
     }
 
     /// One draw into `errors`, with `z` as scratch (both of length g).
@@ -456,23 +453,5 @@ mod tests {
             e.high - e.low
         };
         assert!(width(&noisy) > width(&clean));
-    }
-
-    #[test]
-    fn joint_quantiles_take_the_level_their_joint_exceedance_allows() {
-        // One group's error against itself exceeds both bounds together: each is the 1 − α
-        // quantile. Against its negative the two never exceed together: each is 1 − α/2.
-        // The error's sd is √s_0/(n + 1) times the factor (here 1): the quantiles are
-        // z·sd within the 20 000 draws' error (about 1% at these levels).
-        let sizes = [100, 100];
-        let draw = ErrorDraw::new(vec![1.0, 0.0, 0.0, 1.0], &sizes);
-        let sd = draw.sd(0);
-        let (a, b) = draw.joint_quantiles(0.1, |_, e| (e[0], e[0]));
-        let z90 = normal_quantile(0.9);
-        assert!((a / (z90 * sd) - 1.0).abs() < 0.03 && a == b, "{a} {b}");
-        let (a, b) = draw.joint_quantiles(0.1, |_, e| (e[0], -e[0]));
-        let z95 = normal_quantile(0.95);
-        assert!((a / (z95 * sd) - 1.0).abs() < 0.03, "{a}");
-        assert!((b / (z95 * sd) - 1.0).abs() < 0.03, "{b}");
     }
 }

@@ -105,6 +105,7 @@ mod large_n;
 mod private;
 mod public;
 mod sample;
+mod sign_patterns;
 mod signs;
 mod study;
 

@@ -20,20 +20,25 @@
 //! **The interval.** For fixed e, f(·, e) is monotone (non-decreasing in v for e ≥ 0, non-increasing for
 //! e ≤ 0), so over an interval of v it is largest and smallest at the ends, and over the box
 //! G lies between G⁺(e) = Σ max(f(lo_i, e_i), f(hi_i, e_i)) and G⁻(e) = Σ min(…), draw by
-//! draw. The interval is [D̂ − Q⁺, D̂ + Q⁻], clipped to [0, ½], with Q⁺ and Q⁻ simulated
-//! so that P(G⁺(e) + L > Q⁺ or −G⁻(e) − L > Q⁻) ≤ α − β (the two margins' quantiles at one
-//! level, the largest that keeps the joint share within α − β). On w ∈ B, G(w, e) lies
-//! between G⁻(e) and G⁺(e) draw by draw, so a miss means w ∉ B or one of the two events:
-//! for a fixed w those have probability at most α − β together, and P(miss) ≤ α (Berger and
-//! Boos's argument, the nuisance w maximized over a confidence set). Nothing is selected:
-//! the box only bounds w.
+//! draw. Also G(w, e) ≥ σ·e for σ the signs of w, and a box that holds w allows σ: fixed
+//! where the box lies on one side of 0, either where it straddles 0
+//! ([`crate::sign_patterns`]). With t = (α − β)/2 the interval is [D̂ − Q⁺, D̂ + Q⁻], clipped
+//! to [0, ½]: Q⁺ the 1 − t quantile of G⁺(e) + L, and Q⁻ the smaller of the 1 − t quantile of
+//! −G⁻(e) − L and the largest 1 − t quantile of −σ·e − L over the patterns the box allows
+//! (simulated with a fixed seed, the patterns' exactly). For every w in the box each of the
+//! three is at least the 1 − t quantile of the same end's error at w itself (G⁺ ≥ G ≥ G⁻
+//! and G ≥ σ·e draw by draw), so the smaller of the last two is too. A miss therefore means
+//! w ∉ B, or D̂ − D or D − D̂ past its own quantile at the true w, fixed numbers: at most
+//! β + t + t = α (Berger and Boos's argument, the nuisance w maximized over a confidence
+//! set). Nothing is selected: the box only bounds w.
 //!
 //! Where a box straddles 0, f's extremes are ±|e_i| (the triangle's term); where it lies a
 //! few standard errors off 0 on one side, both are s_i·e_i for nearly every draw (s_i the
 //! box's sign): the error is the signed sum Σ s_i e_i a public bootstrap sees. With every box
-//! straddling 0, G⁺ = −G⁻ = Σ |e_i| and the interval is the covariance route's D̂ ± the
-//! quantile of Σ |e_i| + |L|, at 1 − (α − β) instead of 1 − α. The normal law of e is asymptotic, as in the covariance route; the coverage is
-//! measured (`cargo xtask calibrate --coverage --test kw-released` in this workspace,
+//! straddling 0, G⁺ = −G⁻ = Σ |e_i|, and the interval is the covariance route's split one
+//! (lower end from Σ |e_i|, upper end from the worst sign pattern) at α − β instead of α.
+//! The normal law of e is asymptotic, as in the covariance route; the coverage is measured
+//! (`cargo xtask calibrate --coverage --test kw-released` in this workspace,
 //! docs/intervals.md).
 
 use dptest_core::{Estimate, check_level};
@@ -43,13 +48,14 @@ use dptest_refdist::simulation_laplace;
 use crate::covariance::{MeanRankCovariance, covariance_layout};
 use crate::deviations::RankDeviations;
 use crate::interval::{ErrorDraw, covariance_factor, rank_effect_between, rank_effect_scale};
+use crate::sign_patterns::{Sign, sign_pattern_margin};
 
 /// The method named in the estimate object.
 pub const RANK_EFFECT_SIGNS_METHOD: &str = "H̃_abs rescaled, between the simulated quantiles \
      of its error at the extremes over a box that holds the weighted mean-rank deviations with \
      probability 1 − α/10 (from their release): the signs the box makes sure are kept, the \
-     rest counted as |e_i|; e normal with the mean ranks' covariance released plus the \
-     release's Laplace noise";
+     rest counted as |e_i| below and as the worst sign pattern above; e normal with the mean \
+     ranks' covariance released plus the release's Laplace noise";
 
 /// β = α / this: the share of α spent on the box that holds every group's deviation.
 pub const SIGN_SHARE_DIVISOR: f64 = 10.0;
@@ -92,19 +98,22 @@ pub fn rank_effect_interval_signs(
     let box_alpha = alpha / SIGN_SHARE_DIVISOR;
     let boxes = deviation_boxes(releases.deviations, &draw, &shares, box_alpha);
     let laplace = releases.noise_scale / scale;
-    // D̂ − D = G + L: the lower end takes G's largest value over the box, the upper its least.
-    let (above, below) = draw.joint_quantiles(alpha - box_alpha, |rng, errors| {
-        let noise = laplace * simulation_laplace(rng);
-        (
-            box_extreme(&boxes, &shares, errors, f64::max) + noise,
-            -box_extreme(&boxes, &shares, errors, f64::min) - noise,
-        )
+    // D̂ − D = G + L: the lower end takes G's largest value over the box, the upper its least
+    // or the signed sum of the patterns the box allows, whichever is smaller.
+    let tail = (alpha - box_alpha) / 2.0;
+    let below = draw.quantile(tail, |rng, errors| {
+        box_extreme(&boxes, &shares, errors, f64::max) + laplace * simulation_laplace(rng)
     });
+    let pointwise = draw.quantile(tail, |rng, errors| {
+        -box_extreme(&boxes, &shares, errors, f64::min) - laplace * simulation_laplace(rng)
+    });
+    let signs: Vec<Sign> = boxes.iter().map(|&(lo, hi)| box_sign(lo, hi)).collect();
+    let above = pointwise.min(sign_pattern_margin(&draw, &shares, &signs, laplace, tail));
     let estimate = releases.h_abs / scale;
     Some(rank_effect_between(
         estimate,
-        estimate - above,
-        estimate + below,
+        estimate - below,
+        estimate + above,
         level,
         RANK_EFFECT_SIGNS_METHOD,
     ))
@@ -129,6 +138,17 @@ fn deviation_boxes(
             (w - half, w + half)
         })
         .collect()
+}
+
+/// The signs of w_i a box [lo, hi] allows.
+fn box_sign(lo: f64, hi: f64) -> Sign {
+    if lo >= 0.0 {
+        Sign::Plus
+    } else if hi <= 0.0 {
+        Sign::Minus
+    } else {
+        Sign::Either
+    }
 }
 
 /// f(v, e) = |v + e| − |v|: what a group with deviation v adds to D̂ − D at error e.
