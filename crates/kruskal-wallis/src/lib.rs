@@ -20,7 +20,9 @@
 //!   own, [`rank_effect_interval_covariances`] from the released covariance
 //!   [`release_mean_rank_covariance`], or [`rank_effect_interval_signs`], which also reads the
 //!   released deviations [`release_rank_deviations`] and keeps the signs a box from them makes
-//!   sure).
+//!   sure). Both released routes take the upper end from the worst pattern of signs the
+//!   releases allow (`sign_patterns`: the error is at least the signed sum of the groups'
+//!   errors).
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].
