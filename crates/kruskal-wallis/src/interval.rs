@@ -154,10 +154,10 @@ const QUANTILE_SEED: u64 = 0x6b77_5f63_6f76;
 /// the mean's and DeLong's plug-ins have), its diagonal is capped at the largest value the
 /// entry can take and its correlations at ±1. With e_i = (n_i/n)(θ̂_i − θ_i) and L the
 /// release's Laplace noise, D̂ − D = G + L where −Σ |e_i| ≤ G ≤ Σ |e_i| (the triangle
-/// inequality) and G ≥ σ·e for σ the signs of θ_i − ½ ([`crate::sign_patterns`]). Two
-/// intervals follow, each valid for every θ, and the narrower is kept (the choice reads only
-/// the releases' covariance and scale, never D̂; the covariance settles as n grows, so the
-/// choice does, and its coverage is measured at finite n):
+/// inequality) and G ≥ σ·e for σ the signs of θ_i − ½ (the crate's `sign_patterns`
+/// module). Two intervals follow, each valid for every θ, and the narrower is kept (the
+/// choice reads only the releases' covariance and scale, never D̂; the covariance settles as
+/// n grows, so the choice does, and its coverage is measured at finite n):
 ///
 /// - symmetric: D̂ ± the 1 − α quantile of Σ |e_i| + |L| (one event for both ends);
 /// - split: D̂ − the 1 − α/2 quantile of Σ |e_i| + L, and D̂ + the largest 1 − α/2 quantile
