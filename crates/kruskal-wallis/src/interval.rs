@@ -185,10 +185,10 @@ pub fn rank_effect_interval_covariances(
     let laplace = noise_scale / scale;
     let spread =
         |errors: &[f64]| -> f64 { errors.iter().zip(&shares).map(|(e, s)| s * e.abs()).sum() };
-    let symmetric = draw
-        .quantile(alpha, |rng, errors| spread(errors) + laplace * simulation_laplace(rng).abs());
-    let below = draw
-        .quantile(alpha / 2.0, |rng, errors| spread(errors) + laplace * simulation_laplace(rng));
+    let [symmetric, below] = draw.quantiles([alpha, alpha / 2.0], |rng, errors| {
+        let (spread, noise) = (spread(errors), laplace * simulation_laplace(rng));
+        [spread + noise.abs(), spread + noise]
+    });
     let every_pattern = vec![Sign::Either; sizes.len()];
     let above = sign_pattern_margin(&draw, &shares, &every_pattern, laplace, alpha / 2.0);
     let (below, above) =
@@ -297,25 +297,30 @@ impl ErrorDraw {
             .collect()
     }
 
-    /// The 1 − `alpha` quantile of `total(rng, errors)` over [`QUANTILE_DRAWS`] draws of the
-    /// errors, from the fixed seed (`total` may draw more from `rng`, the release's noise).
-    pub(crate) fn quantile(
+    /// The 1 − `alphas`[j] quantile of the j-th of `totals(rng, errors)` over
+    /// [`QUANTILE_DRAWS`] draws of the errors, from the fixed seed (`totals` may draw more from
+    /// `rng`, the release's noise): one pass for every quantile an interval needs.
+    pub(crate) fn quantiles<const K: usize>(
         &self,
-        alpha: f64,
-        mut total: impl FnMut(&mut ChaCha8Rng, &[f64]) -> f64,
-    ) -> f64 {
+        alphas: [f64; K],
+        mut totals: impl FnMut(&mut ChaCha8Rng, &[f64]) -> [f64; K],
+    ) -> [f64; K] {
         let g = self.weights.len();
         let mut rng = ChaCha8Rng::seed_from_u64(QUANTILE_SEED);
         let (mut z, mut errors) = (vec![0.0; g], vec![0.0; g]);
-        let mut totals: Vec<f64> = (0..QUANTILE_DRAWS)
-            .map(|_| {
-                self.fill(&mut rng, &mut z, &mut errors);
-                total(&mut rng, &errors)
-            })
-            .collect();
-        totals.sort_by(f64::total_cmp);
-        let rank = ((1.0 - alpha) * QUANTILE_DRAWS as f64).ceil() as usize;
-        totals[rank.clamp(1, QUANTILE_DRAWS) - 1]
+        let mut columns: [Vec<f64>; K] =
+            std::array::from_fn(|_| Vec::with_capacity(QUANTILE_DRAWS));
+        for _ in 0..QUANTILE_DRAWS {
+            self.fill(&mut rng, &mut z, &mut errors);
+            for (column, total) in columns.iter_mut().zip(totals(&mut rng, &errors)) {
+                column.push(total);
+            }
+        }
+        std::array::from_fn(|j| {
+            columns[j].sort_by(f64::total_cmp);
+            let rank = ((1.0 - alphas[j]) * QUANTILE_DRAWS as f64).ceil() as usize;
+            columns[j][rank.clamp(1, QUANTILE_DRAWS) - 1]
+        })
     }
 
     /// One draw into `errors`, with `z` as scratch (both of length g).

@@ -101,11 +101,12 @@ pub fn rank_effect_interval_signs(
     // D̂ − D = G + L: the lower end takes G's largest value over the box, the upper its least
     // or the signed sum of the patterns the box allows, whichever is smaller.
     let tail = (alpha - box_alpha) / 2.0;
-    let below = draw.quantile(tail, |rng, errors| {
-        box_extreme(&boxes, &shares, errors, f64::max) + laplace * simulation_laplace(rng)
-    });
-    let pointwise = draw.quantile(tail, |rng, errors| {
-        -box_extreme(&boxes, &shares, errors, f64::min) - laplace * simulation_laplace(rng)
+    let [below, pointwise] = draw.quantiles([tail, tail], |rng, errors| {
+        let noise = laplace * simulation_laplace(rng);
+        [
+            box_extreme(&boxes, &shares, errors, f64::max) + noise,
+            -box_extreme(&boxes, &shares, errors, f64::min) - noise,
+        ]
     });
     let signs: Vec<Sign> = boxes.iter().map(|&(lo, hi)| box_sign(lo, hi)).collect();
     let above = pointwise.min(sign_pattern_margin(&draw, &shares, &signs, laplace, tail));
