@@ -437,10 +437,11 @@ def kruskal(
         sampling covariance, so that the interval estimates their error instead of bounding it
         without the sizes (the CLI's ``--ci-epsilon``; charged with the
         test, ``epsilon_total``).
-    ci_method : {'covariance', 'signs'}, default 'covariance'
+    ci_method : {'covariance', 'signs', 'scaled'}, default 'covariance'
         With ``ci_epsilon``: ``'signs'`` splits it between the covariance and the groups'
-        weighted mean-rank deviations and keeps the signs those make sure (the CLI's
-        ``--ci-method``; docs/intervals.md compares the two).
+        weighted mean-rank deviations and keeps the signs those make sure; ``'scaled'``
+        spends it on one number, the covariance as a multiple of its null shape (the CLI's
+        ``--ci-method``; docs/intervals.md compares them).
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).
     alpha : float, default 0.05

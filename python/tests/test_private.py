@@ -402,6 +402,11 @@ def test_every_interval_is_the_estimate_object_of_the_cli(tmp_path):
     ks = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
                         ci_method="signs", draws=2000)
     assert ks.estimate["epsilon"] == 0.5 and "deviations" in ks.estimate["method"]
+    # ci_method="scaled": the same ε on one number, the covariance's scale factor.
+    kf = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
+                        ci_method="scaled", draws=2000)
+    assert kf.estimate["epsilon"] == 0.5 and "scale factor" in kf.estimate["method"]
+    assert 0.0 <= kf.estimate["low"] <= kf.estimate["high"] <= 0.5
     with pytest.raises(ValueError, match="ci_epsilon"):
         dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95,
                        ci_method="signs", ledger=led)

@@ -34,7 +34,8 @@
 #' @param ci.method With `ci.epsilon`: `"covariance"` (the default) spends it on the mean
 #'   ranks' covariance; `"signs"` splits it with the groups' weighted mean-rank deviations and
 #'   keeps the signs those make sure (narrower for large samples with groups off the
-#'   middle).
+#'   middle); `"scaled"` spends it on one number, the covariance as a multiple of its null
+#'   shape (less noise where the groups are near equal in size).
 #' @param draws,seed The Monte Carlo reference's draws and seed (public; the defaults are the
 #'   command line's).
 #' @param alpha The level at which the release's `reject` field is decided.
@@ -57,8 +58,8 @@ dp_kruskal_test <- function(x, ...) UseMethod("dp_kruskal_test")
 dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, groups = NULL,
                                     statistic = c("abs", "squared"), known_sizes = FALSE,
                                     conf.level = NULL, ci.epsilon = NULL,
-                                    ci.method = c("covariance", "signs"), draws = NULL,
-                                    seed = NULL, alpha = 0.05, ledger = NULL) {
+                                    ci.method = c("covariance", "signs", "scaled"),
+                                    draws = NULL, seed = NULL, alpha = 0.05, ledger = NULL) {
   check_epsilon(epsilon, public)
   dname <- if (is.list(x)) deparse1(substitute(x)) else
     paste(deparse1(substitute(x)), "and", deparse1(substitute(g)))

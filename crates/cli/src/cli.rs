@@ -370,7 +370,9 @@ pub struct KruskalArgs {
     /// covariance and adds up the groups' errors in absolute value; signs spends half on the
     /// covariance and half on the groups' weighted mean-rank deviations, and keeps the signs
     /// the deviations make sure (narrower where the groups' mean ranks are far from the
-    /// middle, as in large samples: docs/intervals.md).
+    /// middle, as in large samples); scaled spends it on one number, the mean ranks'
+    /// covariance as a multiple of its null shape (less noise than the covariance's entries:
+    /// docs/intervals.md).
     #[arg(long, value_enum, default_value_t = KwCiMethod::Covariance, requires = "ci_epsilon")]
     pub ci_method: KwCiMethod,
     #[command(flatten)]
@@ -386,6 +388,8 @@ pub enum KwCiMethod {
     Covariance,
     /// The released covariance and deviations; the signs they make sure kept.
     Signs,
+    /// The released scale factor of the null covariance's shape.
+    Scaled,
 }
 
 /// Alternative hypothesis (scipy's names; "less": group 1 tends to be smaller).

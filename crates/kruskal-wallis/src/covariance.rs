@@ -180,7 +180,7 @@ pub fn mean_rank_covariance(sample: &GroupedSample) -> Result<Vec<f64>, KruskalW
 
 /// The bound of the module docs on the change of every entry (layout order, before the
 /// normalization) when a value of group `a` moves.
-fn entry_changes(sizes: &[usize], a: usize) -> Vec<f64> {
+pub(crate) fn entry_changes(sizes: &[usize], a: usize) -> Vec<f64> {
     let g = sizes.len();
     let n = sizes.iter().sum::<usize>() as f64;
     let range =

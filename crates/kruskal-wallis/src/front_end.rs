@@ -10,11 +10,12 @@ use dptest_report::{
 
 use crate::{
     DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, RankEffectReleases, ReferenceLaw, equal_groups_statistic,
-    mean_rank_covariance, private_kruskal_wallis_of_rank_sums, private_kruskal_wallis_owned,
-    rank_deviations, rank_effect_interval, rank_effect_interval_covariances,
-    rank_effect_interval_known_sizes, rank_effect_interval_signs, reference_null,
-    release_mean_rank_covariance, release_rank_deviations,
+    PrivateKwOptions, RankEffectReleases, ReferenceLaw, covariance_scale_factor,
+    equal_groups_statistic, mean_rank_covariance, private_kruskal_wallis_of_rank_sums,
+    private_kruskal_wallis_owned, rank_deviations, rank_effect_interval,
+    rank_effect_interval_covariances, rank_effect_interval_known_sizes,
+    rank_effect_interval_scaled, rank_effect_interval_signs, reference_null,
+    release_covariance_scale, release_mean_rank_covariance, release_rank_deviations,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -30,13 +31,18 @@ impl ReleaseTest for PrivateKruskalWallis {
         let front = choices.front_end;
         // Without an interval the method has nothing to choose (the CLI asks for
         // --ci-epsilon with it; Python refuses ci_method without ci).
-        let signs = ci_method(choices)? == CiMethod::Signs;
+        let method = ci_method(choices)?;
         let Some(ci) = choices.ci else { return Ok(()) };
         let ci = ci.checked(front)?;
-        if signs && ci.epsilon.is_none() {
+        let releases = match method {
+            CiMethod::Covariance => None,
+            CiMethod::Signs => Some(("signs", "the groups' mean-rank deviations and covariance")),
+            CiMethod::Scaled => Some(("scaled", "a scale factor of the mean ranks' covariance")),
+        };
+        if let (Some((name, what)), None) = (releases, ci.epsilon) {
             return Err(Refusal(format!(
-                "{} releases the groups' mean-rank deviations and covariance: pass {} (and {})",
-                front.option(CI_METHOD.name, "signs"),
+                "{} releases {what}: pass {} (and {})",
+                front.option(CI_METHOD.name, name),
                 front.name("ci-epsilon"),
                 front.switch(KNOWN_SIZES.name)
             )));
@@ -181,9 +187,11 @@ fn covariance_epsilon(choices: &Choices) -> f64 {
     choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
 }
 
-/// What the interval with an ε of its own releases, exactly: the mean ranks' covariance, the
-/// groups' deviations with `--ci-method signs`, and the (public: `--known-sizes`) sizes.
+/// What the interval with an ε of its own releases, exactly: the mean ranks' covariance (or,
+/// with `--ci-method scaled`, its scale factor), the groups' deviations with `--ci-method
+/// signs`, and the (public: `--known-sizes`) sizes.
 struct IntervalInputs {
+    method: CiMethod,
     covariance: Vec<f64>,
     deviations: Option<Vec<f64>>,
     sizes: Vec<usize>,
@@ -201,11 +209,12 @@ fn exact_interval_inputs(
     }
     let sizes = sample.sizes().iter().map(|&s| s as usize).collect();
     let Ok(covariance) = mean_rank_covariance(sample) else { return Ok(None) };
-    let deviations = match ci_method(choices)? {
-        CiMethod::Covariance => None,
+    let method = ci_method(choices)?;
+    let deviations = match method {
+        CiMethod::Covariance | CiMethod::Scaled => None,
         CiMethod::Signs => Some(rank_deviations(sample).map_err(Refusal::from_display)?),
     };
-    Ok(Some(IntervalInputs { covariance, deviations, sizes }))
+    Ok(Some(IntervalInputs { method, covariance, deviations, sizes }))
 }
 
 /// Refuses the covariance for data given as rank sums, before anything is spent: it reads
@@ -222,8 +231,9 @@ fn covariance_rows(choices: &Choices) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The interval for the rank effect from releases at `epsilon`: all of it on the covariance,
-/// or (`--ci-method signs`) half on the covariance and half on the deviations.
+/// The interval for the rank effect from releases at `epsilon`: all of it on the covariance
+/// (or, `--ci-method scaled`, on its scale factor), or (`--ci-method signs`) half on the
+/// covariance and half on the deviations.
 fn released_interval(
     inputs: &IntervalInputs,
     epsilon: f64,
@@ -233,13 +243,20 @@ fn released_interval(
 ) -> Result<Option<Estimate>, Refusal> {
     let total = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
     let sizes = &inputs.sizes;
-    let estimate = match &inputs.deviations {
-        None => {
+    let estimate = match (inputs.method, &inputs.deviations) {
+        (CiMethod::Scaled, _) => {
+            let exact = covariance_scale_factor(&inputs.covariance, sizes)
+                .map_err(Refusal::from_display)?;
+            let released =
+                release_covariance_scale(exact, sizes, total).map_err(Refusal::from_display)?;
+            rank_effect_interval_scaled(h_abs, sizes, detail.noise_scale, &released, level)
+        }
+        (_, None) => {
             let released = release_mean_rank_covariance(&inputs.covariance, sizes, total)
                 .map_err(Refusal::from_display)?;
             rank_effect_interval_covariances(h_abs, sizes, detail.noise_scale, &released, level)
         }
-        Some(deviations) => {
+        (_, Some(deviations)) => {
             let half = Epsilon::new(epsilon / 2.0).map_err(Refusal::from_display)?;
             let covariance = release_mean_rank_covariance(&inputs.covariance, sizes, half)
                 .map_err(Refusal::from_display)?;
@@ -273,20 +290,24 @@ const STATISTIC: TestOption = TestOption { name: "statistic", values: &["abs", "
 const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
 
 /// `ci-method`: with `--ci-epsilon`, the interval from the released covariance (the
-/// default) or the sign-aware one from the covariance and the groups' deviations.
-const CI_METHOD: TestOption = TestOption { name: "ci-method", values: &["covariance", "signs"] };
+/// default), the sign-aware one from the covariance and the groups' deviations, or the one
+/// from the released scale factor of the null covariance's shape.
+const CI_METHOD: TestOption =
+    TestOption { name: "ci-method", values: &["covariance", "signs", "scaled"] };
 
 /// The rank effect's released interval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CiMethod {
     Covariance,
     Signs,
+    Scaled,
 }
 
 fn ci_method(choices: &Choices) -> Result<CiMethod, Refusal> {
     match CI_METHOD.value(choices) {
         "covariance" => Ok(CiMethod::Covariance),
         "signs" => Ok(CiMethod::Signs),
+        "scaled" => Ok(CiMethod::Scaled),
         other => Err(CI_METHOD.refuse(other, choices.front_end)),
     }
 }

@@ -20,9 +20,10 @@
 //!   own, [`rank_effect_interval_covariances`] from the released covariance
 //!   [`release_mean_rank_covariance`], or [`rank_effect_interval_signs`], which also reads the
 //!   released deviations [`release_rank_deviations`] and keeps the signs a box from them makes
-//!   sure). Both released routes take the upper end from the worst pattern of signs the
-//!   releases allow (`sign_patterns`: the error is at least the signed sum of the groups'
-//!   errors).
+//!   sure, or [`rank_effect_interval_scaled`], which takes the covariance as its public null
+//!   shape times one released number, [`release_covariance_scale`]). Every released route
+//!   takes the upper end from the worst pattern of signs the releases allow
+//!   (`sign_patterns`: the error is at least the signed sum of the groups' errors).
 //! - Study API: [`KwReference`] (a reference simulated once per setting, then p-values by
 //!   binary search), [`KwReference::simulate_release`] (simulation only) and the paper's data
 //!   generator [`normal_groups`].
@@ -73,7 +74,12 @@ pub use crate::deviations::{
 };
 pub use crate::interval::{
     RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_KNOWN_SIZES_METHOD, RANK_EFFECT_METHOD,
-    rank_effect_interval, rank_effect_interval_covariances, rank_effect_interval_known_sizes,
+    RANK_EFFECT_SCALED_METHOD, rank_effect_interval, rank_effect_interval_covariances,
+    rank_effect_interval_known_sizes, rank_effect_interval_scaled,
+};
+pub use crate::null_scale::{
+    CovarianceScale, covariance_scale_factor, null_covariance, release_covariance_scale,
+    scale_factor_sensitivity,
 };
 pub use crate::signs::{
     RANK_EFFECT_SIGNS_METHOD, RankEffectReleases, SIGN_SHARE_DIVISOR, rank_effect_interval_signs,
@@ -104,6 +110,7 @@ mod error;
 mod front_end;
 mod interval;
 mod large_n;
+mod null_scale;
 mod private;
 mod public;
 mod sample;

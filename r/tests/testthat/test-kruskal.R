@@ -58,6 +58,15 @@ test_that("ci.method = 'signs' splits ci.epsilon with the groups' deviations", {
                "ci.epsilon")
 })
 
+test_that("ci.method = 'scaled' spends ci.epsilon on the covariance's scale factor", {
+  r <- dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
+                       known_sizes = TRUE, conf.level = 0.95, ci.epsilon = 0.5,
+                       ci.method = "scaled")
+  expect_true(0 <= r$conf.int[1] && r$conf.int[1] <= r$conf.int[2] && r$conf.int[2] <= 0.5)
+  expect_equal(r$privacy$epsilon, 1.5)
+  expect_match(r$release$estimate$method, "scale factor")
+})
+
 test_that("public = TRUE is stats::kruskal.test, formula and vectors", {
   expect_equal(dp_kruskal_test(weight ~ feed, data = chickwts, public = TRUE),
                stats::kruskal.test(weight ~ feed, data = chickwts))

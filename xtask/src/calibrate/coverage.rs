@@ -484,19 +484,26 @@ fn designs() -> Vec<Design> {
     ]
 }
 
-/// A grouped design of the rank-effect study: sizes, the groups' normal means, ties or not.
+/// A grouped design of the rank-effect study: sizes, the groups' normal means, ties or not,
+/// and the groups' standard deviations (empty: all 1; only without ties, where rescaling a
+/// pair leaves its P(X > Y) as it is).
 #[derive(Clone, Copy)]
 struct GroupDesign {
     name: &'static str,
     sizes: &'static [usize],
     means: &'static [f64],
     ties: bool,
+    sds: &'static [f64],
 }
 
 impl GroupDesign {
     fn draw(&self, rng: &mut ChaCha8Rng, group: usize) -> f64 {
-        let v = normal(rng) + self.means[group];
+        let v = normal(rng) * self.sd(group) + self.means[group];
         if self.ties { (2.0 * v).round() / 2.0 } else { v }
+    }
+
+    fn sd(&self, group: usize) -> f64 {
+        self.sds.get(group).copied().unwrap_or(1.0)
     }
 
     /// The sizes times `scale` (1: the design as listed).
@@ -508,12 +515,13 @@ impl GroupDesign {
     /// ties counting ½ (the release breaks them at random).
     fn effect(&self, sizes: &[usize]) -> f64 {
         let n: usize = sizes.iter().sum();
+        // P(X_i > X_j) is that of (X_i − μ_j)/σ_j against a standard normal (no ties).
         let superiority = |i: usize, j: usize| {
             let pair = Design {
                 name: "",
                 sizes: [1, 1],
-                shift: self.means[i] - self.means[j],
-                x_sd: 1.0,
+                shift: (self.means[i] - self.means[j]) / self.sd(j),
+                x_sd: self.sd(i) / self.sd(j),
                 ties: self.ties,
             };
             pair.theta()
@@ -538,36 +546,42 @@ fn group_designs() -> Vec<GroupDesign> {
             sizes: &[100, 100, 100],
             means: &[0.0, 0.0, 0.0],
             ties: false,
+            sds: &[],
         },
         GroupDesign {
             name: "shifts −0.5, 0, 0.5",
             sizes: &[100, 100, 100],
             means: &[-0.5, 0.0, 0.5],
             ties: false,
+            sds: &[],
         },
         GroupDesign {
             name: "unequal 20, 20, 260, shifts +1, −1, 0",
             sizes: &[20, 20, 260],
             means: &[1.0, -1.0, 0.0],
             ties: false,
+            sds: &[],
         },
         GroupDesign {
             name: "shift 0.3, 3 × 1000",
             sizes: &[1000, 1000, 1000],
             means: &[0.3, 0.0, 0.0],
             ties: false,
+            sds: &[],
         },
         GroupDesign {
             name: "half-integers (ties), shifts 0, 0.5",
             sizes: &[200, 200],
             means: &[0.0, 0.5],
             ties: true,
+            sds: &[],
         },
         GroupDesign {
             name: "7 of 5 and one of 965, null",
             sizes: &[5, 5, 5, 5, 5, 5, 5, 965],
             means: &[0.0; 8],
             ties: false,
+            sds: &[],
         },
         // Added with the covariance route's first version (½ of ε, (g − 1) noise scales of
         // margin), after those were fixed.
@@ -576,12 +590,14 @@ fn group_designs() -> Vec<GroupDesign> {
             sizes: &[250, 250, 250, 250],
             means: &[0.0, 0.25, 0.5, 0.75],
             ties: false,
+            sds: &[],
         },
         GroupDesign {
             name: "unequal 100, 300, 600, shift 0.5, ties",
             sizes: &[100, 300, 600],
             means: &[0.5, 0.0, 0.0],
             ties: true,
+            sds: &[],
         },
         // Held out from the choice of the covariance route's share and margin (the two above
         // were measured with both choices).
@@ -590,12 +606,14 @@ fn group_designs() -> Vec<GroupDesign> {
             sizes: &[200, 200, 200, 200, 200],
             means: &[0.0, 0.0, 0.3, 0.3, 0.6],
             ties: false,
+            sds: &[],
         },
         GroupDesign {
             name: "unequal 50, 450, 500, shifts −0.5, 0, 0.2, ties",
             sizes: &[50, 450, 500],
             means: &[-0.5, 0.0, 0.2],
             ties: true,
+            sds: &[],
         },
         // Held out from the box route of `--ci-method signs` (added before it was measured):
         // groups a few standard errors off the middle at n = 10⁴, where a box's edge is near 0.
@@ -604,12 +622,31 @@ fn group_designs() -> Vec<GroupDesign> {
             sizes: &[250, 250, 500],
             means: &[0.0, 0.08, 0.15],
             ties: false,
+            sds: &[],
         },
         GroupDesign {
             name: "one group of four shifted 0.1, 4 × 250",
             sizes: &[250, 250, 250, 250],
             means: &[0.1, 0.0, 0.0, 0.0],
             ties: false,
+            sds: &[],
+        },
+        // Held out from the scaled route of `--ci-method scaled` (added before it was
+        // measured on them): spreads that bend the mean ranks' covariance away from its null
+        // shape, with no effect at all and with one.
+        GroupDesign {
+            name: "sds 1, 3, 0.3, no shift, 300, 300, 400",
+            sizes: &[300, 300, 400],
+            means: &[0.0, 0.0, 0.0],
+            ties: false,
+            sds: &[1.0, 3.0, 0.3],
+        },
+        GroupDesign {
+            name: "sds 1, 2, 0.5, 1, shifts 0, 0.5, 0, 0.3, 4 × 250",
+            sizes: &[250, 250, 250, 250],
+            means: &[0.0, 0.5, 0.0, 0.3],
+            ties: false,
+            sds: &[1.0, 2.0, 0.5, 1.0],
         },
     ]
 }
@@ -631,20 +668,22 @@ fn scaled_group_designs(n: Option<usize>) -> Result<Vec<(GroupDesign, usize)>> {
         .collect())
 }
 
-/// The total of the grouped designs that `--test kw --n` scales (the four of three to five
+/// The total of the grouped designs that `--test kw --n` scales (the eight of three to five
 /// groups; the one of eight groups, seven of 5, is left out).
 const SCALED_DESIGN_N: usize = 1000;
 
 /// The rank effect's intervals: the size-free bound and the bound at the public sizes (both
 /// post-processing of the test's release, all of ε on H_abs), the one with the mean ranks'
 /// covariance released (public sizes, [`COVARIANCE_SHARE`] of ε on it), and the sign-aware one
-/// (the same share, half on the covariance and half on the groups' deviations).
+/// (the same share, half on the covariance and half on the groups' deviations), and the one
+/// with the covariance's scale factor released instead (the same share).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum KwRoute {
     Bound,
     KnownSizesBound,
     Covariances,
     Signs,
+    Scaled,
 }
 
 /// The share of ε the covariance route spends on the released covariance: ¼ (as DeLong's
@@ -652,8 +691,13 @@ enum KwRoute {
 const COVARIANCE_SHARE: f64 = 0.25;
 
 impl KwRoute {
-    const ALL: [KwRoute; 4] =
-        [KwRoute::Bound, KwRoute::KnownSizesBound, KwRoute::Covariances, KwRoute::Signs];
+    const ALL: [KwRoute; 5] = [
+        KwRoute::Bound,
+        KwRoute::KnownSizesBound,
+        KwRoute::Covariances,
+        KwRoute::Signs,
+        KwRoute::Scaled,
+    ];
 
     fn label(self) -> &'static str {
         match self {
@@ -661,6 +705,7 @@ impl KwRoute {
             KwRoute::KnownSizesBound => "rank effect D (bound at the known sizes)",
             KwRoute::Covariances => "rank effect D (covariance released, ¼ of ε, known sizes)",
             KwRoute::Signs => "rank effect D (signs kept: covariance and deviations, ¼ of ε)",
+            KwRoute::Scaled => "rank effect D (covariance's scale factor released, ¼ of ε)",
         }
     }
 }
@@ -698,7 +743,7 @@ fn rank_effect_row(
     let groups = sizes.len();
     let (test_epsilon, covariance_epsilon) = match route {
         KwRoute::Bound | KwRoute::KnownSizesBound => (epsilon, 0.0),
-        KwRoute::Covariances | KwRoute::Signs => {
+        KwRoute::Covariances | KwRoute::Signs | KwRoute::Scaled => {
             (epsilon * (1.0 - COVARIANCE_SHARE), epsilon * COVARIANCE_SHARE)
         }
     };
@@ -729,6 +774,14 @@ fn rank_effect_row(
             KwRoute::Covariances => {
                 let covariance = noisy_covariance(&sample, sizes, covariance_epsilon, rng)?;
                 kw::rank_effect_interval_covariances(released, sizes, scale, &covariance, LEVEL)
+            }
+            KwRoute::Scaled => {
+                let exact =
+                    kw::covariance_scale_factor(&kw::mean_rank_covariance(&sample)?, sizes)?;
+                let b = kw::scale_factor_sensitivity(sizes)? / covariance_epsilon;
+                let value = exact + b * dptest_refdist::simulation_laplace(rng);
+                let factor = kw::CovarianceScale { value, scale: b };
+                kw::rank_effect_interval_scaled(released, sizes, scale, &factor, LEVEL)
             }
             KwRoute::Signs => {
                 let half = covariance_epsilon / 2.0;
@@ -882,7 +935,7 @@ pub fn run(
                 }
             }
         }
-        // `kw-released`: the two routes with an ε of their own only.
+        // `kw-released`: the routes with an ε of their own only.
         let kw_routes = if wants("kw") { &KwRoute::ALL[..] } else { &KwRoute::ALL[2..] };
         if wants("kw") || wants("kw-released") {
             for design in scaled_group_designs(n)? {
@@ -961,7 +1014,7 @@ mod tests {
         assert!((high - (theta + half).min(1.0)).abs() < 1e-12, "{high}");
     }
 
-    /// `--test kw --n`: the four designs of 1000 rows in three to five groups, every size
+    /// `--test kw --n`: the eight designs of 1000 rows in three to five groups, every size
     /// scaled; n not a multiple of 1000 refused; D moves only through the (n_i − 1)/2 term.
     #[test]
     fn kw_designs_scale_to_n() {
@@ -970,14 +1023,15 @@ mod tests {
             scaled_group_designs(Some(1500)).is_err() && scaled_group_designs(Some(0)).is_err()
         );
         let scaled = scaled_group_designs(Some(10_000)).unwrap();
-        assert_eq!(scaled.len(), 6);
+        assert_eq!(scaled.len(), 8);
         for (design, scale) in scaled {
             assert_eq!(scale, 10);
             let sizes = design.sizes(scale);
             assert_eq!(sizes.iter().sum::<usize>(), 10_000);
             assert!((3..=5).contains(&sizes.len()));
             let (d1, d10) = (design.effect(design.sizes), design.effect(&sizes));
-            assert!(d1 > 0.0 && (d10 - d1).abs() < 1e-3 * d1, "{d1} {d10}");
+            // (0 for the design of spreads alone.)
+            assert!(d1 >= 0.0 && (d10 - d1).abs() <= 1e-3 * d1 + 1e-12, "{d1} {d10}");
         }
     }
 

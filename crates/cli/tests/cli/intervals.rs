@@ -231,26 +231,29 @@ fn the_rank_effect_interval_with_a_covariance_release_of_its_own() {
     assert!(message.contains("--known-sizes"), "{message}");
 }
 
-/// `--ci-method signs`: the same ε of its own, split between the covariance and the groups'
-/// deviations, the method named; refused without `--ci-epsilon` before anything is read.
+/// `--ci-method signs` and `scaled`: the same ε of its own, split between the covariance and
+/// the groups' deviations or spent on the covariance's scale factor, the method named;
+/// refused without `--ci-epsilon` before anything is read.
 #[test]
-fn the_sign_aware_rank_effect_interval() {
+fn the_other_released_rank_effect_intervals() {
     let base = ["--epsilon", "1", "--known-sizes", "--ci", "0.95", "--ci-epsilon", "0.5"];
-    let v = json(&kw_args(
-        "examples/methylation.csv",
-        &[&base[..], &["--ci-method", "signs"]].concat(),
-    ));
-    let e = estimate(&v);
-    assert_eq!(e["epsilon"], 0.5);
-    assert_eq!(v["epsilon_total"], 1.5);
-    assert!(e["method"].as_str().unwrap().contains("deviations"), "{e:?}");
-    let (low, high) = (e["low"].as_f64().unwrap(), e["high"].as_f64().unwrap());
-    assert!(0.0 <= low && low <= high && high <= 0.5, "{e:?}");
-    let mut refused = kw_args("examples/methylation.csv", &["--epsilon", "1", "--known-sizes"]);
-    refused.extend(["--ci", "0.95", "--ci-method", "signs"]);
-    refused[2] = "no/such/file.csv";
-    let message = fails(&refused);
-    assert!(message.contains("--ci-epsilon"), "{message}");
+    for (method, named) in [("signs", "deviations"), ("scaled", "scale factor")] {
+        let v = json(&kw_args(
+            "examples/methylation.csv",
+            &[&base[..], &["--ci-method", method]].concat(),
+        ));
+        let e = estimate(&v);
+        assert_eq!(e["epsilon"], 0.5);
+        assert_eq!(v["epsilon_total"], 1.5);
+        assert!(e["method"].as_str().unwrap().contains(named), "{method}: {e:?}");
+        let (low, high) = (e["low"].as_f64().unwrap(), e["high"].as_f64().unwrap());
+        assert!(0.0 <= low && low <= high && high <= 0.5, "{method}: {e:?}");
+        let mut refused = kw_args("examples/methylation.csv", &["--epsilon", "1", "--known-sizes"]);
+        refused.extend(["--ci", "0.95", "--ci-method", method]);
+        refused[2] = "no/such/file.csv";
+        let message = fails(&refused);
+        assert!(message.contains("--ci-epsilon"), "{method}: {message}");
+    }
 }
 
 /// `--ci-epsilon` with Mann–Whitney's interval: DeLong's variance from a release of its own
