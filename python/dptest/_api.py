@@ -400,7 +400,7 @@ def kruskal(
     known_sizes: bool = False,
     ci: Optional[float] = None,
     ci_epsilon: Optional[float] = None,
-    ci_method: str = "covariance",
+    ci_method: str = "scaled",
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -437,11 +437,12 @@ def kruskal(
         sampling covariance, so that the interval estimates their error instead of bounding it
         without the sizes (the CLI's ``--ci-epsilon``; charged with the
         test, ``epsilon_total``).
-    ci_method : {'covariance', 'signs', 'scaled'}, default 'covariance'
-        With ``ci_epsilon``: ``'signs'`` splits it between the covariance and the groups'
-        weighted mean-rank deviations and keeps the signs those make sure; ``'scaled'``
-        spends it on one number, the covariance as a multiple of its null shape (the CLI's
-        ``--ci-method``; docs/intervals.md compares them).
+    ci_method : {'scaled', 'covariance', 'signs'}, default 'scaled'
+        With ``ci_epsilon``: ``'scaled'`` spends it on one number, the covariance as a
+        multiple of its null shape; ``'covariance'`` on the covariance's entries;
+        ``'signs'`` splits it between the covariance and the groups' weighted mean-rank
+        deviations and keeps the signs those make sure (the CLI's ``--ci-method``;
+        docs/intervals.md compares them).
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).
     alpha : float, default 0.05
@@ -470,7 +471,7 @@ def kruskal(
     0.0495...
     """
     eps = _mode(epsilon, public)
-    if ci is None and ci_method != "covariance":
+    if ci is None and ci_method != "scaled":
         raise ValueError("ci_method chooses the rank effect's interval: it goes with ci=LEVEL "
                          "and ci_epsilon")
     arrays, labels = _grouped(samples, data, group, value, groups, eps is not None)

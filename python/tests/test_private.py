@@ -392,7 +392,7 @@ def test_every_interval_is_the_estimate_object_of_the_cli(tmp_path):
     led = dptest.Ledger(tmp_path / "covariances.json", dataset="groups", budget=2.0)
     kc = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
                         draws=2000, ledger=led)
-    assert kc.estimate["epsilon"] == 0.5 and "covariance released" in kc.estimate["method"]
+    assert kc.estimate["epsilon"] == 0.5 and "scale factor" in kc.estimate["method"]
     assert kc.epsilon_total == 1.5 and led.status()["spent"] == pytest.approx(1.5)
     with pytest.raises(ValueError, match="known"):
         dptest.kruskal(*GROUPS.values(), epsilon=1.0, ci=0.95, ci_epsilon=0.5, ledger=led)
@@ -402,10 +402,11 @@ def test_every_interval_is_the_estimate_object_of_the_cli(tmp_path):
     ks = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
                         ci_method="signs", draws=2000)
     assert ks.estimate["epsilon"] == 0.5 and "deviations" in ks.estimate["method"]
-    # ci_method="scaled": the same ε on one number, the covariance's scale factor.
+    # ci_method="covariance": the same ε on the covariance's entries (the default, "scaled",
+    # spends it on their scale factor).
     kf = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
-                        ci_method="scaled", draws=2000)
-    assert kf.estimate["epsilon"] == 0.5 and "scale factor" in kf.estimate["method"]
+                        ci_method="covariance", draws=2000)
+    assert kf.estimate["epsilon"] == 0.5 and "covariance released" in kf.estimate["method"]
     assert 0.0 <= kf.estimate["low"] <= kf.estimate["high"] <= 0.5
     with pytest.raises(ValueError, match="ci_epsilon"):
         dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95,

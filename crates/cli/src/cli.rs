@@ -366,14 +366,14 @@ pub struct KruskalArgs {
     pub known_sizes: bool,
     #[command(flatten)]
     pub ci: CiArgs,
-    /// The rank effect's interval with --ci-epsilon: covariance spends it on the mean ranks'
-    /// covariance and adds up the groups' errors in absolute value; signs spends half on the
-    /// covariance and half on the groups' weighted mean-rank deviations, and keeps the signs
-    /// the deviations make sure (narrower where the groups' mean ranks are far from the
-    /// middle, as in large samples); scaled spends it on one number, the mean ranks'
-    /// covariance as a multiple of its null shape (less noise than the covariance's entries:
+    /// The rank effect's interval with --ci-epsilon: scaled spends it on one number, the mean
+    /// ranks' covariance as a multiple of its null shape, and adds up the groups' errors in
+    /// absolute value; covariance spends it on the covariance's entries instead (narrower
+    /// where a group is tiny); signs spends half on the covariance and half on the groups'
+    /// weighted mean-rank deviations, and keeps the signs the deviations make sure (narrower
+    /// where the groups' mean ranks are far from the middle, as in large samples:
     /// docs/intervals.md).
-    #[arg(long, value_enum, default_value_t = KwCiMethod::Covariance, requires = "ci_epsilon")]
+    #[arg(long, value_enum, default_value_t = KwCiMethod::Scaled, requires = "ci_epsilon")]
     pub ci_method: KwCiMethod,
     #[command(flatten)]
     pub ledger: LedgerArgs,
@@ -384,12 +384,13 @@ pub struct KruskalArgs {
 /// The rank effect's interval with an ε of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum KwCiMethod {
+    /// The released scale factor of the null covariance's shape; the groups' errors added in
+    /// absolute value.
+    Scaled,
     /// The released covariance; the groups' errors added in absolute value.
     Covariance,
     /// The released covariance and deviations; the signs they make sure kept.
     Signs,
-    /// The released scale factor of the null covariance's shape.
-    Scaled,
 }
 
 /// Alternative hypothesis (scipy's names; "less": group 1 tends to be smaller).

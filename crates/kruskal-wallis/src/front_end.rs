@@ -30,14 +30,15 @@ impl ReleaseTest for PrivateKruskalWallis {
     fn check_interval(&self, choices: &Choices) -> Result<(), Refusal> {
         let front = choices.front_end;
         // Without an interval the method has nothing to choose (the CLI asks for
-        // --ci-epsilon with it; Python refuses ci_method without ci).
+        // --ci-epsilon with it; Python refuses ci_method without ci). Without --ci-epsilon the
+        // default, scaled, means the bound; the others name a release and need its ε.
         let method = ci_method(choices)?;
         let Some(ci) = choices.ci else { return Ok(()) };
         let ci = ci.checked(front)?;
         let releases = match method {
-            CiMethod::Covariance => None,
+            CiMethod::Scaled => None,
+            CiMethod::Covariance => Some(("covariance", "the mean ranks' covariance")),
             CiMethod::Signs => Some(("signs", "the groups' mean-rank deviations and covariance")),
-            CiMethod::Scaled => Some(("scaled", "a scale factor of the mean ranks' covariance")),
         };
         if let (Some((name, what)), None) = (releases, ci.epsilon) {
             return Err(Refusal(format!(
@@ -289,11 +290,11 @@ const STATISTIC: TestOption = TestOption { name: "statistic", values: &["abs", "
 /// `known-sizes`: the group sizes are public; the reference takes them.
 const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
 
-/// `ci-method`: with `--ci-epsilon`, the interval from the released covariance (the
-/// default), the sign-aware one from the covariance and the groups' deviations, or the one
-/// from the released scale factor of the null covariance's shape.
+/// `ci-method`: with `--ci-epsilon`, the interval from the released scale factor of the null
+/// covariance's shape (the default), from the released covariance, or the sign-aware one
+/// from the covariance and the groups' deviations.
 const CI_METHOD: TestOption =
-    TestOption { name: "ci-method", values: &["covariance", "signs", "scaled"] };
+    TestOption { name: "ci-method", values: &["scaled", "covariance", "signs"] };
 
 /// The rank effect's released interval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -41,7 +41,7 @@ test_that("ci.epsilon releases the mean ranks' covariance for the rank effect's 
                        known_sizes = TRUE, conf.level = 0.95, ci.epsilon = 0.5)
   expect_true(r$conf.int[1] <= r$conf.int[2])
   expect_equal(r$privacy$epsilon, 1.5)
-  expect_match(r$release$estimate$method, "covariance released")
+  expect_match(r$release$estimate$method, "scale factor")
   expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
                                conf.level = 0.95, ci.epsilon = 0.5), "known")
 })
@@ -58,13 +58,16 @@ test_that("ci.method = 'signs' splits ci.epsilon with the groups' deviations", {
                "ci.epsilon")
 })
 
-test_that("ci.method = 'scaled' spends ci.epsilon on the covariance's scale factor", {
+test_that("ci.method = 'covariance' spends ci.epsilon on the covariance's entries", {
   r <- dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
                        known_sizes = TRUE, conf.level = 0.95, ci.epsilon = 0.5,
-                       ci.method = "scaled")
+                       ci.method = "covariance")
   expect_true(0 <= r$conf.int[1] && r$conf.int[1] <= r$conf.int[2] && r$conf.int[2] <= 0.5)
   expect_equal(r$privacy$epsilon, 1.5)
-  expect_match(r$release$estimate$method, "scale factor")
+  expect_match(r$release$estimate$method, "covariance released")
+  expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
+                               known_sizes = TRUE, conf.level = 0.95, ci.method = "covariance"),
+               "ci.epsilon")
 })
 
 test_that("public = TRUE is stats::kruskal.test, formula and vectors", {

@@ -200,8 +200,8 @@ fn the_rank_effect_interval_of_kruskal_wallis() {
 }
 
 /// `--ci-epsilon` with the rank effect's interval: the mean ranks' covariance from a
-/// release of their own, charged with the test; without public sizes refused before anything
-/// is read.
+/// release of its own (by default its scale factor), charged with the test; without public
+/// sizes refused before anything is read.
 #[test]
 fn the_rank_effect_interval_with_a_covariance_release_of_its_own() {
     let base = ["--epsilon", "1", "--known-sizes", "--ci", "0.95"];
@@ -215,7 +215,7 @@ fn the_rank_effect_interval_with_a_covariance_release_of_its_own() {
     assert!(known.contains("at the public sizes"), "{known}");
     assert!(!estimate(&free)["method"].as_str().unwrap().contains("public sizes"));
     assert_eq!(e["epsilon"], 0.5);
-    assert!(e["method"].as_str().unwrap().contains("covariance released"), "{e:?}");
+    assert!(e["method"].as_str().unwrap().contains("scale factor"), "{e:?}");
     assert_eq!(v["epsilon_total"], 1.5);
     assert_eq!(v["noise_scale"], bound["noise_scale"]);
     let width = |e: &serde_json::Map<String, serde_json::Value>| {
@@ -231,13 +231,13 @@ fn the_rank_effect_interval_with_a_covariance_release_of_its_own() {
     assert!(message.contains("--known-sizes"), "{message}");
 }
 
-/// `--ci-method signs` and `scaled`: the same ε of its own, split between the covariance and
-/// the groups' deviations or spent on the covariance's scale factor, the method named;
+/// `--ci-method signs` and `covariance`: the same ε of its own, split between the covariance
+/// and the groups' deviations or spent on the covariance's entries, the method named;
 /// refused without `--ci-epsilon` before anything is read.
 #[test]
 fn the_other_released_rank_effect_intervals() {
     let base = ["--epsilon", "1", "--known-sizes", "--ci", "0.95", "--ci-epsilon", "0.5"];
-    for (method, named) in [("signs", "deviations"), ("scaled", "scale factor")] {
+    for (method, named) in [("signs", "deviations"), ("covariance", "covariance released")] {
         let v = json(&kw_args(
             "examples/methylation.csv",
             &[&base[..], &["--ci-method", method]].concat(),
