@@ -55,11 +55,15 @@ pub struct CovarianceScale {
 }
 
 impl CovarianceScale {
-    /// The covariance the interval uses: (κ̂ + one noise scale, at least 0) times the null
-    /// shape, in the covariance release's normalized layout (a margin for the noise, as the
-    /// covariance route adds one noise scale to each variance).
+    /// The covariance the interval uses: κ̂ plus one noise scale (a margin for the noise, as
+    /// the covariance route adds one noise scale to each variance), and at least the smaller
+    /// of 1 and one noise scale, times the null shape, in the covariance release's normalized
+    /// layout. The floor: where the noise is as large as the null's κ = 1, a draw far below
+    /// it would take the sampling error for nothing (at seven groups of 5 beside 965, ε = 5,
+    /// the interval without it covered 0.908); the null shape is what the release cannot
+    /// tell apart there, and the floor vanishes with the noise.
     pub fn widened_covariance(&self, sizes: &[usize]) -> MeanRankCovariance {
-        let factor = (self.value + self.scale).max(0.0);
+        let factor = (self.value + self.scale).max(self.scale.min(1.0));
         MeanRankCovariance {
             values: null_covariance(sizes).iter().map(|c| factor * c).collect(),
             scale: 0.0,
@@ -245,6 +249,24 @@ mod tests {
             let kappa = covariance_scale_factor(&null_covariance(&sizes), &sizes).unwrap();
             assert!((kappa - 1.0).abs() < 1e-12, "{sizes:?}: {kappa}");
         }
+    }
+
+    #[test]
+    fn the_widened_factor_has_its_margin_and_its_floor() {
+        let sizes = [6, 6, 6, 6, 976];
+        let null = null_covariance(&sizes);
+        let factor = |value: f64, scale: f64| {
+            let widened = CovarianceScale { value, scale }.widened_covariance(&sizes);
+            assert_eq!(widened.scale, 0.0);
+            widened.values[0] / null[0]
+        };
+        // One noise scale of margin; no floor without noise (an exact κ of 0.3 stays 0.3).
+        assert_eq!(factor(1.0, 0.25), 1.25);
+        assert_eq!(factor(0.3, 0.0), 0.3);
+        // A draw far below: at least one noise scale, and at least 1 once the noise is that
+        // large.
+        assert_eq!(factor(-1.0, 0.25), 0.25);
+        assert_eq!(factor(-5.0, 2.0), 1.0);
     }
 
     #[test]

@@ -648,6 +648,24 @@ fn group_designs() -> Vec<GroupDesign> {
             ties: false,
             sds: &[1.0, 2.0, 0.5, 1.0],
         },
+        // Added after the scaled route's study: two tiny groups, whose variances make its one
+        // number noisy, against a large one, at a large n·ε.
+        GroupDesign {
+            name: "10, 10, 980, shifts +1, −1, 0",
+            sizes: &[10, 10, 980],
+            means: &[1.0, -1.0, 0.0],
+            ties: false,
+            sds: &[],
+        },
+        // Added with the floor on the scaled route's number (after the design of seven groups
+        // of 5 fell below the floor at ε = 5 without it), measured only with it.
+        GroupDesign {
+            name: "4 of 6 and one of 976, shift 0.5 in one of 6",
+            sizes: &[6, 6, 6, 6, 976],
+            means: &[0.5, 0.0, 0.0, 0.0, 0.0],
+            ties: false,
+            sds: &[],
+        },
     ]
 }
 
@@ -668,7 +686,7 @@ fn scaled_group_designs(n: Option<usize>) -> Result<Vec<(GroupDesign, usize)>> {
         .collect())
 }
 
-/// The total of the grouped designs that `--test kw --n` scales (the eight of three to five
+/// The total of the grouped designs that `--test kw --n` scales (the ten of three to five
 /// groups; the one of eight groups, seven of 5, is left out).
 const SCALED_DESIGN_N: usize = 1000;
 
@@ -935,9 +953,13 @@ pub fn run(
                 }
             }
         }
-        // `kw-released`: the routes with an ε of their own only.
-        let kw_routes = if wants("kw") { &KwRoute::ALL[..] } else { &KwRoute::ALL[2..] };
-        if wants("kw") || wants("kw-released") {
+        // `kw-released`: the routes with an ε of their own only; `kw-scaled`: the default one.
+        let kw_routes = match only {
+            Some("kw-released") => &KwRoute::ALL[2..],
+            Some("kw-scaled") => &[KwRoute::Scaled][..],
+            _ => &KwRoute::ALL[..],
+        };
+        if wants("kw") || wants("kw-released") || wants("kw-scaled") {
             for design in scaled_group_designs(n)? {
                 for &route in kw_routes {
                     push(rank_effect_row(design, epsilon, reps, seed, route)?);
@@ -1014,7 +1036,7 @@ mod tests {
         assert!((high - (theta + half).min(1.0)).abs() < 1e-12, "{high}");
     }
 
-    /// `--test kw --n`: the eight designs of 1000 rows in three to five groups, every size
+    /// `--test kw --n`: the ten designs of 1000 rows in three to five groups, every size
     /// scaled; n not a multiple of 1000 refused; D moves only through the (n_i − 1)/2 term.
     #[test]
     fn kw_designs_scale_to_n() {
@@ -1023,7 +1045,7 @@ mod tests {
             scaled_group_designs(Some(1500)).is_err() && scaled_group_designs(Some(0)).is_err()
         );
         let scaled = scaled_group_designs(Some(10_000)).unwrap();
-        assert_eq!(scaled.len(), 8);
+        assert_eq!(scaled.len(), 10);
         for (design, scale) in scaled {
             assert_eq!(scale, 10);
             let sizes = design.sizes(scale);
