@@ -33,7 +33,7 @@
 #'   instead of bounding it without the sizes (narrower); charged with the test.
 #' @param ci.method With `ci.epsilon`: `"scaled"` (the default) spends it on one number, the
 #'   mean ranks' covariance as a multiple of its null shape; `"covariance"` on the
-#'   covariance's entries (narrower where a group is tiny); `"signs"` splits it with the
+#'   covariance's entries (narrower in a few designs); `"signs"` splits it with the
 #'   groups' weighted mean-rank deviations and keeps the signs those make sure (narrower for
 #'   large samples with groups off the middle).
 #' @param draws,seed The Monte Carlo reference's draws and seed (public; the defaults are the

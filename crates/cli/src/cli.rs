@@ -368,8 +368,8 @@ pub struct KruskalArgs {
     pub ci: CiArgs,
     /// The rank effect's interval with --ci-epsilon: scaled spends it on one number, the mean
     /// ranks' covariance as a multiple of its null shape, and adds up the groups' errors in
-    /// absolute value; covariance spends it on the covariance's entries instead (narrower
-    /// where a group is tiny); signs spends half on the covariance and half on the groups'
+    /// absolute value; covariance spends it on the covariance's entries instead (narrower in
+    /// a few designs); signs spends half on the covariance and half on the groups'
     /// weighted mean-rank deviations, and keeps the signs the deviations make sure (narrower
     /// where the groups' mean ranks are far from the middle, as in large samples:
     /// docs/intervals.md).

@@ -180,12 +180,13 @@ pub fn rank_effect_interval_covariances(
 /// The method named in the estimate object when the covariance's scale is released.
 pub const RANK_EFFECT_SCALED_METHOD: &str = "H̃_abs rescaled, widened as with the released \
      covariance, the mean ranks' covariance taken as the null covariance's shape times a \
-     released scale factor (plus one noise scale)";
+     released scale factor (plus one noise scale, and at least the smaller of 1 and one noise \
+     scale)";
 
 /// The interval of [`rank_effect_interval_covariances`] with the covariance
 /// [`CovarianceScale::widened_covariance`] makes from the released scale factor
 /// ([`crate::release_covariance_scale`]): the null covariance's shape, public, times κ̂ plus
-/// one noise scale. Valid where that is above the mean ranks' covariance (Anderson's
+/// one noise scale (with its floor). Valid where that is above the mean ranks' covariance (Anderson's
 /// theorem for the lower end, the patterns' variances for the upper: the `null_scale`
 /// module's docs). `None` as for [`rank_effect_interval_covariances`].
 pub fn rank_effect_interval_scaled(

@@ -514,6 +514,7 @@ impl GroupDesign {
     /// D = Σ (n_i/n)|θ_i − ½| at these `sizes`, with θ_i = E[mean rank of group i]/(n + 1),
     /// ties counting ½ (the release breaks them at random).
     fn effect(&self, sizes: &[usize]) -> f64 {
+        debug_assert!(!self.ties || self.sds.is_empty(), "spreads are for untied designs");
         let n: usize = sizes.iter().sum();
         // P(X_i > X_j) is that of (X_i − μ_j)/σ_j against a standard normal (no ties).
         let superiority = |i: usize, j: usize| {
