@@ -186,9 +186,34 @@ pub const RANK_EFFECT_SCALED_METHOD: &str = "H̃_abs rescaled, widened as with t
 /// The interval of [`rank_effect_interval_covariances`] with the covariance
 /// [`CovarianceScale::widened_covariance`] makes from the released scale factor
 /// ([`crate::release_covariance_scale`]): the null covariance's shape, public, times κ̂ plus
-/// one noise scale (with its floor). Valid where that is above the mean ranks' covariance (Anderson's
-/// theorem for the lower end, the patterns' variances for the upper: the `null_scale`
-/// module's docs). `None` as for [`rank_effect_interval_covariances`].
+/// one noise scale (with its floor). Valid where that is above the mean ranks' covariance
+/// (Anderson's theorem for the lower end, the patterns' variances for the upper: the
+/// `null_scale` module's docs). `None` as for [`rank_effect_interval_covariances`].
+///
+/// # Example
+///
+/// ```
+/// use dptest_kruskal_wallis::{
+///     Epsilon, GroupedSample, KwStatistic, covariance_scale_factor, mean_rank_covariance,
+///     rank_effect_interval_scaled, release_covariance_scale, release_kruskal_wallis,
+/// };
+/// use rand::SeedableRng;
+///
+/// let shifted =
+///     |shift: f64| -> Vec<f64> { (0..40).map(|i| f64::from(i) * 0.5 + shift).collect() };
+/// let sample = GroupedSample::from_groups(&[shifted(0.0), shifted(3.0), shifted(6.0)])?;
+/// let sizes = [40, 40, 40]; // public, as `--known-sizes` declares them
+/// // ε = 1 in all: ¾ on H_abs, ¼ on the covariance's scale factor (OS CSPRNG noise).
+/// let mut ties = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+/// let h_abs = release_kruskal_wallis(&sample, KwStatistic::Abs, Epsilon::new(0.75)?, &mut ties)?;
+/// let kappa = covariance_scale_factor(&mean_rank_covariance(&sample)?, &sizes)?;
+/// let factor = release_covariance_scale(kappa, &sizes, Epsilon::new(0.25)?)?;
+/// let noise = h_abs.laplace.scale;
+/// let ci = rank_effect_interval_scaled(h_abs.value, &sizes, noise, &factor, 0.95)
+///     .expect("a level in (0, 1) and groups of at least two");
+/// assert!(0.0 <= ci.low && ci.low <= ci.high && ci.high <= 0.5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn rank_effect_interval_scaled(
     h_abs_noisy: f64,
     sizes: &[usize],
