@@ -78,6 +78,21 @@ pub fn covariance_layout(groups: usize) -> Vec<(usize, usize)> {
     (0..groups).flat_map(|i| (i..groups).map(move |k| (i, k))).collect()
 }
 
+/// The full g × g matrix, row-major, of `values` given in [`covariance_layout`] order, each
+/// entry (i, k) times `weight(i, k)`.
+pub(crate) fn symmetric_matrix(
+    g: usize,
+    values: impl IntoIterator<Item = f64>,
+    weight: impl Fn(usize, usize) -> f64,
+) -> Vec<f64> {
+    let mut m = vec![0.0; g * g];
+    for ((i, k), value) in covariance_layout(g).into_iter().zip(values) {
+        m[i * g + k] = value * weight(i, k);
+        m[k * g + i] = m[i * g + k];
+    }
+    m
+}
+
 /// The public scales s_i = (n − n_i)·n/n_i of the entries.
 pub fn covariance_scales(sizes: &[usize]) -> Vec<f64> {
     let n = sizes.iter().sum::<usize>() as f64;

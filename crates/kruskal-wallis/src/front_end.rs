@@ -188,14 +188,21 @@ fn covariance_epsilon(choices: &Choices) -> f64 {
     choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
 }
 
-/// What the interval with an ε of its own releases, exactly: the mean ranks' covariance (or,
-/// with `--ci-method scaled`, its scale factor), the groups' deviations with `--ci-method
-/// signs`, and the (public: `--known-sizes`) sizes.
+/// What the interval with an ε of its own releases, exactly, for each `--ci-method`, and the
+/// (public: `--known-sizes`) sizes.
 struct IntervalInputs {
-    method: CiMethod,
-    covariance: Vec<f64>,
-    deviations: Option<Vec<f64>>,
+    exact: ExactReleases,
     sizes: Vec<usize>,
+}
+
+/// The exact values behind each method's releases.
+enum ExactReleases {
+    /// The covariance's scale factor κ.
+    Scaled(f64),
+    /// The covariance's normalized entries.
+    Covariance(Vec<f64>),
+    /// The covariance's entries and the groups' weighted mean-rank deviations.
+    Signs(Vec<f64>, Vec<f64>),
 }
 
 /// The exact inputs of the released interval, when `--ci-epsilon` asks for them; `None` for
@@ -208,14 +215,19 @@ fn exact_interval_inputs(
     if covariance_epsilon(choices) <= 0.0 {
         return Ok(None);
     }
-    let sizes = sample.sizes().iter().map(|&s| s as usize).collect();
+    let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
     let Ok(covariance) = mean_rank_covariance(sample) else { return Ok(None) };
-    let method = ci_method(choices)?;
-    let deviations = match method {
-        CiMethod::Covariance | CiMethod::Scaled => None,
-        CiMethod::Signs => Some(rank_deviations(sample).map_err(Refusal::from_display)?),
+    let exact = match ci_method(choices)? {
+        CiMethod::Scaled => ExactReleases::Scaled(
+            covariance_scale_factor(&covariance, &sizes).map_err(Refusal::from_display)?,
+        ),
+        CiMethod::Covariance => ExactReleases::Covariance(covariance),
+        CiMethod::Signs => ExactReleases::Signs(
+            covariance,
+            rank_deviations(sample).map_err(Refusal::from_display)?,
+        ),
     };
-    Ok(Some(IntervalInputs { method, covariance, deviations, sizes }))
+    Ok(Some(IntervalInputs { exact, sizes }))
 }
 
 /// Refuses the covariance for data given as rank sums, before anything is spent: it reads
@@ -244,22 +256,20 @@ fn released_interval(
 ) -> Result<Option<Estimate>, Refusal> {
     let total = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
     let sizes = &inputs.sizes;
-    let estimate = match (inputs.method, &inputs.deviations) {
-        (CiMethod::Scaled, _) => {
-            let exact = covariance_scale_factor(&inputs.covariance, sizes)
-                .map_err(Refusal::from_display)?;
+    let estimate = match &inputs.exact {
+        ExactReleases::Scaled(kappa) => {
             let released =
-                release_covariance_scale(exact, sizes, total).map_err(Refusal::from_display)?;
+                release_covariance_scale(*kappa, sizes, total).map_err(Refusal::from_display)?;
             rank_effect_interval_scaled(h_abs, sizes, detail.noise_scale, &released, level)
         }
-        (_, None) => {
-            let released = release_mean_rank_covariance(&inputs.covariance, sizes, total)
+        ExactReleases::Covariance(covariance) => {
+            let released = release_mean_rank_covariance(covariance, sizes, total)
                 .map_err(Refusal::from_display)?;
             rank_effect_interval_covariances(h_abs, sizes, detail.noise_scale, &released, level)
         }
-        (_, Some(deviations)) => {
+        ExactReleases::Signs(covariance, deviations) => {
             let half = Epsilon::new(epsilon / 2.0).map_err(Refusal::from_display)?;
-            let covariance = release_mean_rank_covariance(&inputs.covariance, sizes, half)
+            let covariance = release_mean_rank_covariance(covariance, sizes, half)
                 .map_err(Refusal::from_display)?;
             let deviations =
                 release_rank_deviations(deviations, sizes, half).map_err(Refusal::from_display)?;

@@ -31,7 +31,9 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-use crate::covariance::{MeanRankCovariance, covariance_layout, covariance_scales};
+use crate::covariance::{
+    MeanRankCovariance, covariance_layout, covariance_scales, symmetric_matrix,
+};
 use crate::null_scale::CovarianceScale;
 use crate::sign_patterns::{Sign, sign_pattern_margin};
 
@@ -285,11 +287,7 @@ fn largest_diagonal(sizes: &[usize]) -> Vec<f64> {
 /// says, as a lower-triangular factor (row-major g × g, negative pivots clamped to 0).
 pub(crate) fn covariance_factor(covariance: &MeanRankCovariance, sizes: &[usize]) -> Vec<f64> {
     let g = sizes.len();
-    let mut c = vec![0.0; g * g];
-    for (&(i, k), &value) in covariance_layout(g).iter().zip(&covariance.values) {
-        c[i * g + k] = value;
-        c[k * g + i] = value;
-    }
+    let mut c = symmetric_matrix(g, covariance.values.iter().copied(), |_, _| 1.0);
     for (i, largest) in largest_diagonal(sizes).into_iter().enumerate() {
         c[i * g + i] = (c[i * g + i] + covariance.scale).clamp(0.0, largest);
     }
