@@ -41,7 +41,7 @@ use crate::walk::{count_threshold, ln_half_binomial_pmf};
 /// The share of the interval's ε spent on choosing where to look (steps 2, split in two).
 pub const SELECT_FRACTION: f64 = 0.3;
 /// Points of the histogram on each side (k): the longest prefix of noisy cells summed.
-pub const SIDE_POINTS: usize = 5;
+pub const SIDE_POINTS: usize = 10;
 /// The fewest candidate points of the declared range for the noisy max (the grid is every
 /// multiple of the largest decimal step that gives at least this many: 4001 on [−10, 10],
 /// fine enough that at n = 10⁴ the grid is not what limits the width).
@@ -49,15 +49,18 @@ pub const CANDIDATES: usize = 4096;
 /// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's
 /// mirror them around the upper pick). The pick itself is one: where the count crosses the
-/// threshold, found exactly on an atom. Three lie below, for a pick that overshot (the
+/// threshold, found exactly on an atom. Six lie below, for a pick that overshot (the
 /// farthest two distances below: a pick beside an atom can land in the flat stretch next to
-/// it); one lies above, for a pick that fell short, as picks do at small ε. Chosen against
-/// a ladder below the pick only (−4, −1, −0.4, −0.15, 0) and a symmetric one (−2, −0.5, 0,
-/// 0.25, 0.5) by setting this constant to each and running `cargo xtask calibrate --coverage
-/// --test median --n N --coverage-reps 200` at n = 100, 1000 and 10⁴ in this workspace: the
-/// ladder below the pick only was about twice as wide at ε = 0.1, the symmetric one 1.8–1.9×
-/// the public width at ε = 1 (this one 1.7×).
-const LADDER: [f64; SIDE_POINTS] = [-2.0, -0.5, -0.15, 0.0, 0.4];
+/// it); three lie above, for a pick that fell short, as picks do at small ε. Dense near the
+/// pick, where the ends land: an end sits on a point, and the gap to the next is width lost.
+/// Each point more lowers the threshold a little (the walk is longer: at n = 1000, ε = 1 the
+/// threshold is 461 with 5 points and 456 with 10, the binomial's alone 468), and between 8
+/// and 12 points the two balance. Chosen by setting this constant and [`SIDE_POINTS`] and running
+/// `cargo xtask calibrate --coverage --test median --n N --coverage-reps 300` at n = 100,
+/// 1000 and 10⁴ in this workspace (docs/intervals.md, "Choosing the ladder"): against the
+/// five points −2, −0.5, −0.15, 0, 0.4 of earlier rounds, 1.50–1.56× the public width at
+/// n = 1000, ε = 1 where those were 1.60–1.64×, no wider at ε = 0.1 and narrower at ε = 10.
+const LADDER: [f64; SIDE_POINTS] = [-2.0, -0.8, -0.4, -0.22, -0.12, -0.05, 0.0, 0.07, 0.2, 0.4];
 
 /// A private median interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -280,6 +283,24 @@ fn binomial_lower(n: usize, tail: f64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`LADDER`]'s docs and docs/intervals.md quote these thresholds at n = 1000, ε = 1
+    /// (α/2 = 0.025, histogram noise of scale 2/0.7): 461 with 5 points a side, 456 with
+    /// [`SIDE_POINTS`], and 468 for the binomial alone (the public interval's).
+    #[test]
+    fn the_thresholds_the_ladder_docs_quote() {
+        let b = 2.0 / (1.0 - SELECT_FRACTION);
+        assert_eq!(count_threshold(1000, 5, b, 0.025), Some(461));
+        assert_eq!(count_threshold(1000, SIDE_POINTS, b, 0.025), Some(456));
+        let mut below = 0.0;
+        let binomial = (0..=1000)
+            .take_while(|&x| {
+                below += ln_half_binomial_pmf(1000, x).exp();
+                below <= 0.025
+            })
+            .last();
+        assert_eq!(binomial, Some(468));
+    }
 
     /// Every dataset of n ≤ 4 values from a small grid (with values beyond the range, which
     /// are clamped) and every neighbour (one value replaced): scores move by at most 1, the
