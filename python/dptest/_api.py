@@ -400,7 +400,7 @@ def kruskal(
     known_sizes: bool = False,
     ci: Optional[float] = None,
     ci_epsilon: Optional[float] = None,
-    ci_method: str = "scaled",
+    ci_method: str = "auto",
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     alpha: float = 0.05,
@@ -437,12 +437,14 @@ def kruskal(
         sampling covariance, so that the interval estimates their error instead of bounding it
         without the sizes (the CLI's ``--ci-epsilon``; charged with the
         test, ``epsilon_total``).
-    ci_method : {'scaled', 'covariance', 'signs'}, default 'scaled'
+    ci_method : {'auto', 'scaled', 'covariance', 'signs'}, default 'auto'
         With ``ci_epsilon``: ``'scaled'`` spends it on one number, the covariance as a
         multiple of its null shape; ``'covariance'`` on the covariance's entries;
         ``'signs'`` splits it between the covariance and the groups' weighted mean-rank
-        deviations and keeps the signs those make sure (the CLI's ``--ci-method``;
-        docs/intervals.md compares them).
+        deviations and keeps the signs those make sure; ``'auto'`` takes ``'signs'`` where
+        the scaled route's one number would have noise of scale 0.025 or less (large groups
+        or ``ci_epsilon``), else ``'scaled'`` (public parameters only; the CLI's
+        ``--ci-method``; docs/intervals.md compares them).
     draws, seed : int, optional
         Monte Carlo draws and seed of the public reference (defaults as the CLI).
     alpha : float, default 0.05
@@ -471,7 +473,7 @@ def kruskal(
     0.0495...
     """
     eps = _mode(epsilon, public)
-    if ci is None and ci_method != "scaled":
+    if ci is None and ci_method not in ("auto", "scaled"):
         raise ValueError("ci_method chooses the rank effect's interval: it goes with ci=LEVEL "
                          "and ci_epsilon")
     arrays, labels = _grouped(samples, data, group, value, groups, eps is not None)

@@ -397,13 +397,20 @@ def test_every_interval_is_the_estimate_object_of_the_cli(tmp_path):
     with pytest.raises(ValueError, match="known"):
         dptest.kruskal(*GROUPS.values(), epsilon=1.0, ci=0.95, ci_epsilon=0.5, ledger=led)
     assert led.status()["spent"] == pytest.approx(1.5)
+    # The default, ci_method="auto", is "scaled" there and "signs" where the scaled route's
+    # number would have noise of scale 0.025 or less (groups of 6, 5 and 4 rows: from
+    # ci_epsilon 125.4), by public parameters only.
+    for method, named in [("auto", "deviations"), ("scaled", "scale factor")]:
+        ka = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95,
+                            ci_epsilon=130.0, ci_method=method, draws=2000)
+        assert named in ka.estimate["method"], method
     # ci_method="signs": the same ε of its own, split with the groups' deviations; without
     # ci_epsilon refused before anything is spent.
     ks = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
                         ci_method="signs", draws=2000)
     assert ks.estimate["epsilon"] == 0.5 and "deviations" in ks.estimate["method"]
-    # ci_method="covariance": the same ε on the covariance's entries (the default, "scaled",
-    # spends it on their scale factor).
+    # ci_method="covariance": the same ε on the covariance's entries ("scaled" spends it on
+    # their scale factor).
     kf = dptest.kruskal(*GROUPS.values(), epsilon=1.0, known_sizes=True, ci=0.95, ci_epsilon=0.5,
                         ci_method="covariance", draws=2000)
     assert kf.estimate["epsilon"] == 0.5 and "covariance released" in kf.estimate["method"]

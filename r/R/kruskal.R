@@ -31,11 +31,13 @@
 #' @param ci.epsilon With `conf.level` and `known_sizes = TRUE`: an epsilon of its own for a
 #'   release of the mean ranks' sampling covariance, so the interval estimates their error
 #'   instead of bounding it without the sizes (narrower); charged with the test.
-#' @param ci.method With `ci.epsilon`: `"scaled"` (the default) spends it on one number, the
-#'   mean ranks' covariance as a multiple of its null shape; `"covariance"` on the
-#'   covariance's entries (narrower in a few designs); `"signs"` splits it with the
-#'   groups' weighted mean-rank deviations and keeps the signs those make sure (narrower for
-#'   large samples with groups off the middle).
+#' @param ci.method With `ci.epsilon`: `"scaled"` spends it on one number, the mean ranks'
+#'   covariance as a multiple of its null shape; `"covariance"` on the covariance's entries
+#'   (narrower in a few designs); `"signs"` splits it with the groups' weighted mean-rank
+#'   deviations and keeps the signs those make sure (narrower for large samples with groups
+#'   off the middle); `"auto"` (the default) takes `"signs"` where the scaled route's one
+#'   number would have noise of scale 0.025 or less (large groups or `ci.epsilon`), else
+#'   `"scaled"` (public parameters only).
 #' @param draws,seed The Monte Carlo reference's draws and seed (public; the defaults are the
 #'   command line's).
 #' @param alpha The level at which the release's `reject` field is decided.
@@ -58,7 +60,7 @@ dp_kruskal_test <- function(x, ...) UseMethod("dp_kruskal_test")
 dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, groups = NULL,
                                     statistic = c("abs", "squared"), known_sizes = FALSE,
                                     conf.level = NULL, ci.epsilon = NULL,
-                                    ci.method = c("scaled", "covariance", "signs"),
+                                    ci.method = c("auto", "scaled", "covariance", "signs"),
                                     draws = NULL, seed = NULL, alpha = 0.05, ledger = NULL) {
   check_epsilon(epsilon, public)
   dname <- if (is.list(x)) deparse1(substitute(x)) else
@@ -70,7 +72,7 @@ dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, g
   }
   statistic <- match.arg(statistic)
   ci.method <- match.arg(ci.method)
-  if (ci.method != "scaled" && is.null(ci.epsilon)) {
+  if (!(ci.method %in% c("auto", "scaled")) && is.null(ci.epsilon)) {
     stop("`ci.method` chooses the interval's own release: it goes with `conf.level` and ",
          "`ci.epsilon`", call. = FALSE)
   }

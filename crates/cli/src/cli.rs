@@ -371,9 +371,10 @@ pub struct KruskalArgs {
     /// absolute value; covariance spends it on the covariance's entries instead (narrower in
     /// a few designs); signs spends half on the covariance and half on the groups'
     /// weighted mean-rank deviations, and keeps the signs the deviations make sure (narrower
-    /// where the groups' mean ranks are far from the middle, as in large samples:
-    /// docs/intervals.md).
-    #[arg(long, value_enum, default_value_t = KwCiMethod::Scaled, requires = "ci_epsilon")]
+    /// where the groups' mean ranks are far from the middle, as in large samples); auto (the
+    /// default) takes signs where scaled's one number would have noise of scale 0.025 or less
+    /// (large groups or --ci-epsilon), else scaled (public parameters only: docs/intervals.md).
+    #[arg(long, value_enum, default_value_t = KwCiMethod::Auto, requires = "ci_epsilon")]
     pub ci_method: KwCiMethod,
     #[command(flatten)]
     pub ledger: LedgerArgs,
@@ -384,6 +385,8 @@ pub struct KruskalArgs {
 /// The rank effect's interval with an ε of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum KwCiMethod {
+    /// Signs where the scaled route's noise scale would be at most 0.025, else scaled.
+    Auto,
     /// The released scale factor of the null covariance's shape; the groups' errors added in
     /// absolute value.
     Scaled,

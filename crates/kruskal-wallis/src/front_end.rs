@@ -16,6 +16,7 @@ use crate::{
     rank_effect_interval_covariances, rank_effect_interval_known_sizes,
     rank_effect_interval_scaled, rank_effect_interval_signs, reference_null,
     release_covariance_scale, release_mean_rank_covariance, release_rank_deviations,
+    signs_preferred,
 };
 
 impl ReleaseTest for PrivateKruskalWallis {
@@ -31,12 +32,12 @@ impl ReleaseTest for PrivateKruskalWallis {
         let front = choices.front_end;
         // Without an interval the method has nothing to choose (the CLI asks for
         // --ci-epsilon with it; Python refuses ci_method without ci). Without --ci-epsilon the
-        // default, scaled, means the bound; the others name a release and need its ε.
+        // default, auto, and scaled mean the bound; the others name a release and need its ε.
         let method = ci_method(choices)?;
         let Some(ci) = choices.ci else { return Ok(()) };
         let ci = ci.checked(front)?;
         let releases = match method {
-            CiMethod::Scaled => None,
+            CiMethod::Auto | CiMethod::Scaled => None,
             CiMethod::Covariance => Some(("covariance", "the mean ranks' covariance")),
             CiMethod::Signs => Some(("signs", "the groups' mean-rank deviations and covariance")),
         };
@@ -217,8 +218,14 @@ fn exact_interval_inputs(
     }
     let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
     let Ok(covariance) = mean_rank_covariance(sample) else { return Ok(None) };
-    let exact = match ci_method(choices)? {
-        CiMethod::Scaled => ExactReleases::Scaled(
+    let epsilon = covariance_epsilon(choices);
+    let method = match ci_method(choices)? {
+        CiMethod::Auto if signs_preferred(&sizes, epsilon) => CiMethod::Signs,
+        CiMethod::Auto => CiMethod::Scaled,
+        chosen => chosen,
+    };
+    let exact = match method {
+        CiMethod::Auto | CiMethod::Scaled => ExactReleases::Scaled(
             covariance_scale_factor(&covariance, &sizes).map_err(Refusal::from_display)?,
         ),
         CiMethod::Covariance => ExactReleases::Covariance(covariance),
@@ -301,14 +308,16 @@ const STATISTIC: TestOption = TestOption { name: "statistic", values: &["abs", "
 const KNOWN_SIZES: TestOption = TestOption { name: "known-sizes", values: &[] };
 
 /// `ci-method`: with `--ci-epsilon`, the interval from the released scale factor of the null
-/// covariance's shape (the default), from the released covariance, or the sign-aware one
-/// from the covariance and the groups' deviations.
+/// covariance's shape, from the released covariance, or the sign-aware one from the
+/// covariance and the groups' deviations; the default, `auto`, takes the sign-aware one where
+/// [`signs_preferred`] says so for the public sizes and the interval's ε, else the scaled.
 const CI_METHOD: TestOption =
-    TestOption { name: "ci-method", values: &["scaled", "covariance", "signs"] };
+    TestOption { name: "ci-method", values: &["auto", "scaled", "covariance", "signs"] };
 
 /// The rank effect's released interval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CiMethod {
+    Auto,
     Covariance,
     Signs,
     Scaled,
@@ -319,6 +328,7 @@ fn ci_method(choices: &Choices) -> Result<CiMethod, Refusal> {
         "covariance" => Ok(CiMethod::Covariance),
         "signs" => Ok(CiMethod::Signs),
         "scaled" => Ok(CiMethod::Scaled),
+        "auto" => Ok(CiMethod::Auto),
         other => Err(CI_METHOD.refuse(other, choices.front_end)),
     }
 }

@@ -48,6 +48,7 @@ use dptest_refdist::simulation_laplace;
 use crate::covariance::{MeanRankCovariance, covariance_layout};
 use crate::deviations::RankDeviations;
 use crate::interval::{ErrorDraw, covariance_factor, rank_effect_between, rank_effect_scale};
+use crate::null_scale::scale_factor_sensitivity;
 use crate::sign_patterns::{Sign, sign_pattern_margin};
 
 /// The method named in the estimate object.
@@ -59,6 +60,31 @@ pub const RANK_EFFECT_SIGNS_METHOD: &str = "H̃_abs rescaled, between the simula
 
 /// β = α / this: the share of α spent on the box that holds every group's deviation.
 pub const SIGN_SHARE_DIVISOR: f64 = 10.0;
+
+/// Where the default released interval (`--ci-method auto`) takes this route instead of the
+/// scaled one ([`crate::rank_effect_interval_scaled`]): where the scaled route's one number
+/// would carry Laplace noise of scale at most this ([`crate::scale_factor_sensitivity`]/ε, ε
+/// the interval's own; the null's κ is 1). Below it the scaled route's noise is already a
+/// few percent of what it estimates, and what it still loses is the null shape it assumes,
+/// while this route's half of ε and α/10 for the box are paid back by the signs the box keeps.
+/// Chosen from the study of both routes at n = 1000 (ε = 5, 10), 3000 (ε = 1, 2, 5) and 10⁴
+/// (ε = 1, 5) on the ten grouped designs of 1000 rows scaled (docs/intervals.md, "The default
+/// with `--ci-epsilon`"), then measured on held-out designs and sizes.
+pub const SIGNS_BELOW: f64 = 0.025;
+
+/// Whether `--ci-method auto` takes this route for these public `sizes` and the interval's own
+/// `epsilon` ([`SIGNS_BELOW`]): public parameters only, so the choice releases nothing. Sizes
+/// the releases do not serve take the scaled route (which falls back to the bound).
+///
+/// ```
+/// use dptest_kruskal_wallis::signs_preferred;
+///
+/// assert!(!signs_preferred(&[250, 250, 250, 250], 0.25)); // n = 1000, ε = 1: ¼ of it
+/// assert!(signs_preferred(&[2500, 2500, 2500, 2500], 1.25)); // n = 10⁴, ε = 5
+/// ```
+pub fn signs_preferred(sizes: &[usize], epsilon: f64) -> bool {
+    scale_factor_sensitivity(sizes).is_ok_and(|delta| delta / epsilon <= SIGNS_BELOW)
+}
 
 /// The releases the sign-aware interval reads: H̃_abs with its Laplace scale, the deviations
 /// and the mean ranks' covariance.

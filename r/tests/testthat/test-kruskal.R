@@ -46,6 +46,18 @@ test_that("ci.epsilon releases the mean ranks' covariance for the rank effect's 
                                conf.level = 0.95, ci.epsilon = 0.5), "known")
 })
 
+test_that("ci.method = 'auto' (the default) takes the signs route where ci.epsilon is large", {
+  # Six feed groups of 10 to 14 chicks: the scaled route's noise scale is 0.025 or less from
+  # ci.epsilon 50.9.
+  for (method in c("auto", "scaled")) {
+    r <- dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
+                         known_sizes = TRUE, conf.level = 0.95, ci.epsilon = 60,
+                         ci.method = method)
+    expect_match(r$release$estimate$method,
+                 if (method == "auto") "deviations" else "scale factor")
+  }
+})
+
 test_that("ci.method = 'signs' splits ci.epsilon with the groups' deviations", {
   r <- dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups,
                        known_sizes = TRUE, conf.level = 0.95, ci.epsilon = 0.5,

@@ -667,6 +667,21 @@ fn group_designs() -> Vec<GroupDesign> {
             ties: false,
             sds: &[],
         },
+        // Held out from the rule of `--ci-method auto` (added before it was measured on them).
+        GroupDesign {
+            name: "unequal 150, 350, 500, shifts 0.3, 0, −0.1",
+            sizes: &[150, 350, 500],
+            means: &[0.3, 0.0, -0.1],
+            ties: false,
+            sds: &[],
+        },
+        GroupDesign {
+            name: "unequal 400, 300, 200, 100, shifts 0, 0.1, 0.2, 0.4",
+            sizes: &[400, 300, 200, 100],
+            means: &[0.0, 0.1, 0.2, 0.4],
+            ties: false,
+            sds: &[],
+        },
     ]
 }
 
@@ -695,7 +710,8 @@ const SCALED_DESIGN_N: usize = 1000;
 /// post-processing of the test's release, all of ε on H_abs), the one with the mean ranks'
 /// covariance released (public sizes, [`COVARIANCE_SHARE`] of ε on it), and the sign-aware one
 /// (the same share, half on the covariance and half on the groups' deviations), and the one
-/// with the covariance's scale factor released instead (the same share).
+/// with the covariance's scale factor released instead (the same share), and the default,
+/// which takes one of the last two by the public rule of `--ci-method auto`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum KwRoute {
     Bound,
@@ -703,6 +719,7 @@ enum KwRoute {
     Covariances,
     Signs,
     Scaled,
+    Auto,
 }
 
 /// The share of ε the covariance route spends on the released covariance: ¼ (as DeLong's
@@ -725,6 +742,7 @@ impl KwRoute {
             KwRoute::Covariances => "rank effect D (covariance released, ¼ of ε, known sizes)",
             KwRoute::Signs => "rank effect D (signs kept: covariance and deviations, ¼ of ε)",
             KwRoute::Scaled => "rank effect D (covariance's scale factor released, ¼ of ε)",
+            KwRoute::Auto => "rank effect D (the default: signs or scaled by the public rule)",
         }
     }
 }
@@ -762,9 +780,15 @@ fn rank_effect_row(
     let groups = sizes.len();
     let (test_epsilon, covariance_epsilon) = match route {
         KwRoute::Bound | KwRoute::KnownSizesBound => (epsilon, 0.0),
-        KwRoute::Covariances | KwRoute::Signs | KwRoute::Scaled => {
+        KwRoute::Covariances | KwRoute::Signs | KwRoute::Scaled | KwRoute::Auto => {
             (epsilon * (1.0 - COVARIANCE_SHARE), epsilon * COVARIANCE_SHARE)
         }
+    };
+    let label = route.label();
+    let route = match route {
+        KwRoute::Auto if kw::signs_preferred(sizes, covariance_epsilon) => KwRoute::Signs,
+        KwRoute::Auto => KwRoute::Scaled,
+        other => other,
     };
     let setting = kw::KwSetting {
         n,
@@ -794,7 +818,7 @@ fn rank_effect_row(
                 let covariance = noisy_covariance(&sample, sizes, covariance_epsilon, rng)?;
                 kw::rank_effect_interval_covariances(released, sizes, scale, &covariance, LEVEL)
             }
-            KwRoute::Scaled => {
+            KwRoute::Scaled | KwRoute::Auto => {
                 let exact =
                     kw::covariance_scale_factor(&kw::mean_rank_covariance(&sample)?, sizes)?;
                 let b = kw::scale_factor_sensitivity(sizes)? / covariance_epsilon;
@@ -824,7 +848,7 @@ fn rank_effect_row(
         Ok((covered(ci.low, ci.high), ci.high - ci.low, high - low, Some(covered(low, high))))
     })?;
     Ok(Row {
-        parameter: route.label(),
+        parameter: label,
         shape: match scale {
             1 => design.name.to_owned(),
             _ => format!("{}, sizes × {scale}", design.name),
@@ -954,13 +978,15 @@ pub fn run(
                 }
             }
         }
-        // `kw-released`: the routes with an ε of their own only; `kw-scaled`: the default one.
+        // `kw-released`: the routes with an ε of their own only; `kw-scaled`: the scaled one;
+        // `kw-auto`: the default against the two it chooses between.
         let kw_routes = match only {
             Some("kw-released") => &KwRoute::ALL[2..],
             Some("kw-scaled") => &[KwRoute::Scaled][..],
+            Some("kw-auto") => &[KwRoute::Scaled, KwRoute::Signs, KwRoute::Auto][..],
             _ => &KwRoute::ALL[..],
         };
-        if wants("kw") || wants("kw-released") || wants("kw-scaled") {
+        if ["kw", "kw-released", "kw-scaled", "kw-auto"].into_iter().any(wants) {
             for design in scaled_group_designs(n)? {
                 for &route in kw_routes {
                     push(rank_effect_row(design, epsilon, reps, seed, route)?);
@@ -1046,7 +1072,7 @@ mod tests {
             scaled_group_designs(Some(1500)).is_err() && scaled_group_designs(Some(0)).is_err()
         );
         let scaled = scaled_group_designs(Some(10_000)).unwrap();
-        assert_eq!(scaled.len(), 10);
+        assert_eq!(scaled.len(), 12);
         for (design, scale) in scaled {
             assert_eq!(scale, 10);
             let sizes = design.sizes(scale);

@@ -231,6 +231,22 @@ fn the_rank_effect_interval_with_a_covariance_release_of_its_own() {
     assert!(message.contains("--known-sizes"), "{message}");
 }
 
+/// The default, `--ci-method auto`: the signs route where the scaled route's one number would
+/// have noise of scale 0.025 or less, else the scaled route, by public parameters only
+/// (methylation's groups of 50, 60 and 55 rows: κ's sensitivity 0.232, so from ε = 9.28);
+/// named or not, the same.
+#[test]
+fn the_default_released_rank_effect_interval_follows_the_public_rule() {
+    for (ci_epsilon, named) in [("8", "scale factor"), ("10", "deviations")] {
+        let base = ["--epsilon", "1", "--known-sizes", "--ci", "0.95", "--ci-epsilon", ci_epsilon];
+        for named_auto in [&[][..], &["--ci-method", "auto"][..]] {
+            let v = json(&kw_args("examples/methylation.csv", &[&base[..], named_auto].concat()));
+            let e = estimate(&v);
+            assert!(e["method"].as_str().unwrap().contains(named), "{ci_epsilon}: {e:?}");
+        }
+    }
+}
+
 /// `--ci-method signs` and `covariance`: the same ε of its own, split between the covariance
 /// and the groups' deviations or spent on the covariance's entries, the method named;
 /// refused without `--ci-epsilon` before anything is read.
