@@ -225,6 +225,7 @@ fn exact_interval_inputs(
         chosen => chosen,
     };
     let exact = match method {
+        // (`auto` is one of the others by now.)
         CiMethod::Auto | CiMethod::Scaled => ExactReleases::Scaled(
             covariance_scale_factor(&covariance, &sizes).map_err(Refusal::from_display)?,
         ),
