@@ -45,7 +45,8 @@ pub use median::{
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
 pub use walk::{
-    DiscreteWalk, EXACT_SCALE, WalkMinimum, count_threshold, laplace_sum_cdf, walk_min_bound,
+    DiscreteWalk, EXACT_SCALE, WalkMinimum, count_threshold, laplace_sum_cdf, offset_threshold,
+    walk_min_bound,
 };
 
 use dptest_core::Bounds;

@@ -36,7 +36,7 @@ use dptest_mechanisms::Epsilon;
 use crate::error::IntervalError;
 use crate::grid::Grid;
 use crate::noise::IntervalNoise;
-use crate::walk::{count_threshold, ln_half_binomial_pmf};
+use crate::walk::{ln_half_binomial_pmf, offset_threshold};
 
 /// The share of the interval's ε spent on choosing where to look (steps 2, split in two).
 pub const SELECT_FRACTION: f64 = 0.3;
@@ -61,6 +61,15 @@ pub const CANDIDATES: usize = 4096;
 /// five points −2, −0.5, −0.15, 0, 0.4 of earlier rounds, 1.50–1.56× the public width at
 /// n = 1000, ε = 1 where those were 1.60–1.64×, no wider at ε = 0.1 and narrower at ε = 10.
 const LADDER: [f64; SIDE_POINTS] = [-2.0, -0.8, -0.4, -0.22, -0.12, -0.05, 0.0, 0.07, 0.2, 0.4];
+/// How far below `thr` each [`LADDER`] point's noisy count must fall, in units of the
+/// histogram's noise scale (rounded to whole counts; the upper side mirrors it). Offsets on
+/// the outer points make those points harder to use and, by
+/// [`crate::walk::offset_threshold`], raise the threshold at every other point: the walk the
+/// threshold guards against is min_j (S_j + d_j), valid by the same union argument. All zero
+/// is the plain threshold. Five non-zero profiles measured at n = 1000, ε = 1
+/// (docs/intervals.md, "Width at n = 1000, ε = 1") were none narrower: the threshold gains
+/// at most 3 counts (456 → 459), less than the outer points lose.
+const OFFSETS: [f64; SIDE_POINTS] = [0.0; SIDE_POINTS];
 
 /// A private median interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,7 +105,8 @@ pub fn median_interval_with(
     let n = values.len();
     let (select, histogram) = split(epsilon)?;
     let scale = 2.0 / histogram.value();
-    let thr = count_threshold(n, SIDE_POINTS, scale, alpha / 2.0);
+    let offsets = OFFSETS.map(|o| (o * scale).round() as i64);
+    let thr = offset_threshold(n, &offsets, scale, alpha / 2.0);
     let mut sorted: Vec<f64> = values.iter().map(|&v| range.clamp(v)).collect();
     sorted.sort_by(f64::total_cmp);
     let target = thr.unwrap_or(0).clamp(0, n as i64);
@@ -113,7 +123,7 @@ pub fn median_interval_with(
         .into_iter()
         .map(|c| noise.count(c, histogram))
         .collect::<Result<Vec<i64>, IntervalError>>()?;
-    Ok(interval(&lower, &upper, &cells, thr, n, range))
+    Ok(interval(&lower, &upper, &cells, thr.map(|t| (t, offsets)), n, range))
 }
 
 /// The noisy-max scores of every grid point g_i (`around` holds the grid from one point
@@ -213,12 +223,14 @@ fn split(epsilon: Epsilon) -> Result<(Epsilon, Epsilon), IntervalError> {
 }
 
 /// Step 4 from the noisy cells ([`cell_counts`]: the first k + 1 cells' prefix sums are the
-/// noisy #{x < p_i}, the last k cells' suffix sums the noisy #{x > q_j}).
+/// noisy #{x < p_i}, the last k cells' suffix sums the noisy #{x > q_j}) and the threshold
+/// with each point's offset (lower point i: `offsets[i]`; upper point j mirrors lower point
+/// k − 1 − j).
 fn interval(
     lower: &[f64],
     upper: &[f64],
     cells: &[i64],
-    thr: Option<i64>,
+    thr: Option<(i64, [i64; SIDE_POINTS])>,
     n: usize,
     range: Bounds,
 ) -> MedianInterval {
@@ -233,10 +245,13 @@ fn interval(
     let total = prefix[prefix.len() - 1];
     // Noisy #{x < p_i} = prefix[i]; noisy #{x ≤ q_j} = prefix[k + j], #{x > q_j} = total − it.
     let (low, high) = match thr {
-        Some(thr) => (
-            (0..k).filter(|&i| prefix[i] <= thr).map(|i| lower[i]).fold(range.lo(), f64::max),
+        Some((thr, offsets)) => (
+            (0..k)
+                .filter(|&i| prefix[i] <= thr - offsets[i])
+                .map(|i| lower[i])
+                .fold(range.lo(), f64::max),
             (0..upper.len())
-                .filter(|&j| total - prefix[k + j] <= thr)
+                .filter(|&j| total - prefix[k + j] <= thr - offsets[k - 1 - j])
                 .map(|j| upper[j])
                 .fold(range.hi(), f64::min),
         ),
@@ -283,6 +298,7 @@ fn binomial_lower(n: usize, tail: f64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::count_threshold;
 
     /// [`LADDER`]'s docs and docs/intervals.md quote these thresholds at n = 1000, ε = 1
     /// (α/2 = 0.025, histogram noise of scale 2/0.7): 461 with 5 points a side, 456 with

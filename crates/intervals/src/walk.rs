@@ -127,70 +127,91 @@ const ROUNDING: f64 = 1e-12;
 
 /// The exact law of the walk's minimum M_k = min_{1 ≤ j ≤ k} S_j for k cells of discrete
 /// Laplace noise of scale b, tabulated: `tail[τ]` ≥ P(M_k ≤ −τ) for τ = 0, 1, …, and the last
-/// entry for every τ beyond.
+/// entry for every τ beyond; with offsets d_j ≥ 0 ([`WalkMinimum::with_offsets`]), the law of
+/// min_j (S_j + d_j), the walk against a threshold lowered by d_j at its j-th point.
 ///
 /// The recursion is on the first step: M_k = Z₁ + min(0, M′_{k−1}) with M′ the minimum of the
-/// walk of the other k − 1 steps, independent of Z₁ (M′₀ = +∞, so M₁ = Z₁). Each step
-/// convolves the law of min(0, M′) with that of Z; as P(Z = z) ∝ q^{|z|}, the convolution is
-/// two first-order recursions (one running up, one down), so a step costs the table's length,
-/// not its square. The table covers [−k·r, 0] for a one-step reach r with P(|Z| > r) < 10⁻²³;
-/// mass that leaves it below is counted as below every τ (added whole to every tail), mass
-/// above 0 is clipped to 0 by the next step's min(0, ·), so every entry is an upper bound.
-/// Against Lévy's factor 2 on the exact law of S_k ([`DiscreteWalk::min_bound`]), at k = 5 the
-/// tail at the levels that set a threshold is 1.5–1.7 times smaller (the
-/// `the_minimum_is_below_levy` test prints it).
+/// walk of the other k − 1 steps, independent of Z₁ (M′₀ = +∞, so M₁ = Z₁); with offsets,
+/// G_j = Z_j + min(d_j, G_{j+1}) from G_k = Z_k + d_k down to G₁ = min_j (S_j + d_j). Each
+/// step convolves the law of the clipped minimum with that of Z; as P(Z = z) ∝ q^{|z|}, the
+/// convolution is two first-order recursions (one running up, one down), so a step costs the
+/// table's length, not its square. The table covers [−k·r, max d] for a one-step reach r with
+/// P(|Z| > r) < 10⁻²³; mass that leaves it below is counted as below every τ (added whole to
+/// every tail), mass above is clipped to d_j by the next step's min(d_j, ·) (the last step's
+/// is counted as above every level), so every entry is an upper bound. Against Lévy's factor
+/// 2 on the exact law of S_k ([`DiscreteWalk::min_bound`]), at k = 5 the tail at the levels
+/// that set a threshold is 1.5–1.7 times smaller (the `the_minimum_is_below_levy` test prints
+/// it).
 #[derive(Clone, Debug)]
 pub struct WalkMinimum {
+    /// `tail[i]` bounds P(min ≤ top − i), i = 0, 1, …
     tail: Vec<f64>,
+    top: i64,
 }
 
 impl WalkMinimum {
     /// The table for k cells of noise scale `b` (`None` for k = 0, or b outside
     /// (0, [`EXACT_SCALE`]]).
     pub fn new(k: usize, b: f64) -> Option<Self> {
+        Self::with_offsets(&vec![0; k], b)
+    }
+
+    /// The law of min_j (S_j + d_j) for the offsets d₁, …, d_k (`offsets`, each ≥ 0; all 0 is
+    /// [`WalkMinimum::new`]): the event min ≤ c is that some prefix j falls to c − d_j.
+    /// `None` for no offsets, a negative one, or b outside (0, [`EXACT_SCALE`]].
+    pub fn with_offsets(offsets: &[i64], b: f64) -> Option<Self> {
+        let k = offsets.len();
         let q = noise_ratio(k, b)?;
+        let top = *offsets.iter().max()?;
+        if offsets.iter().any(|&d| d < 0) {
+            return None;
+        }
         // P(|Z| > r) = 2q^{r+1}/(1 + q) < LEFT_OUT/1000.
         let reach = ((LEFT_OUT / 1e3).ln() / q.ln()).ceil() as usize;
-        let len = k * reach + 1;
-        // law[i] = P(min(0, M′) = −(len − 1) + i): the walk before its first step.
+        let len = k * reach + 1 + top as usize;
+        // law[i] = P(value = top − (len − 1) + i); before the last step, the point d_k.
+        let index = |d: i64| len - 1 - (top - d) as usize;
         let mut law = vec![0.0; len];
-        law[len - 1] = 1.0;
+        law[index(offsets[k - 1])] = 1.0;
         let mut lost = 0.0;
-        for step in 1..=k {
+        for step in (0..k).rev() {
             let (mut next, above) = convolve_discrete_laplace(&law, q);
             let kept: f64 = next.iter().sum();
             lost += (1.0 - above - kept).max(0.0);
-            if step < k {
-                next[len - 1] += above;
+            if step > 0 {
+                let clip = index(offsets[step - 1]);
+                let moved: f64 = next[clip + 1..].iter().sum::<f64>() + above;
+                next[clip + 1..].iter_mut().for_each(|p| *p = 0.0);
+                next[clip] += moved;
             }
             law = next;
         }
-        // law now holds P(M_k = v) for v in [−(len − 1), 0].
+        // law now holds P(G₁ = v) for v in [top − (len − 1), top].
         let last = law.len() - 1;
         let mut tail = vec![0.0; len + 1];
         let mut below = lost + ROUNDING;
         tail[len] = below;
-        for tau in (0..len).rev() {
-            below += law[last - tau];
-            tail[tau] = below.min(1.0);
+        for i in (0..len).rev() {
+            below += law[last - i];
+            tail[i] = below.min(1.0);
         }
-        Some(Self { tail })
+        Some(Self { tail, top })
     }
 
-    /// P(M_k ≤ t), bounded above (t > 0: 1).
+    /// P(min ≤ t), bounded above (t above the largest offset, 0 without offsets: 1).
     pub fn cdf(&self, t: i64) -> f64 {
-        match usize::try_from(-t) {
-            Ok(tau) => self.tail[tau.min(self.tail.len() - 1)],
+        match usize::try_from(self.top - t) {
+            Ok(i) => self.tail[i.min(self.tail.len() - 1)],
             Err(_) => 1.0,
         }
     }
 }
 
-/// The law `law` (values −(len − 1)..=0) plus an independent discrete Laplace noise of ratio
-/// q, on the same values, and the mass it puts above 0. With c = (1 − q)/(1 + q),
+/// The law `law` (on consecutive integers, the last one v_top) plus an independent discrete
+/// Laplace noise of ratio q, on the same values, and the mass it puts above v_top. With c = (1 − q)/(1 + q),
 /// (law ⊛ Z)[s] = c·(up[s] + down[s] − law[s]) for up[s] = Σ_{v ≤ s} law[v]·q^{s−v} and
-/// down[s] = Σ_{v ≥ s} law[v]·q^{v−s}; the mass above 0 is Σ_v law[v]·P(Z ≥ 1 − v) with
-/// P(Z ≥ m) = q^m/(1 + q) for m ≥ 0.
+/// down[s] = Σ_{v ≥ s} law[v]·q^{v−s}; the mass above v_top is Σ_v law[v]·P(Z ≥ v_top + 1 − v)
+/// with P(Z ≥ m) = q^m/(1 + q) for m ≥ 0.
 fn convolve_discrete_laplace(law: &[f64], q: f64) -> (Vec<f64>, f64) {
     let c = (1.0 - q) / (1.0 + q);
     let mut up = vec![0.0; law.len()];
@@ -205,7 +226,7 @@ fn convolve_discrete_laplace(law: &[f64], q: f64) -> (Vec<f64>, f64) {
         running = p + q * running;
         *out = c * (u + running - p);
     }
-    // From the top (v = 0, weight q/(1 + q)) down, each value's weight a factor q smaller.
+    // From the top (v_top, weight q/(1 + q)) down, each value's weight a factor q smaller.
     let above = law.iter().rev().scan(q / (1.0 + q), |w, &p| {
         let term = p * *w;
         *w *= q;
@@ -225,6 +246,19 @@ pub(crate) fn ln_half_binomial_pmf(n: usize, x: usize) -> f64 {
 /// ([`WalkMinimum`]; beyond [`EXACT_SCALE`], bounded with [`walk_min_bound`]); `None` when no
 /// threshold ≥ −n − 1 qualifies (the interval is then the declared range).
 pub fn count_threshold(n: usize, k: usize, b: f64, tail: f64) -> Option<i64> {
+    offset_threshold(n, &vec![0; k], b, tail)
+}
+
+/// [`count_threshold`] for a threshold lowered by d_j ≥ 0 at the walk's j-th point
+/// (`offsets`): the largest `thr` with P(N + min_j (S_j + d_j) ≤ thr) ≤ `tail`, so that
+/// P(some j has N + S_j ≤ thr − d_j) ≤ `tail`. Beyond [`EXACT_SCALE`] the offsets are left
+/// out of the bound (the event without them contains the event with them). `None` also for no
+/// offsets or a negative one.
+pub fn offset_threshold(n: usize, offsets: &[i64], b: f64, tail: f64) -> Option<i64> {
+    let k = offsets.len();
+    if k == 0 || offsets.iter().any(|&d| d < 0) {
+        return None;
+    }
     let ln_pmf = |x: usize| ln_half_binomial_pmf(n, x);
     // The binomial's mass beyond 40 sd of its mean is below 10⁻³⁰⁰: summed over the
     // support within that (the rest is added whole to the bound, which is conservative).
@@ -232,7 +266,7 @@ pub fn count_threshold(n: usize, k: usize, b: f64, tail: f64) -> Option<i64> {
     let (first, last) = ((n / 2).saturating_sub(reach), (n / 2 + reach).min(n));
     let pmf: Vec<(i64, f64)> = (first..=last).map(|x| (x as i64, ln_pmf(x).exp())).collect();
     let outside = (1.0 - pmf.iter().map(|p| p.1).sum::<f64>()).max(0.0);
-    let exact = WalkMinimum::new(k, b);
+    let exact = WalkMinimum::with_offsets(offsets, b);
     let walk = |t: i64| match &exact {
         Some(w) => w.cdf(t),
         None => walk_min_bound(k, b, t as f64),
@@ -368,6 +402,51 @@ mod tests {
             assert!(got >= want && got - want < 1e-10, "{t}: {got} {want}");
         }
         assert_eq!(walk.cdf(1), 1.0);
+    }
+
+    /// With offsets, the table against every path of a three-step walk (as above): the law of
+    /// min(S₁ + 2, S₂, S₃ + 5), never below, within 10⁻¹⁰ up to the largest offset (1 above
+    /// it); all offsets 0 is the plain minimum.
+    #[test]
+    fn the_offset_minimum_is_every_path_counted() {
+        let (b, offsets) = (1.0, [2i64, 0, 5]);
+        let q = (-1.0f64 / b).exp();
+        let pmf = |z: i64| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32);
+        let mut law = std::collections::BTreeMap::<i64, f64>::new();
+        for z1 in -40i64..=40 {
+            for z2 in -40i64..=40 {
+                for z3 in -40i64..=40 {
+                    let sums = [z1, z1 + z2, z1 + z2 + z3];
+                    let low = sums.iter().zip(offsets).map(|(s, d)| s + d).min().unwrap();
+                    *law.entry(low).or_default() += pmf(z1) * pmf(z2) * pmf(z3);
+                }
+            }
+        }
+        let walk = WalkMinimum::with_offsets(&offsets, b).unwrap();
+        for t in [5i64, 4, 2, 1, 0, -1, -3, -7, -12, -20, -35] {
+            let want: f64 = law.range(..=t).map(|(_, p)| p).sum();
+            let got = walk.cdf(t);
+            assert!(got >= want && got - want < 1e-10, "{t}: {got} {want}");
+        }
+        assert_eq!(walk.cdf(6), 1.0);
+        let plain = WalkMinimum::new(3, b).unwrap();
+        let zero = WalkMinimum::with_offsets(&[0; 3], b).unwrap();
+        assert!((-30..=1).all(|t| plain.cdf(t) == zero.cdf(t)));
+        assert!(WalkMinimum::with_offsets(&[1, -1], b).is_none());
+        assert!(WalkMinimum::with_offsets(&[], b).is_none());
+    }
+
+    /// Offsets raise the threshold (fewer ways for the walk to fall below it), never above
+    /// one cell's; all zero is [`count_threshold`].
+    #[test]
+    fn offsets_raise_the_threshold() {
+        let b = 2.0 / 0.7;
+        let plain = count_threshold(1000, 10, b, 0.025).unwrap();
+        assert_eq!(offset_threshold(1000, &[0; 10], b, 0.025), Some(plain));
+        let lowered = offset_threshold(1000, &[9, 6, 3, 0, 0, 0, 0, 0, 3, 6], b, 0.025).unwrap();
+        assert!(lowered > plain, "{lowered} {plain}");
+        assert!(lowered <= count_threshold(1000, 1, b, 0.025).unwrap());
+        assert_eq!(offset_threshold(1000, &[], b, 0.025), None);
     }
 
     /// One step is one noise: the minimum's table is the exact tail of S₁.
