@@ -55,6 +55,16 @@ def main():
                        ("kruskal_two_groups", "examples/two_groups.csv")]:
         r = stats.kruskal(*grouped(path))
         emit(name, file=path, statistic=r.statistic, p_value=r.pvalue)
+    # The rank effect's plug-in D-hat = sum (n_i/n)|mean rank_i/(n + 1) - 1/2| from mid-ranks
+    # (the estimate of kruskal-wallis --public --ci).
+    groups = grouped("examples/methylation.csv")
+    ranks = stats.rankdata([v for g in groups for v in g])
+    n, start, d_hat = len(ranks), 0, 0.0
+    for g in groups:
+        mean_rank = sum(ranks[start:start + len(g)]) / len(g)
+        d_hat += len(g) / n * abs(mean_rank / (n + 1) - 0.5)
+        start += len(g)
+    emit("kruskal_methylation_rank_effect", file="examples/methylation.csv", estimate=d_hat)
     x, y = grouped("examples/two_groups.csv")
     for alt in ["two-sided", "less", "greater"]:
         r = stats.mannwhitneyu(x, y, alternative=alt)

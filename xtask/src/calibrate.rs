@@ -121,10 +121,11 @@ pub struct Args {
     /// (t-test), P(X > Y) (mann-whitney, known sizes) and the rank effect (kruskal-wallis)
     /// over data shapes, n from 20 to 10⁵ and ε 0.1, 1, 10, with the median width next to the
     /// public interval's; a Markdown table. `--test
-    /// median|mean|auc|kw|kw-released|kw-scaled|kw-auto` and `--n` pick rows (`kw-released`:
-    /// the rank effect's three routes with an ε of their own, `kw-scaled` the scaled one,
-    /// `kw-auto` the default against the scaled and signs routes it chooses between; with
-    /// `kw`, `--n` a multiple of 1000 scales the designs of 1000 rows to n); uses
+    /// median|mean|auc|kw|kw-released|kw-scaled|kw-auto|kw-public` and `--n` pick rows
+    /// (`kw-released`: the rank effect's three routes with an ε of their own, `kw-scaled` the
+    /// scaled one, `kw-auto` the default against the scaled and signs routes it chooses
+    /// between, `kw-public` the public interval of `--public --ci`, whose rows do not depend
+    /// on ε; with `kw`, `--n` a multiple of 1000 scales the designs of 1000 rows to n); uses
     /// --coverage-reps and --seed.
     #[arg(long, conflicts_with_all = ["large_n", "paper_designs", "grid_shape", "registry"])]
     pub coverage: bool,

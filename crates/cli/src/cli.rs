@@ -313,8 +313,9 @@ pub struct CiArgs {
     /// Add an effect estimate with a two-sided confidence interval at this level (e.g. 0.95):
     /// the mean (t-test), the median (sign, wilcoxon: private runs need --bounds and
     /// --ci-epsilon), P(X > Y) (mann-whitney: private runs need --known-sizes), the rank
-    /// effect H_abs measures (kruskal-wallis, private). With --public, the public twin (t,
-    /// order-statistic and the same AUC interval on the exact data). Every interval but the
+    /// effect H_abs measures (kruskal-wallis). With --public, the public twin (t,
+    /// order-statistic, the same AUC interval on the exact data, and the rank effect's
+    /// sign-aware interval on the exact mean ranks and their covariance). Every interval but the
     /// median's is post-processing of the test's own release; the median's spends --ci-epsilon
     /// of its own, and P(X > Y)'s and the rank effect's may (with --known-sizes: DeLong's
     /// variance, or the mean ranks' covariance, released instead of a bound).

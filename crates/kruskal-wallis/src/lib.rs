@@ -82,8 +82,8 @@ pub use crate::null_scale::{
     scale_factor_sensitivity,
 };
 pub use crate::signs::{
-    RANK_EFFECT_SIGNS_METHOD, RankEffectReleases, SIGN_SHARE_DIVISOR, SIGNS_BELOW,
-    rank_effect_interval_signs, signs_preferred,
+    RANK_EFFECT_PUBLIC_METHOD, RANK_EFFECT_SIGNS_METHOD, RankEffectReleases, SIGN_SHARE_DIVISOR,
+    SIGNS_BELOW, public_rank_effect_interval, rank_effect_interval_signs, signs_preferred,
 };
 pub use crate::{
     error::KruskalWallisError,

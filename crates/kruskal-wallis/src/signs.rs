@@ -45,11 +45,12 @@ use dptest_core::{Estimate, check_level};
 use dptest_refdist::exact::NormalLaplaceExact;
 use dptest_refdist::simulation_laplace;
 
-use crate::covariance::{MeanRankCovariance, covariance_layout};
-use crate::deviations::RankDeviations;
+use crate::covariance::{MeanRankCovariance, covariance_layout, mean_rank_covariance};
+use crate::deviations::{RankDeviations, rank_deviations};
 use crate::interval::{ErrorDraw, covariance_factor, rank_effect_between, rank_effect_scale};
 use crate::null_scale::scale_factor_sensitivity;
 use crate::sign_patterns::{Sign, sign_pattern_margin};
+use crate::{GroupedSample, KruskalWallisError};
 
 /// The method named in the estimate object.
 pub const RANK_EFFECT_SIGNS_METHOD: &str = "H̃_abs rescaled, between the simulated quantiles \
@@ -144,6 +145,65 @@ pub fn rank_effect_interval_signs(
         level,
         RANK_EFFECT_SIGNS_METHOD,
     ))
+}
+
+/// The method named in the public interval's estimate object.
+pub const RANK_EFFECT_PUBLIC_METHOD: &str = "public: D̂ from mid-ranks, between the simulated \
+     quantiles of the sign-aware interval (--ci-method signs) with the deviations and the mean \
+     ranks' covariance exact, no noise";
+
+/// The public interval for D (`dptest kruskal-wallis --public --ci`):
+/// [`rank_effect_interval_signs`] on exact values instead of releases, the mid-rank deviations
+/// ([`crate::rank_deviations`]), the mean ranks' covariance ([`crate::mean_rank_covariance`])
+/// and D̂ = Σ |ŵ_i| (H_abs from mid-ranks, rescaled), each with noise scale 0. The box then
+/// holds w by the normal law alone, and where every group sits a few standard errors off the
+/// middle the interval is D̂ minus and plus the quantiles of the signed sum Σ s_i e_i, a
+/// delta-method interval; where a group straddles the middle its term counts as |e_i| below and
+/// as the worst sign above, so the interval still covers at D = 0, where a bootstrap of D̂
+/// never does. The normal law is asymptotic; the coverage is measured (`cargo xtask calibrate
+/// --coverage --test kw-public`, docs/intervals.md, "The public interval").
+///
+/// ```
+/// use dptest_kruskal_wallis::{GroupedSample, public_rank_effect_interval};
+///
+/// let shifted = |shift: f64| -> Vec<f64> { (0..40).map(|i| f64::from(i) * 0.5 + shift).collect() };
+/// let sample = GroupedSample::from_groups(&[shifted(0.0), shifted(3.0), shifted(6.0)])?;
+/// let ci = public_rank_effect_interval(&sample, 0.95)?;
+/// assert!(0.0 < ci.low && ci.low < ci.value && ci.value < ci.high && ci.high <= 0.5);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`KruskalWallisError::InvalidParameter`] for a level outside (0, 1) or sizes the
+/// covariance does not serve (2 to [`crate::COVARIANCE_MAX_GROUPS`] groups of at least two
+/// values each).
+pub fn public_rank_effect_interval(
+    sample: &GroupedSample,
+    level: f64,
+) -> Result<Estimate, KruskalWallisError> {
+    let invalid = |name, requirement: &str| KruskalWallisError::InvalidParameter {
+        name,
+        requirement: requirement.to_owned(),
+    };
+    check_level(level).map_err(|_| invalid("level", "a level in (0, 1)"))?;
+    let values = rank_deviations(sample)?;
+    let covariance = MeanRankCovariance { values: mean_rank_covariance(sample)?, scale: 0.0 };
+    let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
+    // rank_deviations has checked the sizes (2 to 16 groups of at least two values).
+    let scale = rank_effect_scale(sample.values().len())
+        .ok_or_else(|| invalid("n", "at least 2 values"))?;
+    let h_abs = values.iter().map(|w| w.abs()).sum::<f64>() * scale;
+    let deviations = RankDeviations { values, scale: 0.0 };
+    let releases = RankEffectReleases {
+        h_abs,
+        noise_scale: 0.0,
+        deviations: &deviations,
+        covariance: &covariance,
+    };
+    let mut estimate = rank_effect_interval_signs(releases, &sizes, level)
+        .ok_or_else(|| invalid("sizes", "groups the covariance serves"))?;
+    RANK_EFFECT_PUBLIC_METHOD.clone_into(&mut estimate.method);
+    Ok(estimate)
 }
 
 /// Each group's box [ŵ_i − c_i, ŵ_i + c_i], c_i the 1 − β/(2g) quantile of its error's
@@ -349,6 +409,32 @@ mod tests {
             let high = box_extreme(&boxes, &ones, &e, f64::max);
             assert!(low - 1e-12 <= g_true && g_true <= high + 1e-12);
         }
+    }
+
+    /// The public interval is this route on the exact values, on tied data too (the
+    /// deviations and covariance from mid-ranks), and says why it refuses.
+    #[test]
+    fn the_public_interval_is_the_route_on_exact_values() {
+        let tied = |size: usize, shift: f64| -> Vec<f64> {
+            (0..size).map(|j| (j * 7 % 13) as f64 / 2.0 + shift).collect()
+        };
+        let sample =
+            GroupedSample::from_groups(&[tied(60, 0.0), tied(80, 0.5), tied(100, 1.5)]).unwrap();
+        let (deviations, covariance, h_abs) = exact_releases(&sample);
+        let route = interval(h_abs, &deviations, &covariance, &[60, 80, 100]);
+        let public = public_rank_effect_interval(&sample, 0.95).unwrap();
+        assert_eq!((public.value, public.low, public.high), (route.value, route.low, route.high));
+        assert!(0.0 < public.low && public.high < 0.5, "{public:?}");
+        assert_eq!(public.method, RANK_EFFECT_PUBLIC_METHOD);
+        let refused = |sample: &GroupedSample, level| {
+            matches!(
+                public_rank_effect_interval(sample, level),
+                Err(KruskalWallisError::InvalidParameter { .. })
+            )
+        };
+        assert!(refused(&sample, 1.5));
+        let lone = GroupedSample::from_groups(&[tied(5, 0.0), vec![1.0], tied(5, 1.0)]).unwrap();
+        assert!(refused(&lone, 0.95));
     }
 
     #[test]

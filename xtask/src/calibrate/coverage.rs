@@ -710,8 +710,9 @@ const SCALED_DESIGN_N: usize = 1000;
 /// post-processing of the test's release, all of ε on H_abs), the one with the mean ranks'
 /// covariance released (public sizes, [`COVARIANCE_SHARE`] of ε on it), and the sign-aware one
 /// (the same share, half on the covariance and half on the groups' deviations), and the one
-/// with the covariance's scale factor released instead (the same share), and the default,
-/// which takes one of the last two by the public rule of `--ci-method auto`.
+/// with the covariance's scale factor released instead (the same share), the default,
+/// which takes one of the last two by the public rule of `--ci-method auto`, and the public
+/// interval (`--public --ci`: the sign-aware one on exact values, no ε).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum KwRoute {
     Bound,
@@ -720,6 +721,7 @@ enum KwRoute {
     Signs,
     Scaled,
     Auto,
+    Public,
 }
 
 /// The share of ε the covariance route spends on the released covariance: ¼ (as DeLong's
@@ -743,6 +745,7 @@ impl KwRoute {
             KwRoute::Signs => "rank effect D (signs kept: covariance and deviations, ¼ of ε)",
             KwRoute::Scaled => "rank effect D (covariance's scale factor released, ¼ of ε)",
             KwRoute::Auto => "rank effect D (the default: signs or scaled by the public rule)",
+            KwRoute::Public => "rank effect D (public: signs route on exact values, no noise)",
         }
     }
 }
@@ -779,7 +782,7 @@ fn rank_effect_row(
     let n: usize = sizes.iter().sum();
     let groups = sizes.len();
     let (test_epsilon, covariance_epsilon) = match route {
-        KwRoute::Bound | KwRoute::KnownSizesBound => (epsilon, 0.0),
+        KwRoute::Bound | KwRoute::KnownSizesBound | KwRoute::Public => (epsilon, 0.0),
         KwRoute::Covariances | KwRoute::Signs | KwRoute::Scaled | KwRoute::Auto => {
             (epsilon * (1.0 - COVARIANCE_SHARE), epsilon * COVARIANCE_SHARE)
         }
@@ -807,6 +810,17 @@ fn rank_effect_row(
             }
         }
         let sample = kw::GroupedSample::from_indices(values, &index, groups)?;
+        if route == KwRoute::Public {
+            let ci = kw::public_rank_effect_interval(&sample, LEVEL)?;
+            let (low, high) = bootstrap_rank_effect(sample.values(), &index, sizes, rng)?;
+            let covered = |l: f64, h: f64| l <= effect && effect <= h;
+            return Ok((
+                covered(ci.low, ci.high),
+                ci.high - ci.low,
+                high - low,
+                Some(covered(low, high)),
+            ));
+        }
         let released = reference.simulate_release(&sample, rng)?;
         let scale = reference.noise_scale();
         let ci = match route {
@@ -818,6 +832,7 @@ fn rank_effect_row(
                 let covariance = noisy_covariance(&sample, sizes, covariance_epsilon, rng)?;
                 kw::rank_effect_interval_covariances(released, sizes, scale, &covariance, LEVEL)
             }
+            KwRoute::Public => None, // answered above, without a release
             KwRoute::Scaled | KwRoute::Auto => {
                 let exact =
                     kw::covariance_scale_factor(&kw::mean_rank_covariance(&sample)?, sizes)?;
@@ -979,14 +994,16 @@ pub fn run(
             }
         }
         // `kw-released`: the routes with an ε of their own only; `kw-scaled`: the scaled one;
-        // `kw-auto`: the default against the two it chooses between.
+        // `kw-auto`: the default against the two it chooses between; `kw-public`: the public
+        // interval (no ε: every ε gives the same row).
         let kw_routes = match only {
             Some("kw-released") => &KwRoute::ALL[2..],
             Some("kw-scaled") => &[KwRoute::Scaled][..],
             Some("kw-auto") => &[KwRoute::Scaled, KwRoute::Signs, KwRoute::Auto][..],
+            Some("kw-public") => &[KwRoute::Public][..],
             _ => &KwRoute::ALL[..],
         };
-        if ["kw", "kw-released", "kw-scaled", "kw-auto"].into_iter().any(wants) {
+        if ["kw", "kw-released", "kw-scaled", "kw-auto", "kw-public"].into_iter().any(wants) {
             for design in scaled_group_designs(n)? {
                 for &route in kw_routes {
                     push(rank_effect_row(design, epsilon, reps, seed, route)?);

@@ -39,12 +39,6 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
     if !args.privacy.public {
         return super::private::run(args, common);
     }
-    if args.ci.ci.is_some() {
-        bail!(
-            "kruskal-wallis has no public interval (--ci) yet; the private one (--epsilon E \
-             --ci LEVEL) is for the rank effect H_abs measures: docs/intervals.md"
-        );
-    }
     let mut data = public_grouped_input(&args.privacy, &args.ledger, &args.input, &args.columns)?;
     // The sample takes the rows (the report needs only labels and group sizes).
     let sizes = data.sizes();
@@ -58,6 +52,14 @@ pub fn kruskal_wallis(args: &KruskalArgs, common: &Common) -> Result<Report> {
         &result,
     )?;
     report.set("reference", asymptotic_reference("chi2"));
+    if let Some(level) = args.ci.ci {
+        if args.ci.ci_epsilon.is_some() {
+            bail!("--ci-epsilon is the ε of a private interval: a --public interval spends none");
+        }
+        report.estimate(
+            &kw::public_rank_effect_interval(&sample, level).map_err(|e| anyhow!("{e}"))?,
+        );
+    }
     group_sizes(&mut report, &data.labels, sizes);
     report.input(&data.input, Some(&data.labels));
     add_decision(&mut report, common.alpha);

@@ -185,8 +185,29 @@ fn public_twins_equal_scipy() {
         assert_eq!(e["high"].as_f64(), Some(g(&gold, "high")), "{test}");
         assert_eq!(e["value"].as_f64(), Some(g(&gold, "median")), "{test}");
     }
-    let e = data_error(&kw_args("examples/methylation.csv", &["--public", "--ci", "0.95"]));
-    assert!(e.contains("no public interval"), "{e}");
+}
+
+/// `kruskal-wallis --public --ci`: D̂ from mid-ranks against scipy's `rankdata`
+/// (testdata/cli.toml), between the ends of the sign-aware interval on the exact values, and
+/// no `--ci-epsilon` (a public interval spends no ε).
+#[test]
+fn the_public_rank_effect_interval() {
+    let v = json(&kw_args("examples/methylation.csv", &["--public", "--ci", "0.95"]));
+    let e = estimate(&v);
+    let gold = golden("kruskal_methylation_rank_effect");
+    close(e["value"].as_f64().unwrap(), g(&gold, "estimate"), 1e-12);
+    let (low, high) = (e["low"].as_f64().unwrap(), e["high"].as_f64().unwrap());
+    assert!(0.0 < low && low < g(&gold, "estimate") && g(&gold, "estimate") < high && high < 0.5);
+    assert!(e["method"].as_str().unwrap().starts_with("public"), "{e:?}");
+    let private = json(&kw_args("examples/methylation.csv", &["--epsilon", "1", "--ci", "0.95"]));
+    let width = |e: &serde_json::Map<String, serde_json::Value>| {
+        e["high"].as_f64().unwrap() - e["low"].as_f64().unwrap()
+    };
+    // 165 rows: the size-free private bound is several times wider than the public interval.
+    assert!(width(e) < 0.5 * width(estimate(&private)), "{e:?} {private:?}");
+    let mut spend = kw_args("examples/methylation.csv", &["--public", "--ci", "0.95"]);
+    spend.extend(["--ci-epsilon", "0.5"]);
+    assert!(data_error(&spend).contains("spends none"));
 }
 
 #[test]
