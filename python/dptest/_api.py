@@ -208,6 +208,17 @@ def _native(fn, *args):
     return TestResult(json.loads(out)) if isinstance(out, str) else out
 
 
+def _public_interval(result: TestResult, test: str, arrays: list, ci: Optional[float],
+                     ci_epsilon: Optional[float]) -> TestResult:
+    """A public test's result with the public interval of ``ci=LEVEL`` as ``estimate`` (the
+    CLI's ``--public --ci``); a public interval spends no ε."""
+    if ci_epsilon is not None:
+        raise ValueError("ci_epsilon is the ε of a private interval: a public interval spends none")
+    if ci is not None:
+        result._fields["estimate"] = json.loads(_dptest.public_interval(test, arrays, float(ci)))
+    return result
+
+
 def _grouped(samples, data, group, value, groups, private: bool) -> Tuple[list, list]:
     """The samples and their labels (declared groups for private tests)."""
     if data is not None:
@@ -431,7 +442,8 @@ def kruskal(
     ci : float, optional
         Private test with ``statistic='abs'``: add ``estimate``, the rank effect KW-abs
         measures with a two-sided interval at level ``ci`` (post-processing of the release, no
-        ε of its own), as the CLI's ``--ci``.
+        ε of its own), as the CLI's ``--ci``. Public test: the same estimate from mid-ranks
+        with the sign-aware interval on the exact mean ranks (the CLI's ``--public --ci``).
     ci_epsilon : float, optional
         With ``ci`` and ``known_sizes=True``: an ε of its own for a release of the mean ranks'
         sampling covariance, so that the interval estimates their error instead of bounding it
@@ -486,10 +498,8 @@ def kruskal(
             progress=progress,
         )
     _no_ledger(ledger)
-    if ci is not None or ci_epsilon is not None:
-        raise ValueError("the public Kruskal–Wallis test has no interval (ci=) yet; the private "
-                         "one (epsilon=E, ci=LEVEL) is for the rank effect KW-abs measures")
-    return _native(_dptest.kruskal, arrays, labels, float(alpha))
+    result = _native(_dptest.kruskal, arrays, labels, float(alpha))
+    return _public_interval(result, "kruskal-wallis", arrays, ci, ci_epsilon)
 
 
 def mannwhitneyu(
@@ -554,7 +564,8 @@ def mannwhitneyu(
     ci : float, optional
         Private test: add ``estimate``, the probability of superiority P(X > Y) + ½·P(X = Y)
         with its two-sided interval at this level (needs ``known_sizes=True``, any
-        ``alternative``; post-processing, no extra ε), as the CLI's ``--ci``.
+        ``alternative``; post-processing, no extra ε), as the CLI's ``--ci``. Public test: the
+        same inversion at the exact U₁ (the CLI's ``--public --ci``).
     ci_epsilon : float, optional
         With ``ci``: spend this ε on a release of DeLong's placement variance, so the
         interval uses the estimated variance instead of its largest possible value (about
@@ -593,7 +604,8 @@ def mannwhitneyu(
         )
     _no_ledger(ledger)
     args = (arrays[0], arrays[1], labels, alternative, bool(use_continuity), method, float(alpha))
-    return _native(_dptest.mannwhitneyu, *args)
+    return _public_interval(_native(_dptest.mannwhitneyu, *args), "mann-whitney", arrays, ci,
+                            ci_epsilon)
 
 
 def _tested(x, y, data, popmean: float, null: str) -> Tuple[np.ndarray, str]:
@@ -674,6 +686,8 @@ def wilcoxon(
         Private test: add ``estimate``, the median of d with a two-sided interval at level
         ``ci``, a release of its own at ε = ``ci_epsilon`` (charged with the test's) on the
         declared range ``bounds``, as the CLI's ``--ci``, ``--ci-epsilon``, ``--bounds``.
+        Public test: the order-statistic interval of d (the sign test inverted; no
+        ``ci_epsilon``, no ``bounds``).
     alpha, ledger, progress
         As :func:`kruskal`.
 
@@ -697,7 +711,8 @@ def wilcoxon(
     _no_ledger(ledger)
     args = (d, kind, float(popmean), alternative, zero_method, bool(correction), method,
             float(alpha))
-    return _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args)
+    result = _call(progress, "computing the reference distribution", _dptest.wilcoxon, *args)
+    return _public_interval(result, "wilcoxon", [d], ci, ci_epsilon)
 
 
 def sign(
@@ -784,7 +799,8 @@ def ttest(
         One-sample null mean (paired tests test E[d] = 0).
     ci : float, optional
         Private test: add ``estimate``, the mean with a two-sided interval at this level
-        (post-processing of the two releases, no extra ε), as the CLI's ``--ci``.
+        (post-processing of the two releases, no extra ε), as the CLI's ``--ci``. Public test:
+        the two-sided Student-t interval (scipy's ``confidence_interval``).
     alternative, data, draws, seed, alpha, ledger, progress
         As :func:`wilcoxon` and :func:`kruskal`.
     reference : str, default "default"
@@ -813,7 +829,8 @@ def ttest(
             draws=draws, seed=seed, alpha=alpha, ledger=ledger, progress=progress,
         )
     _no_ledger(ledger)
-    return _native(_dptest.ttest, d, kind, float(popmean), alternative, float(alpha))
+    result = _native(_dptest.ttest, d, kind, float(popmean), alternative, float(alpha))
+    return _public_interval(result, "t-test", [d], ci, None)
 
 
 def anova(

@@ -218,6 +218,15 @@ def _indicators(groups: int) -> List[Any]:
     return [F.when(F.col("g") == i, 1).otherwise(0) for i in range(groups)]
 
 
+def _no_public_interval(ci: Optional[float]) -> None:
+    """Refuses ``ci=`` on a public Spark test: its public interval needs the rows (the rank
+    effect's covariance, the order statistics) or is not computed from the cluster's sums."""
+    if ci is not None:
+        raise ValueError("ci= on a public Spark test is not offered: the cluster sends the "
+                         "test's sums only; on data that fit in memory, dptest's own functions "
+                         "take public=True, ci=LEVEL")
+
+
 # --- tests -----------------------------------------------------------------------------------
 
 def kruskal(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] = None,
@@ -230,6 +239,8 @@ def kruskal(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] 
     cluster. ``public=True``: scipy's ``kruskal`` from mid-rank sums (``nan_policy`` as
     scipy's)."""
     eps = _api._mode(epsilon, public)
+    if eps is None:
+        _no_public_interval(ci)
     rows, declared, n = _grouped_values(df, group, value, groups, eps is not None, nan_policy)
     labels = [str(g) for g in declared]
     if eps is not None:
@@ -261,6 +272,8 @@ def mannwhitneyu(df: Any, *, group: str, value: str, groups: Optional[Sequence[A
     if groups is not None and len(groups) != 2:
         raise ValueError("mannwhitneyu compares two groups: groups must name exactly two")
     eps = _api._mode(epsilon, public)
+    if eps is None:
+        _no_public_interval(ci)
     rows, declared, n = _grouped_values(df, group, value, groups, eps is not None, nan_policy)
     if len(declared) != 2:
         raise ValueError(f"mannwhitneyu compares two groups, {len(declared)} found")
@@ -398,6 +411,8 @@ def ttest(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
     mapped to [−1, 1] (the release's scale), computed in the cluster. Public: n, the mean,
     the mean of d − popmean and the variance (scipy's ``ttest_1samp``)."""
     eps = _api._mode(epsilon, public)
+    if eps is None:
+        _no_public_interval(ci)
     d, kind, n = _tested(df, before, after, value, 0.0, eps is not None, nan_policy)
     paired = kind == "paired"
     if eps is None:

@@ -415,6 +415,31 @@ fn ttest_confidence_interval(
     Ok((ci.low, ci.high))
 }
 
+/// The public interval of a public test (`public=True, ci=LEVEL`, the CLI's `--public --ci`)
+/// as the JSON estimate object: the rank effect (kruskal-wallis, every sample a group), P(X > Y)
+/// (mann-whitney, x and y), the median (wilcoxon, sign) or the mean (t-test) of `samples[0]`.
+#[pyfunction]
+fn public_interval(test: &str, samples: Vec<PyReadonlyArray1<'_, f64>>, level: f64) -> PyResult<String> {
+    let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
+    let few = |what: &str| err(format!("ci={level}: {what}"));
+    let estimate = match (test, groups.as_slice()) {
+        ("kruskal-wallis", _) => {
+            let sample = kw::GroupedSample::from_groups(&groups).map_err(err)?;
+            kw::public_rank_effect_interval(&sample, level).map_err(err)?
+        }
+        ("mann-whitney", [x, y]) => {
+            let sample = mw::TwoSample::new(x.clone(), y.clone()).map_err(err)?;
+            mw::public_auc_interval(&sample, level)
+                .ok_or_else(|| few("needs a level in (0, 1) and two non-empty groups"))?
+        }
+        ("wilcoxon" | "sign", [d]) => dptest_intervals::public_median_estimate(d, level)
+            .ok_or_else(|| few("too few values for an order-statistic interval"))?,
+        ("t-test", [d]) => tt::public_mean_interval(d, level).map_err(err)?,
+        _ => return Err(err(format!("no public interval for {test} of {} samples", groups.len()))),
+    };
+    serde_json::to_string(&estimate).map_err(err)
+}
+
 /// The public exact binomial test (scipy.stats.binomtest).
 #[pyfunction]
 fn binomtest(k: u64, n: u64, p: f64, alternative: &str, alpha: f64) -> PyResult<String> {
@@ -1129,6 +1154,7 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wilcoxon_reference_pvalue, m)?)?;
     m.add_function(wrap_pyfunction!(ttest, m)?)?;
     m.add_function(wrap_pyfunction!(ttest_confidence_interval, m)?)?;
+    m.add_function(wrap_pyfunction!(public_interval, m)?)?;
     m.add_function(wrap_pyfunction!(binomtest, m)?)?;
     m.add_function(wrap_pyfunction!(binomtest_proportion_ci, m)?)?;
     m.add_function(wrap_pyfunction!(release, m)?)?;

@@ -214,6 +214,9 @@ def test_bad_input_is_refused_before_any_statistic(spark, dps):
     assert omit.to_dict()["n"] == 3
     with pytest.raises(ValueError, match="nan_policy='raise'"):
         dps.kruskal(sdf, group="arm", value="score", public=True, nan_policy="raise")
+    # A public interval needs what the cluster does not send: refused before anything runs.
+    with pytest.raises(ValueError, match="ci= on a public Spark test"):
+        dps.kruskal(sdf, group="arm", value="nope", public=True, ci=0.95)
 
 
 def test_a_million_rows(spark, dps):

@@ -40,8 +40,8 @@ mod walk;
 
 pub use error::IntervalError;
 pub use median::{
-    CANDIDATES, MedianInterval, SELECT_FRACTION, SIDE_POINTS, check_median_interval,
-    median_interval_with, public_median_interval,
+    CANDIDATES, MEDIAN_PUBLIC_METHOD, MedianInterval, SELECT_FRACTION, SIDE_POINTS,
+    check_median_interval, median_interval_with, public_median_estimate, public_median_interval,
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
 pub use walk::{

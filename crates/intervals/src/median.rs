@@ -30,7 +30,7 @@
 //! points steps 2 and 3 chose, so where the grid falls affects the width only. Values outside the declared
 //! range are clamped to it (which moves no median inside the range).
 
-use dptest_core::{Bounds, check_level};
+use dptest_core::{Bounds, Estimate, check_level};
 use dptest_mechanisms::Epsilon;
 
 use crate::error::IntervalError;
@@ -279,6 +279,27 @@ pub fn public_median_interval(values: &[f64], level: f64) -> Option<MedianInterv
     let l = binomial_lower(n, alpha / 2.0)?;
     let median = if n % 2 == 1 { sorted[n / 2] } else { 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]) };
     Some(MedianInterval { estimate: median, low: sorted[l - 1], high: sorted[n - l] })
+}
+
+/// The parameter named in the estimate object of [`public_median_estimate`].
+const MEDIAN_PUBLIC_PARAMETER: &str = "median of the values (differences)";
+
+/// The method named in the estimate object of [`public_median_estimate`].
+pub const MEDIAN_PUBLIC_METHOD: &str = "public: order-statistic interval (the sign test inverted)";
+
+/// [`public_median_interval`] as an estimate object (`sign`, `wilcoxon --public --ci`,
+/// Python's `public=True, ci=`). `None` as there.
+pub fn public_median_estimate(values: &[f64], level: f64) -> Option<Estimate> {
+    let m = public_median_interval(values, level)?;
+    Some(Estimate {
+        parameter: MEDIAN_PUBLIC_PARAMETER.to_owned(),
+        value: m.estimate,
+        low: m.low,
+        high: m.high,
+        level,
+        epsilon: 0.0,
+        method: MEDIAN_PUBLIC_METHOD.to_owned(),
+    })
 }
 
 /// The largest l ≥ 1 with P(Binomial(n, ½) ≤ l − 1) ≤ tail.

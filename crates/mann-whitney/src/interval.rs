@@ -54,6 +54,31 @@ pub fn auc_interval(
     Some(estimate)
 }
 
+/// The method named in the estimate object of [`public_auc_interval`].
+pub const AUC_PUBLIC_METHOD: &str =
+    "public: the exact U₁ inverted with the Birnbaum–Klose variance bound";
+
+/// The public interval for θ (`--public --ci`, Python's `public=True, ci=`): the inversion of
+/// [`auc_interval`] at the exact U₁ of `sample`, without noise. `None` for a level outside
+/// (0, 1) or an empty group.
+///
+/// ```
+/// use dptest_mann_whitney::{TwoSample, public_auc_interval};
+///
+/// let sample = TwoSample::new(vec![3.0, 4.0, 5.0, 6.0], vec![1.0, 2.0, 3.5, 4.5])?;
+/// let ci = public_auc_interval(&sample, 0.95).expect("two non-empty groups");
+/// assert_eq!(ci.value, 13.0 / 16.0); // 13 of the 16 pairs have x > y
+/// assert!(ci.low < ci.value && ci.value < ci.high);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn public_auc_interval(sample: &crate::TwoSample, level: f64) -> Option<Estimate> {
+    let u1 = sample.u1().ok()?;
+    // The smallest positive noise scale: the inversion needs one, and it moves nothing.
+    let mut estimate = auc_interval(u1, [sample.n1(), sample.n2()], f64::MIN_POSITIVE, level)?;
+    AUC_PUBLIC_METHOD.clone_into(&mut estimate.method);
+    Some(estimate)
+}
+
 /// The method named in the estimate object of [`auc_interval_placements`].
 pub const AUC_PLACEMENTS_METHOD: &str = "inversion of the noisy U₁ with DeLong's variance from \
      the released placement statistic T (plus one noise scale, at most the Birnbaum–Klose \

@@ -69,7 +69,8 @@
 #![deny(missing_docs)]
 
 pub use crate::interval::{
-    AUC_METHOD, AUC_PLACEMENTS_METHOD, auc_interval, auc_interval_placements, auc_interval_with,
+    AUC_METHOD, AUC_PLACEMENTS_METHOD, AUC_PUBLIC_METHOD, auc_interval, auc_interval_placements,
+    auc_interval_with, public_auc_interval,
 };
 pub use crate::placement::{
     placement_sensitivity, placement_statistic, placement_variance, release_placement_statistic,

@@ -92,8 +92,8 @@ pub use crate::{
         rescale,
     },
     public::{
-        Alternative, ConfidenceInterval, TTestResult, t_confidence_interval, t_p_value,
-        ttest_1samp, ttest_of_moments, ttest_rel,
+        Alternative, ConfidenceInterval, MEAN_PUBLIC_METHOD, TTestResult, public_mean_interval,
+        t_confidence_interval, t_p_value, ttest_1samp, ttest_of_moments, ttest_rel,
     },
     reference::{
         DEFAULT_GAMMA, DataLaw, GRID_FLOOR_FRACTION, GRID_RATIO, NullLaws, PAPER_SD,

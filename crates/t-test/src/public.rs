@@ -55,6 +55,35 @@ impl TTestResult {
     }
 }
 
+/// The method named in the estimate object of [`public_mean_interval`].
+pub const MEAN_PUBLIC_METHOD: &str = "public: Student t interval (scipy's confidence_interval)";
+
+/// The public interval for the mean of `data` (`--public --ci`, Python's `public=True, ci=`):
+/// the two-sided Student-t interval of [`ttest_1samp`]'s result, as an estimate object.
+///
+/// ```
+/// let ci = dptest_t_test::public_mean_interval(&[1.0, 2.0, 4.0, 5.0], 0.95)?;
+/// assert_eq!(ci.value, 3.0);
+/// assert!((ci.high - ci.value - 3.182446305284263 * (10f64 / 3.0).sqrt() / 2.0).abs() < 1e-9);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`ttest_1samp`], and [`TTestError::InvalidParameter`] unless 0 < `level` < 1.
+pub fn public_mean_interval(data: &[f64], level: f64) -> Result<dptest_core::Estimate, TTestError> {
+    let result = ttest_1samp(data, 0.0, Alternative::TwoSided)?;
+    let interval = result.confidence_interval(level)?;
+    Ok(dptest_core::Estimate {
+        parameter: "mean".to_owned(),
+        value: result.mean,
+        low: interval.low,
+        high: interval.high,
+        level,
+        epsilon: 0.0,
+        method: MEAN_PUBLIC_METHOD.to_owned(),
+    })
+}
+
 /// The Student-t interval mean ± t_{df}·se at `level` (scipy's `TtestResult.confidence_interval`
 /// from its `mean`, `standard_error` and `df`), one-sided when the alternative is.
 ///

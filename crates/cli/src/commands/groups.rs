@@ -106,13 +106,9 @@ pub fn mann_whitney(args: &MannWhitneyArgs, common: &Common) -> Result<Report> {
         if args.ci.ci_epsilon.is_some() {
             bail!("--ci-epsilon is the ε of a private interval: a --public interval spends none");
         }
-        let u1 = sample.u1().map_err(|e| anyhow!("{e}"))?;
-        let sizes = [sample.n1(), sample.n2()];
-        let mut e = mw::auc_interval(u1, sizes, f64::MIN_POSITIVE, level).ok_or_else(|| {
+        let e = mw::public_auc_interval(&sample, level).ok_or_else(|| {
             anyhow!("--ci {level}: needs a level in (0, 1) and two non-empty groups")
         })?;
-        e.method =
-            "public: the exact U₁ inverted with the Birnbaum–Klose variance bound".to_owned();
         report.estimate(&e);
     }
     group_sizes(&mut report, &data.labels, data.sizes());

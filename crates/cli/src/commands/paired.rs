@@ -8,8 +8,7 @@ use dptest_refdist::Evaluator;
 use dptest_wilcoxon as wx;
 
 use super::{add_decision, add_ledger, release};
-use dptest_intervals::public_median_interval;
-use dptest_report::Estimate;
+use dptest_intervals::public_median_estimate;
 
 use crate::cli::{
     CiArgs, Common, DifferenceColumns, InputArgs, Privacy, SignArgs, TTestArgs, TaskCliftonArgs,
@@ -62,17 +61,9 @@ fn public_level(ci: &CiArgs) -> Result<Option<f64>> {
 /// The public twin of the private median interval: the sign test's order-statistic interval.
 fn public_median(report: &mut Report, ci: &CiArgs, d: &[f64]) -> Result<()> {
     let Some(level) = public_level(ci)? else { return Ok(()) };
-    let m = public_median_interval(d, level)
+    let m = public_median_estimate(d, level)
         .ok_or_else(|| anyhow!("--ci {level}: too few values for an order-statistic interval"))?;
-    report.estimate(&Estimate {
-        parameter: "median of the values (differences)".to_owned(),
-        value: m.estimate,
-        low: m.low,
-        high: m.high,
-        level,
-        epsilon: 0.0,
-        method: "public: order-statistic interval (the sign test inverted)".to_owned(),
-    });
+    report.estimate(&m);
     Ok(())
 }
 
@@ -207,18 +198,7 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
         let mut report = Report::from_result("t-test", title, &result)?;
         report.set("reference", exact_reference_of("t"));
         if let Some(level) = public_level(&args.ci)? {
-            let two_sided = tt::ttest_1samp(d, args.popmean, tt::Alternative::TwoSided)
-                .and_then(|t| t.confidence_interval(level))
-                .map_err(|e| anyhow!("{e}"))?;
-            report.estimate(&Estimate {
-                parameter: "mean".to_owned(),
-                value: d.iter().sum::<f64>() / d.len() as f64,
-                low: two_sided.low,
-                high: two_sided.high,
-                level,
-                epsilon: 0.0,
-                method: "public: Student t interval (scipy's confidence_interval)".to_owned(),
-            });
+            report.estimate(&tt::public_mean_interval(d, level).map_err(|e| anyhow!("{e}"))?);
         }
         Ok(report)
     })
