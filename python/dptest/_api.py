@@ -992,6 +992,7 @@ def plan(
     sd: Optional[float] = None,
     smaller_share: Optional[float] = None,
     known_sizes: bool = False,
+    ci: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     progress: Optional[bool] = None,
@@ -1023,6 +1024,11 @@ def plan(
         Mann–Whitney: the smaller group's share of n (default: equal groups); Kruskal–Wallis:
         the share of each of the first g − 1 groups (the last holds the rest); both: public
         group sizes; as the CLI's ``--smaller-share`` and ``--known-sizes``.
+    ci : float, optional
+        t-test: also simulate the interval ``ci=`` would give at the planned n, as the CLI's
+        ``--ci``: ``interval`` holds the median widths of the private and the public t
+        interval on the same simulated data, in sd of the data (the declared bounds set the
+        private one).
 
     Returns
     -------
@@ -1037,5 +1043,6 @@ def plan(
                 float(zero_fraction), draws, seed,
                 None if bounds is None else (float(bounds[0]), float(bounds[1])),
                 None if sd is None else float(sd),
-                None if smaller_share is None else float(smaller_share), bool(known_sizes))
+                None if smaller_share is None else float(smaller_share), bool(known_sizes),
+                None if ci is None else float(ci))
     return out.to_dict()

@@ -122,3 +122,13 @@ def test_plan_equals_the_cli():
         dptest.plan("wilcoxon", 1.0, 1.0, reps=50, max_n=1)
     with pytest.raises(ValueError, match='no private test called "anova"'):
         dptest.plan("anova", 1.0, 1.0)
+
+
+def test_plan_with_ci_is_the_clis_interval_study():
+    want = run_cli("plan", "--test", "t-test", "--effect", "0.5", "--epsilon", "1", "--bounds",
+                   "-6,6", "--sd", "2", "--ci", "0.95", "--reps", "200")
+    got = dptest.plan("t-test", 0.5, 1.0, reps=200, bounds=(-6, 6), sd=2, ci=0.95)
+    assert got["interval"] == want["interval"] and got["n"] == want["n"]
+    assert got["interval"]["private"] > got["interval"]["public"]
+    with pytest.raises(ValueError, match="no interval study"):
+        dptest.plan("wilcoxon", 1.0, 1.0, reps=50, ci=0.95)

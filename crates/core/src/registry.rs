@@ -91,4 +91,32 @@ pub trait PrivateTest: Sync {
     /// # Errors
     /// The test's refusal of the setting.
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal>;
+    /// The interval `--ci level` would print at n on the power study's data: the median
+    /// widths of the private interval and of the public one on the same `setting.reps`
+    /// simulated datasets (simulation only). `None` where the test's plan has no interval
+    /// study.
+    ///
+    /// # Errors
+    /// The test's refusal of the setting or the level.
+    fn interval_widths(
+        &self,
+        _setting: &PowerSetting,
+        _n: usize,
+        _level: f64,
+    ) -> Result<Option<IntervalWidths>, Refusal> {
+        Ok(None)
+    }
+}
+
+/// What [`PrivateTest::interval_widths`] measured.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct IntervalWidths {
+    /// The parameter the interval is for (e.g. `"mean"`).
+    pub parameter: &'static str,
+    /// The unit of both widths (e.g. `"sd of the data"`).
+    pub unit: &'static str,
+    /// The private interval's median width.
+    pub private: f64,
+    /// The public interval's median width on the same data.
+    pub public: f64,
 }

@@ -17,7 +17,7 @@ use std::fmt;
 mod public_n;
 pub use public_n::{PublicN, public_n};
 
-use dptest_registry::{PowerSetting, PrivateTest};
+use dptest_registry::{IntervalWidths, PowerSetting, PrivateTest};
 use serde::Serialize;
 
 /// Seed of the simulations by default.
@@ -55,6 +55,9 @@ pub struct PlanSettings {
     pub draws: Option<u64>,
     /// Seed of the simulations (default [`PLAN_SEED`]).
     pub seed: Option<u64>,
+    /// Also simulate the interval `--ci` would print at the planned n, at this level
+    /// ([`PrivateTest::interval_widths`]; tests without an interval study refuse it).
+    pub ci: Option<f64>,
 }
 
 impl PlanSettings {
@@ -75,6 +78,7 @@ impl PlanSettings {
             known_sizes: false,
             draws: None,
             seed: None,
+            ci: None,
         }
     }
 
@@ -191,6 +195,8 @@ pub struct PlanResult {
     pub seed: u64,
     /// The simulated data, in words ([`PrivateTest::effect`]).
     pub data: String,
+    /// With [`PlanSettings::ci`]: the private and public intervals' median widths at n.
+    pub interval: Option<IntervalWidths>,
 }
 
 /// The simulated power of one test at any n: its settings validated once.
@@ -220,6 +226,9 @@ impl PowerSimulation {
         };
         open_unit("alpha", settings.alpha)?;
         open_unit("power", settings.power)?;
+        if let Some(level) = settings.ci {
+            open_unit("the interval's level", level)?;
+        }
         if settings.reps == 0 {
             return Err(PlanError::Invalid("reps must be at least 1".to_owned()));
         }
@@ -252,6 +261,25 @@ impl PowerSimulation {
     pub fn power(&self, n: usize) -> Result<f64, PlanError> {
         self.test.power(&self.setting, n).map_err(|e| PlanError::Test(e.0))
     }
+
+    /// Whether the test has an interval study: one simulated dataset at n.
+    fn has_interval_study(&self, n: usize) -> Result<bool, PlanError> {
+        let probe = PowerSetting { reps: 1, ..self.setting.clone() };
+        let widths = self.test.interval_widths(&probe, n, 0.95);
+        Ok(widths.map_err(|e| PlanError::Test(e.0))?.is_some())
+    }
+
+    /// The intervals' median widths at n and `level` (`None`: the test has no interval study).
+    ///
+    /// # Errors
+    /// [`PlanError::Test`]: the test refused the setting.
+    pub fn interval_widths(
+        &self,
+        n: usize,
+        level: f64,
+    ) -> Result<Option<IntervalWidths>, PlanError> {
+        self.test.interval_widths(&self.setting, n, level).map_err(|e| PlanError::Test(e.0))
+    }
 }
 
 /// The smallest n reaching the target power. `on_point` sees each candidate as it is
@@ -261,6 +289,13 @@ pub fn plan(
     on_point: &mut dyn FnMut(&PlanPoint),
 ) -> Result<PlanResult, PlanError> {
     let simulation = PowerSimulation::new(settings)?;
+    let n_min = simulation.test.min_n(settings.groups);
+    if settings.ci.is_some() && !simulation.has_interval_study(n_min)? {
+        return Err(PlanError::Invalid(format!(
+            "{}: plan has no interval study for this test yet (the t-test's mean has one)",
+            settings.test
+        )));
+    }
     let mut points = Vec::new();
     let mut evaluate = |n: usize| -> Result<bool, PlanError> {
         let power = simulation.power(n)?;
@@ -270,14 +305,17 @@ pub fn plan(
         points.push(point);
         Ok(power >= settings.power)
     };
-    let n_min = simulation.test.min_n(settings.groups);
     let n = search(n_min, settings.max_n, &mut evaluate)?;
     points.sort_by_key(|p| p.n);
     points.dedup_by_key(|p| p.n);
     let at = points.iter().find(|p| p.n == n).copied();
     let draws = simulation.setting.draws;
     let data = simulation.test.effect(&simulation.setting);
-    Ok(PlanResult { n, at, evaluated: points, draws, seed: settings.seed(), data })
+    let interval = match settings.ci {
+        Some(level) => simulation.interval_widths(n, level)?,
+        None => None,
+    };
+    Ok(PlanResult { n, at, evaluated: points, draws, seed: settings.seed(), data, interval })
 }
 
 /// Smallest n in [lo, max] with `reaches(n)`: doubling from lo, then bisection to 1% of n.
@@ -331,6 +369,23 @@ mod tests {
         let mut never = |_: usize| -> Result<bool, PlanError> { Ok(false) };
         assert_eq!(search(5, 1000, &mut never), Err(PlanError::NotReached { max: 1000 }));
         assert_eq!(search(10, 5, &mut never), Err(PlanError::MaxNTooSmall { min: 10 }));
+    }
+
+    /// `ci`: the t-test's interval at the planned n (wider than the public one), refused up
+    /// front for a test without an interval study, and a level outside (0, 1) refused.
+    #[test]
+    fn the_interval_at_the_planned_n() {
+        let t = PlanSettings { reps: 200, ci: Some(0.95), ..PlanSettings::new("t-test", 0.5, 1.0) };
+        let t = t.with_data_sd(-3.0, 3.0, 1.0).unwrap();
+        let found = plan(&t, &mut |_| {}).unwrap();
+        let interval = found.interval.unwrap();
+        assert!(interval.private > interval.public && interval.public > 0.0, "{interval:?}");
+        let without = plan(&PlanSettings { ci: None, ..t.clone() }, &mut |_| {}).unwrap();
+        assert_eq!((without.n, without.interval), (found.n, None));
+        let wilcoxon = PlanSettings { ci: Some(0.95), ..PlanSettings::new("wilcoxon", 0.5, 1.0) };
+        let refused = plan(&wilcoxon, &mut |_| panic!("refused before any candidate")).unwrap_err();
+        assert!(refused.to_string().contains("no interval study"), "{refused}");
+        assert!(PowerSimulation::new(&PlanSettings { ci: Some(1.0), ..t }).is_err());
     }
 
     #[test]

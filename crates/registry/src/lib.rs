@@ -19,7 +19,7 @@
 
 #![deny(missing_docs)]
 
-pub use dptest_core::{POWER_DRAWS, PowerSetting, PrivateTest, Refusal};
+pub use dptest_core::{IntervalWidths, POWER_DRAWS, PowerSetting, PrivateTest, Refusal};
 pub use dptest_report::ReleaseTest;
 
 /// Every private test, in the order listings show them.

@@ -104,8 +104,8 @@ pub use crate::{
     studentized::{StudentizedNull, TAG_STUDENTIZED_STATISTIC},
     study::{
         CALIBRATION_SDS, CalibrationRow, NullShape, PrivateTTest, RejectionRate, T_POWER_DRAWS,
-        calibrate, normal_data, rejection_rate, shape_p_values, simulate_release,
-        simulated_p_values,
+        calibrate, mean_interval_widths, normal_data, rejection_rate, shape_p_values,
+        simulate_release, simulated_p_values,
     },
     test::{
         DEFAULT_DRAWS, DEFAULT_SEED, TTestDetail, private_ttest, private_ttest_of_moments,

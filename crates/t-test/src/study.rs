@@ -3,14 +3,16 @@
 //! Simulation randomness only (Philox streams of `dptest-refdist`): never use these
 //! functions to release real data.
 
-use dptest_core::{PowerSetting, PrivateTest, Refusal};
+use dptest_core::{IntervalWidths, PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{DrawStream, MonteCarlo};
 use serde::Serialize;
 
 use crate::error::{TTestError, check_n};
+use crate::interval::mean_interval;
 use crate::moments::{NoiseScales, NoisyMoments};
-use crate::private::{PrivateTOptions, clamped_moments};
+use crate::private::{Bounds, PrivateTOptions, Rescaling, clamped_moments};
+use crate::public::{Alternative, ttest_1samp};
 use crate::reference::{PAPER_SD, TAG_SIMULATED_DATA, TReference, laplace, normal_values};
 
 /// **Simulation only, not private.** Adds the release's noise distribution (continuous
@@ -81,6 +83,56 @@ pub fn simulated_p_values(
             Ok(reference.p_value(&moments)?.p_value)
         })
         .collect()
+}
+
+/// The median widths of the mean's interval (`--ci level`, the default method) and of the
+/// public Student-t interval over `reps` datasets of n values N(`mean`, `sd`²) on the [−1, 1]
+/// scale (the datasets of [`simulated_p_values`] at the same seed), each released with
+/// [`simulate_release`] at ε: `(private, public)`, on the [−1, 1] scale (the declared bounds'
+/// half-range is 1). The public interval is on the values as drawn, the private one on them
+/// clamped, as a release clamps them.
+///
+/// # Errors
+/// [`TTestError::InvalidParameter`] for a bad mean, sd, level or reps = 0, and the release's
+/// errors (n < 2).
+pub fn mean_interval_widths(
+    n: usize,
+    epsilon: Epsilon,
+    (mean, sd): (f64, f64),
+    level: f64,
+    (reps, seed): (u64, u64),
+) -> Result<(f64, f64), TTestError> {
+    let bad = |name, value, requirement| TTestError::InvalidParameter { name, value, requirement };
+    if !(sd.is_finite() && sd > 0.0 && mean.is_finite()) {
+        return Err(bad("sd", sd, "finite and > 0, with a finite mean"));
+    }
+    if reps == 0 {
+        return Err(bad("reps", 0.0, "at least 1"));
+    }
+    let identity =
+        Rescaling::new(Bounds::new(-1.0, 1.0).map_err(|_| bad("bounds", 1.0, ""))?, 0.0)?;
+    let scales = PrivateTOptions::new(epsilon).noise_scales(n)?;
+    let widths = (0..reps)
+        .map(|r| {
+            let mut stream = DrawStream::new(seed, TAG_SIMULATED_DATA, r);
+            let data = normal_values(&mut stream, n, mean, sd);
+            let moments = simulate_release(&data, &scales, &mut stream)?;
+            let private = mean_interval(&moments, &scales, &identity, level).ok_or(bad(
+                "level",
+                level,
+                "strictly between 0 and 1",
+            ))?;
+            let public =
+                ttest_1samp(&data, 0.0, Alternative::TwoSided)?.confidence_interval(level)?;
+            Ok((private.high - private.low, public.high - public.low))
+        })
+        .collect::<Result<Vec<(f64, f64)>, TTestError>>()?;
+    let median = |pick: fn(&(f64, f64)) -> f64| {
+        let mut values: Vec<f64> = widths.iter().map(pick).collect();
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    Ok((median(|w| w.0), median(|w| w.1)))
 }
 
 impl RejectionRate {
@@ -303,5 +355,26 @@ impl PrivateTest for PrivateTTest {
         rejection_rate(&reference, mean, sd, reps, setting.alpha, setting.seed)
             .map(|rate| rate.rate)
             .map_err(Refusal::from_display)
+    }
+
+    fn interval_widths(
+        &self,
+        setting: &PowerSetting,
+        n: usize,
+        level: f64,
+    ) -> Result<Option<IntervalWidths>, Refusal> {
+        let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
+        let sd = setting.sd_fraction.unwrap_or(PAPER_SD);
+        let study = (setting.reps as u64, setting.seed_at(n));
+        let (private, public) =
+            mean_interval_widths(n, epsilon, (setting.effect * sd, sd), level, study)
+                .map_err(Refusal::from_display)?;
+        // In the data's sd: the widths are on the scale where the half-range is 1.
+        Ok(Some(IntervalWidths {
+            parameter: "mean",
+            unit: "sd of the data",
+            private: private / sd,
+            public: public / sd,
+        }))
     }
 }

@@ -28,6 +28,7 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
         known_sizes: args.known_sizes,
         draws: common.draws,
         seed: common.seed,
+        ci: args.ci,
     };
     if args.known_sizes && !["mann-whitney", "kruskal-wallis"].contains(&args.test.as_str()) {
         anyhow::bail!("--known-sizes describes the group sizes of Mann–Whitney or Kruskal–Wallis");
@@ -100,6 +101,9 @@ fn report(
         );
     }
     r.line("effect", found.data.clone());
+    if let (Some(level), Some(w)) = (args.ci, &found.interval) {
+        r.line("interval", interval_line(level, w, args.sd));
+    }
     let public = dptest_plan::public_n(
         test.name(),
         args.effect,
@@ -135,10 +139,32 @@ fn report(
     }
     r.set("evaluated", &found.evaluated);
     r.set("public_n", public);
+    if let (Some(level), Some(w)) = (args.ci, &found.interval) {
+        r.set("ci", level);
+        r.set("interval", w);
+    }
     if let (Some(b), Some(sd)) = (args.bounds, args.sd) {
         r.set("bounds", [b.lo(), b.hi()]);
         r.set("sd", sd);
     }
     r.no_data_line();
     Ok(r)
+}
+
+/// The interval at the planned n, in words: both median widths in the study's unit, and in
+/// the data's units where `--sd` gives them.
+fn interval_line(level: f64, w: &dptest_core::IntervalWidths, sd: Option<f64>) -> String {
+    let in_units =
+        |x: f64| sd.map_or(String::new(), |s| format!(" = {} in the data's units", fmt(x * s)));
+    format!(
+        "{}% CI for the {}: median width {} {}{} (the public interval on the same data: {}{}; {}×)",
+        fmt(100.0 * level),
+        w.parameter,
+        fmt(w.private),
+        w.unit,
+        in_units(w.private),
+        fmt(w.public),
+        in_units(w.public),
+        fmt(w.private / w.public)
+    )
 }

@@ -184,6 +184,26 @@ fn plan_finds_a_sample_size() {
     assert!(e.contains("not reached"), "{e}");
 }
 
+/// `plan --ci`: the t-test's interval at the planned n, in sd and (with --sd) in the data's
+/// units, beside the public t interval on the same data; other tests refuse it.
+#[test]
+fn plan_prints_the_interval_at_the_planned_n() {
+    let mut args = vec!["plan", "--test", "t-test", "--effect", "0.5", "--epsilon", "1"];
+    args.extend(["--bounds", "-6,6", "--sd", "2", "--ci", "0.95", "--reps", "200"]);
+    let v = json(&args);
+    let w = &v["interval"];
+    assert_eq!((v["ci"].as_f64(), w["parameter"].as_str()), (Some(0.95), Some("mean")), "{v}");
+    let (private, public) = (w["private"].as_f64().unwrap(), w["public"].as_f64().unwrap());
+    // Student's width at the planned n, in sd: 2·t·s/√n with s near σ.
+    let student = 2.0 * 1.96 / (v["n"].as_f64().unwrap()).sqrt();
+    assert!((public / student - 1.0).abs() < 0.05 && private > public, "{v}");
+    let text = ok(&args);
+    assert!(text.contains("in the data's units"), "{text}");
+    let e =
+        data_error(&["plan", "--test", "sign", "--effect", "1", "--epsilon", "1", "--ci", "0.9"]);
+    assert!(e.contains("no interval study"), "{e}");
+}
+
 #[test]
 fn gpu_backend_agrees_with_cpu_or_is_refused_cleanly() {
     // The GPU engine regenerates the CPU's Philox draws; its float statistics are f32, so a

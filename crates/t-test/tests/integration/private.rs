@@ -160,3 +160,43 @@ fn the_noise_is_that_of_the_declared_range_wherever_popmean_sits() {
     let bad = dptest_t_test::RescaledRange { low: -1.5, high: 1.0 };
     assert!(matches!(o.with_range(bad), Err(TTestError::InvalidParameter { .. })));
 }
+
+/// The plan's interval study: the public width is Student's 2·t·s/√n (at the median s, within
+/// 2% of 2·t·σ/√n at n = 400), the private one wider, and nearer it as ε grows; the power
+/// study's trait method reports both in sd of the data.
+#[test]
+fn the_plans_interval_widths() {
+    use dptest_t_test::{PrivateTTest, mean_interval_widths};
+    let (n, sd) = (400, 0.2);
+    let widths = |epsilon: f64| {
+        mean_interval_widths(n, Epsilon::new(epsilon).unwrap(), (0.05, sd), 0.95, (400, 3)).unwrap()
+    };
+    // t_{0.975, 399} = 1.965927 (scipy 1.17.1: stats.t.ppf(0.975, 399)).
+    let student = 2.0 * 1.965927 * sd / (n as f64).sqrt();
+    let (private, public) = widths(1.0);
+    assert!((public / student - 1.0).abs() < 0.02, "{public} {student}");
+    assert!(private > 1.2 * public, "{private} {public}");
+    let (large, same) = widths(1000.0);
+    assert_eq!(same, public);
+    assert!(large < private && large < 1.1 * public, "{large} {public}");
+    let setting = dptest_core::PowerSetting {
+        effect: 0.25,
+        epsilon: 1.0,
+        alpha: 0.05,
+        groups: 1,
+        zero_fraction: 0.0,
+        sd_fraction: Some(sd),
+        smaller_share: None,
+        known_sizes: false,
+        reps: 200,
+        draws: 100,
+        seed: 3,
+    };
+    let study = dptest_core::PrivateTest::interval_widths(&PrivateTTest, &setting, n, 0.95)
+        .unwrap()
+        .unwrap();
+    assert_eq!((study.parameter, study.unit), ("mean", "sd of the data"));
+    assert!((study.public * sd / student - 1.0).abs() < 0.03, "{study:?}");
+    assert!(study.private > study.public);
+    assert!(mean_interval_widths(n, Epsilon::new(1.0).unwrap(), (0.0, sd), 1.5, (10, 3)).is_err());
+}
