@@ -416,27 +416,11 @@ fn ttest_confidence_interval(
 }
 
 /// The public interval of a public test (`public=True, ci=LEVEL`, the CLI's `--public --ci`)
-/// as the JSON estimate object: the rank effect (kruskal-wallis, every sample a group), P(X > Y)
-/// (mann-whitney, x and y), the median (wilcoxon, sign) or the mean (t-test) of `samples[0]`.
+/// as the JSON estimate object ([`dptest_registry::public_interval`]).
 #[pyfunction]
 fn public_interval(test: &str, samples: Vec<PyReadonlyArray1<'_, f64>>, level: f64) -> PyResult<String> {
-    let groups: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
-    let few = |what: &str| err(format!("ci={level}: {what}"));
-    let estimate = match (test, groups.as_slice()) {
-        ("kruskal-wallis", _) => {
-            let sample = kw::GroupedSample::from_groups(&groups).map_err(err)?;
-            kw::public_rank_effect_interval(&sample, level).map_err(err)?
-        }
-        ("mann-whitney", [x, y]) => {
-            let sample = mw::TwoSample::new(x.clone(), y.clone()).map_err(err)?;
-            mw::public_auc_interval(&sample, level)
-                .ok_or_else(|| few("needs a level in (0, 1) and two non-empty groups"))?
-        }
-        ("wilcoxon" | "sign", [d]) => dptest_intervals::public_median_estimate(d, level)
-            .ok_or_else(|| few("too few values for an order-statistic interval"))?,
-        ("t-test", [d]) => tt::public_mean_interval(d, level).map_err(err)?,
-        _ => return Err(err(format!("no public interval for {test} of {} samples", groups.len()))),
-    };
+    let samples: Vec<Vec<f64>> = samples.iter().map(values).collect::<PyResult<_>>()?;
+    let estimate = dptest_registry::public_interval(test, &samples, level).map_err(err)?;
     serde_json::to_string(&estimate).map_err(err)
 }
 

@@ -41,6 +41,49 @@ pub fn names() -> Vec<&'static str> {
     TESTS.iter().map(|test| test.name()).collect()
 }
 
+/// The public interval of `test` at `level` on `samples` (the CLI's `--public --ci`, Python's
+/// `public=True, ci=`, R's `conf.level` where `stats` has none), one constructor per test
+/// crate: the rank effect (kruskal-wallis: every sample a group), P(X > Y) (mann-whitney: x
+/// and y), the median of the one sample (wilcoxon, sign: the order-statistic interval) or its
+/// mean (t-test: Student's).
+///
+/// ```
+/// let ci = dptest_registry::public_interval("t-test", &[vec![1.0, 2.0, 4.0, 5.0]], 0.95)?;
+/// assert_eq!(ci.value, 3.0);
+/// assert!(dptest_registry::public_interval("anova", &[vec![1.0, 2.0]], 0.95).is_err());
+/// # Ok::<(), dptest_registry::Refusal>(())
+/// ```
+///
+/// # Errors
+/// A test without a public interval, samples of the wrong number, or the test's refusal.
+pub fn public_interval(
+    test: &str,
+    samples: &[Vec<f64>],
+    level: f64,
+) -> Result<dptest_core::Estimate, Refusal> {
+    let refuse = |what: &str| Refusal(format!("ci = {level}: {what}"));
+    match (test, samples) {
+        ("kruskal-wallis", groups) => {
+            let sample = dptest_kruskal_wallis::GroupedSample::from_groups(groups)
+                .map_err(Refusal::from_display)?;
+            dptest_kruskal_wallis::public_rank_effect_interval(&sample, level)
+                .map_err(Refusal::from_display)
+        }
+        ("mann-whitney", [x, y]) => {
+            let sample = dptest_mann_whitney::TwoSample::new(x.clone(), y.clone())
+                .map_err(Refusal::from_display)?;
+            dptest_mann_whitney::public_auc_interval(&sample, level)
+                .ok_or_else(|| refuse("needs a level in (0, 1) and two non-empty groups"))
+        }
+        ("wilcoxon" | "sign", [d]) => dptest_intervals::public_median_estimate(d, level)
+            .ok_or_else(|| refuse("too few values for an order-statistic interval")),
+        ("t-test", [d]) => {
+            dptest_t_test::public_mean_interval(d, level).map_err(Refusal::from_display)
+        }
+        _ => Err(Refusal(format!("no public interval for {test} of {} samples", samples.len()))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
