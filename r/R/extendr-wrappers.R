@@ -18,6 +18,10 @@ dp_release <- function(arguments) native(.Call(wrap__dp_release, arguments))
 
 dp_ledger_status <- function(path, dataset) native(.Call(wrap__dp_ledger_status, path, dataset))
 
+dp_public_interval <- function(test, samples, level) {
+  native(.Call(wrap__dp_public_interval, test, samples, level))
+}
+
 #' The private tests this build knows
 #'
 #' @return The names of the private tests of the Rust registry the package was built with.

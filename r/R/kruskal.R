@@ -27,7 +27,9 @@
 #' @param statistic `"abs"` (KW-abs, the default) or `"squared"` (H).
 #' @param known_sizes Declare the group sizes public.
 #' @param conf.level A level for an interval of the rank effect KW-abs measures (no epsilon
-#'   of its own).
+#'   of its own). With `public = TRUE`, the public interval (the rank effect from mid-ranks,
+#'   sign-aware on the exact mean ranks) is added to the [stats::kruskal.test()] result as
+#'   `estimate` and `conf.int`, which `stats` does not give.
 #' @param ci.epsilon With `conf.level` and `known_sizes = TRUE`: an epsilon of its own for a
 #'   release of the mean ranks' sampling covariance, so the interval estimates their error
 #'   instead of bounding it without the sizes (narrower); charged with the test.
@@ -66,8 +68,13 @@ dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, g
   dname <- if (is.list(x)) deparse1(substitute(x)) else
     paste(deparse1(substitute(x)), "and", deparse1(substitute(g)))
   if (isTRUE(public)) {
+    if (!is.null(ci.epsilon)) {
+      stop("`ci.epsilon` is the epsilon of a private interval: a public interval spends none",
+           call. = FALSE)
+    }
     result <- if (is.list(x)) stats::kruskal.test(x) else stats::kruskal.test(x, g)
     result$data.name <- dname
+    if (!is.null(conf.level)) result <- with_rank_effect_interval(result, x, g, conf.level)
     return(result)
   }
   statistic <- match.arg(statistic)
@@ -106,6 +113,22 @@ dp_kruskal_test.formula <- function(formula, data, subset, na.action, ...) {
 }
 
 is_private <- function(...) !isTRUE(list(...)$public)
+
+# The public test's htest with the rank effect's interval (stats::kruskal.test has none): the
+# estimate and conf.int of the command line's --public --ci, on the rows kruskal.test used
+# (complete cases, empty groups dropped).
+with_rank_effect_interval <- function(result, x, g, conf.level) {
+  samples <- if (is.list(x)) {
+    lapply(x, function(u) u[stats::complete.cases(u)])
+  } else {
+    ok <- stats::complete.cases(x, g)
+    split(x[ok], factor(g[ok]))
+  }
+  estimate <- dp_public_interval("kruskal-wallis", unname(samples), conf.level)
+  result$estimate <- stats::setNames(estimate$value, estimate$parameter)
+  result$conf.int <- structure(c(estimate$low, estimate$high), conf.level = estimate$level)
+  result
+}
 
 # The model frame of a formula method, as the stats formula methods build it; a private run
 # keeps every row (na.pass, no subset), so that missing values are refused, never dropped.

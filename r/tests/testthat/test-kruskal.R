@@ -93,6 +93,34 @@ test_that("public = TRUE is stats::kruskal.test, formula and vectors", {
                stats::kruskal.test(y ~ g, data = with_na)$statistic)
 })
 
+test_that("public = TRUE with conf.level adds the rank effect's public interval", {
+  r <- dp_kruskal_test(weight ~ feed, data = chickwts, public = TRUE, conf.level = 0.95)
+  plain <- stats::kruskal.test(weight ~ feed, data = chickwts)
+  expect_equal(r[names(plain)], unclass(plain)[names(plain)], ignore_attr = TRUE)
+  # D-hat = sum (n_i/n) |mean rank_i/(n + 1) - 1/2| from mid-ranks (base R's rank()).
+  n <- nrow(chickwts)
+  means <- tapply(rank(chickwts$weight), chickwts$feed, mean)
+  sizes <- tapply(chickwts$weight, chickwts$feed, length)
+  expect_equal(unname(r$estimate), sum(sizes / n * abs(means / (n + 1) - 0.5)))
+  expect_true(r$conf.int[1] < r$estimate && r$estimate < r$conf.int[2])
+  expect_equal(attr(r$conf.int, "conf.level"), 0.95)
+  by_list <- dp_kruskal_test(split(chickwts$weight, chickwts$feed), public = TRUE,
+                             conf.level = 0.95)
+  expect_equal(by_list$conf.int, r$conf.int)
+  expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, public = TRUE, conf.level = 0.95,
+                               ci.epsilon = 0.5), "spends none")
+  # The command line's --public --ci on the same rows.
+  csv <- tempfile(fileext = ".csv")
+  utils::write.csv(data.frame(group = chickwts$feed, value = chickwts$weight), csv,
+                   row.names = FALSE)
+  out <- strsplit(cli_json(c("kruskal-wallis", "--input", csv, "--group", "group", "--value",
+                             "value", "--public", "--ci", "0.95")), "\n")[[1]]
+  nested <- function(key) {
+    as.numeric(sub(".*: ([^,]+),?$", "\\1", grep(paste0('^    "', key, '": '), out, value = TRUE)))
+  }
+  expect_equal(c(nested("low"), nested("high")), as.numeric(r$conf.int))
+})
+
 test_that("a private run refuses what would make n depend on the data", {
   expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1), "groups")
   expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 1, groups = groups[-1]),

@@ -280,6 +280,21 @@ fn dp_ledger_status(path: &str, dataset: &str) -> Robj {
     })())
 }
 
+/// The public interval of `test` at `level` on `samples` (a list of numeric vectors) where
+/// `stats` has none (`dp_kruskal_test(public = TRUE, conf.level =)`): the estimate object of
+/// the CLI's `--public --ci` as a named list ([`dptest_registry::public_interval`]).
+#[extendr]
+fn dp_public_interval(test: &str, samples: List, level: f64) -> Robj {
+    to_r_outcome((|| {
+        let samples = samples
+            .values()
+            .map(|s| s.as_real_vector().ok_or_else(|| fail("every sample must be numeric")))
+            .collect::<Outcome<Vec<Vec<f64>>>>()?;
+        let estimate = dptest_registry::public_interval(test, &samples, level).map_err(fail)?;
+        Ok(to_r(&serde_json::to_value(estimate).map_err(fail)?))
+    })())
+}
+
 /// The names of the private tests of `dptest-registry`.
 #[extendr]
 fn dp_test_names() -> Vec<String> {
@@ -290,5 +305,6 @@ extendr_module! {
     mod dptest;
     fn dp_release;
     fn dp_ledger_status;
+    fn dp_public_interval;
     fn dp_test_names;
 }
