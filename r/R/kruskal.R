@@ -68,10 +68,7 @@ dp_kruskal_test.default <- function(x, g, ..., epsilon = NULL, public = FALSE, g
   dname <- if (is.list(x)) deparse1(substitute(x)) else
     paste(deparse1(substitute(x)), "and", deparse1(substitute(g)))
   if (isTRUE(public)) {
-    if (!is.null(ci.epsilon)) {
-      stop("`ci.epsilon` is the epsilon of a private interval: a public interval spends none",
-           call. = FALSE)
-    }
+    no_public_ci_epsilon(ci.epsilon)
     result <- if (is.list(x)) stats::kruskal.test(x) else stats::kruskal.test(x, g)
     result$data.name <- dname
     if (!is.null(conf.level)) result <- with_rank_effect_interval(result, x, g, conf.level)

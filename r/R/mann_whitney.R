@@ -57,6 +57,7 @@ dp_mann_whitney_test.default <- function(x, y, alternative = c("two.sided", "les
   check_epsilon(epsilon, public)
   dname <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
   if (isTRUE(public)) {
+    no_public_ci_epsilon(ci.epsilon)
     result <- stats::wilcox.test(
       x, y, alternative = alternative, mu = mu, paired = FALSE, exact = exact,
       correct = correct, conf.int = !is.null(conf.level), conf.level = conf.level %||% 0.95

@@ -76,12 +76,13 @@ dp_wilcox_test.default <- function(x, y = NULL, alternative = c("two.sided", "le
   if (!is.null(y) && !isTRUE(paired)) {
     result <- dp_mann_whitney_test(x, y, alternative = alternative, mu = mu, ...,
                                    epsilon = epsilon, public = public, conf.level = conf.level,
-                                   exact = exact, correct = correct, alpha = alpha,
-                                   ledger = ledger)
+                                   ci.epsilon = ci.epsilon, exact = exact, correct = correct,
+                                   alpha = alpha, ledger = ledger)
     result$data.name <- dname
     return(result)
   }
   if (isTRUE(public)) {
+    no_public_ci_epsilon(ci.epsilon)
     result <- stats::wilcox.test(
       x, y, alternative = alternative, mu = mu, paired = paired, exact = exact,
       correct = correct, conf.int = !is.null(conf.level), conf.level = conf.level %||% 0.95
@@ -127,6 +128,7 @@ dp_sign_test <- function(x, y = NULL, alternative = c("two.sided", "less", "grea
   dname <- one_sample_name(deparse1(substitute(x)),
                            if (!is.null(y)) deparse1(substitute(y)), paired)
   if (isTRUE(public)) {
+    no_public_ci_epsilon(ci.epsilon)
     d <- if (is.null(y)) x else x - y
     d <- d[!is.na(d)]
     result <- stats::binom.test(sum(d > mu), sum(d != mu), p = 0.5, alternative = alternative,

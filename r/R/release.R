@@ -36,6 +36,15 @@ check_epsilon <- function(epsilon, public) {
   }
 }
 
+# A public test's interval spends no epsilon: `ci.epsilon` is refused in public mode (it was
+# ignored before).
+no_public_ci_epsilon <- function(ci.epsilon) {
+  if (!is.null(ci.epsilon)) {
+    stop("`ci.epsilon` is the epsilon of a private interval: a public interval spends none",
+         call. = FALSE)
+  }
+}
+
 # One private release: `samples` is a list of numeric vectors (one per declared group, or
 # one sample). Returns the release's fields (the CLI's --json keys) as a named list.
 dp_release_fields <- function(test, samples, epsilon, paired = FALSE, delta = NULL,

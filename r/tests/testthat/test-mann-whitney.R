@@ -51,4 +51,18 @@ test_that("ci.epsilon releases DeLong's placement variance for the P(X > Y) inte
   expect_true(r$conf.int[1] <= r$conf.int[2])
   expect_equal(r$privacy$epsilon, 1.5)
   expect_match(r$release$estimate$method, "DeLong")
+  # dp_wilcox_test's two-sample form passes ci.epsilon on (it dropped it before).
+  oj <- ToothGrowth$len[ToothGrowth$supp == "OJ"]
+  vc <- ToothGrowth$len[ToothGrowth$supp == "VC"]
+  w <- dp_wilcox_test(oj, vc, epsilon = 1, known_sizes = TRUE, conf.level = 0.95,
+                      ci.epsilon = 0.5)
+  expect_equal(w$privacy$epsilon, 1.5)
+  expect_match(w$release$estimate$method, "DeLong")
+  # A public interval spends no epsilon: ci.epsilon is refused there (it was ignored).
+  expect_error(dp_mann_whitney_test(oj, vc, public = TRUE, conf.level = 0.95, ci.epsilon = 0.5),
+               "spends none")
+  expect_error(dp_wilcox_test(oj, vc, paired = TRUE, public = TRUE, ci.epsilon = 0.5),
+               "spends none")
+  expect_error(dp_sign_test(oj, vc, paired = TRUE, public = TRUE, ci.epsilon = 0.5),
+               "spends none")
 })
