@@ -379,22 +379,30 @@ mod tests {
         assert_eq!(pure, count_threshold(1000, 1, 1e-3, 0.025).unwrap());
         assert!(count_threshold(1000, 5, 0.2857, 0.025).unwrap() >= pure - 1);
     }
-    /// The minimum's table against every path of a three-step walk with steps cut at ±40
-    /// (b = 1: the mass cut is below 10⁻¹⁷): never below, within 10⁻¹⁰.
-    #[test]
-    fn the_minimum_is_every_path_counted() {
-        let (k, b) = (3, 1.0);
+    /// The law of min_j (S_j + d_j) over every path of a three-step walk of discrete Laplace
+    /// steps of scale `b`, each cut at ±40 (b = 1: the mass cut is below 10⁻¹⁷).
+    fn three_step_minimum(b: f64, offsets: [i64; 3]) -> std::collections::BTreeMap<i64, f64> {
         let q = (-1.0f64 / b).exp();
         let pmf = |z: i64| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32);
         let mut law = std::collections::BTreeMap::<i64, f64>::new();
         for z1 in -40i64..=40 {
             for z2 in -40i64..=40 {
                 for z3 in -40i64..=40 {
-                    let low = z1.min(z1 + z2).min(z1 + z2 + z3);
+                    let sums = [z1, z1 + z2, z1 + z2 + z3];
+                    let low = sums.iter().zip(offsets).map(|(s, d)| s + d).min().unwrap_or(0);
                     *law.entry(low).or_default() += pmf(z1) * pmf(z2) * pmf(z3);
                 }
             }
         }
+        law
+    }
+
+    /// The minimum's table against every path of a three-step walk with steps cut at ±40
+    /// (b = 1: the mass cut is below 10⁻¹⁷): never below, within 10⁻¹⁰.
+    #[test]
+    fn the_minimum_is_every_path_counted() {
+        let (k, b) = (3, 1.0);
+        let law = three_step_minimum(b, [0, 0, 0]);
         let walk = WalkMinimum::new(k, b).unwrap();
         for t in [0i64, -1, -2, -4, -7, -12, -20, -35] {
             let want: f64 = law.range(..=t).map(|(_, p)| p).sum();
@@ -410,18 +418,7 @@ mod tests {
     #[test]
     fn the_offset_minimum_is_every_path_counted() {
         let (b, offsets) = (1.0, [2i64, 0, 5]);
-        let q = (-1.0f64 / b).exp();
-        let pmf = |z: i64| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32);
-        let mut law = std::collections::BTreeMap::<i64, f64>::new();
-        for z1 in -40i64..=40 {
-            for z2 in -40i64..=40 {
-                for z3 in -40i64..=40 {
-                    let sums = [z1, z1 + z2, z1 + z2 + z3];
-                    let low = sums.iter().zip(offsets).map(|(s, d)| s + d).min().unwrap();
-                    *law.entry(low).or_default() += pmf(z1) * pmf(z2) * pmf(z3);
-                }
-            }
-        }
+        let law = three_step_minimum(b, offsets);
         let walk = WalkMinimum::with_offsets(&offsets, b).unwrap();
         for t in [5i64, 4, 2, 1, 0, -1, -3, -7, -12, -20, -35] {
             let want: f64 = law.range(..=t).map(|(_, p)| p).sum();
