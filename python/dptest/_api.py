@@ -1025,10 +1025,11 @@ def plan(
         the share of each of the first g − 1 groups (the last holds the rest); both: public
         group sizes; as the CLI's ``--smaller-share`` and ``--known-sizes``.
     ci : float, optional
-        t-test: also simulate the interval ``ci=`` would give at the planned n, as the CLI's
-        ``--ci``: ``interval`` holds the median widths of the private and the public t
-        interval on the same simulated data, in sd of the data (the declared bounds set the
-        private one).
+        Also simulate the interval ``ci=`` would give at the planned n, as the CLI's ``--ci``:
+        ``interval`` holds the median widths of the private and the public interval on the
+        same simulated data (t-test: the mean against Student's, in sd of the data, the
+        declared bounds setting the private one; Mann–Whitney with ``known_sizes=True``:
+        P(X > Y) against DeLong's).
 
     Returns
     -------

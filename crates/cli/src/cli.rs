@@ -828,9 +828,10 @@ pub struct PlanArgs {
     /// the data's units (with --bounds); --effect stays in sd units (mean = effect × sd).
     #[arg(long, value_name = "S", value_parser = positive, requires = "bounds")]
     pub sd: Option<f64>,
-    /// t-test: also simulate the interval `--ci LEVEL` would print at the planned n, beside
-    /// the public t interval on the same data (median widths, in sd of the data, and in its
-    /// units with --sd): the declared bounds set the private width.
+    /// Also simulate the interval `--ci LEVEL` would print at the planned n, beside the public
+    /// one on the same data (median widths): t-test, the mean against Student's (in sd of the
+    /// data, and in its units with --sd: the declared bounds set the private width);
+    /// mann-whitney --known-sizes, P(X > Y) against DeLong's.
     #[arg(long, value_name = "LEVEL", value_parser = unit_interval)]
     pub ci: Option<f64>,
     #[command(flatten)]

@@ -91,21 +91,33 @@ pub trait PrivateTest: Sync {
     /// # Errors
     /// The test's refusal of the setting.
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal>;
-    /// The interval `--ci level` would print at n on the power study's data: the median
-    /// widths of the private interval and of the public one on the same `setting.reps`
-    /// simulated datasets (simulation only). `None` where the test's plan has no interval
-    /// study.
+    /// Whether [`PrivateTest::interval_widths`] serves `setting` (checked before a plan's
+    /// search, from the setting alone): by default no test has an interval study.
     ///
     /// # Errors
-    /// The test's refusal of the setting or the level.
+    /// Why not, in words.
+    fn interval_study(&self, _setting: &PowerSetting) -> Result<(), Refusal> {
+        Err(no_interval_study(self.name()))
+    }
+    /// The interval `--ci level` would print at n on the power study's data: the median
+    /// widths of the private interval and of the public one on the same `setting.reps`
+    /// simulated datasets (simulation only).
+    ///
+    /// # Errors
+    /// The test's refusal of the setting or the level (by default: no interval study).
     fn interval_widths(
         &self,
         _setting: &PowerSetting,
         _n: usize,
         _level: f64,
-    ) -> Result<Option<IntervalWidths>, Refusal> {
-        Ok(None)
+    ) -> Result<IntervalWidths, Refusal> {
+        Err(no_interval_study(self.name()))
     }
+}
+
+/// The refusal of a test without an interval study.
+fn no_interval_study(test: &str) -> Refusal {
+    Refusal(format!("{test}: plan has no interval study for this test yet"))
 }
 
 /// What [`PrivateTest::interval_widths`] measured.

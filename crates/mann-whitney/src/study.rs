@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use dptest_core::{PowerSetting, PrivateTest, Refusal};
+use dptest_core::{IntervalWidths, PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan};
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
 use rand::{Rng, SeedableRng};
@@ -462,23 +462,7 @@ impl PrivateTest for PrivateMannWhitney {
     }
 
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
-        let share = setting.smaller_share.unwrap_or(0.5);
-        if !(share > 0.0 && share <= 0.5) {
-            return Err(Refusal(format!(
-                "the smaller group's share must be in (0, 0.5], got {share}"
-            )));
-        }
-        let n1 = ((n as f64 * share).round() as usize).clamp(1, n - 1);
-        let n2 = n - n1;
-        let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
-        let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
-        let privacy = if setting.known_sizes {
-            MwPrivacy::known_sizes(epsilon, crate::Alternative::TwoSided)
-        } else {
-            MwPrivacy::new(epsilon)
-        };
-        let mw = MwSetting { n1, n2, privacy, reference: MwReferenceKind::Normal };
-        let study = MwStudy::new(mw, mc).map_err(Refusal::from_display)?;
+        let (study, [n1, n2]) = power_study(setting, n)?;
         let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
         let mut hits = 0;
         for _ in 0..setting.reps {
@@ -491,4 +475,72 @@ impl PrivateTest for PrivateMannWhitney {
         }
         Ok(hits as f64 / setting.reps as f64)
     }
+
+    /// P(X > Y)'s interval (`--ci` with `--known-sizes`, the variance bound) against DeLong's
+    /// on the same simulated datasets: median widths.
+    fn interval_study(&self, setting: &PowerSetting) -> Result<(), Refusal> {
+        match setting.known_sizes {
+            true => Ok(()),
+            false => Err(Refusal(
+                "the interval for P(X > Y) needs public group sizes (--known-sizes)".to_owned(),
+            )),
+        }
+    }
+
+    fn interval_widths(
+        &self,
+        setting: &PowerSetting,
+        n: usize,
+        level: f64,
+    ) -> Result<IntervalWidths, Refusal> {
+        self.interval_study(setting)?;
+        let z = dptest_refdist::special::normal_quantile(1.0 - (1.0 - level) / 2.0);
+        let (study, sizes) = power_study(setting, n)?;
+        let scale = study.u_scale(sizes).map_err(Refusal::from_display)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
+        let mut widths = Vec::with_capacity(setting.reps);
+        for _ in 0..setting.reps {
+            let sample = normal_two_sample(sizes[0], sizes[1], setting.effect, &mut rng)
+                .map_err(Refusal::from_display)?;
+            let u1 = sample.u1().map_err(Refusal::from_display)?;
+            let noisy = u1 + scale * dptest_refdist::simulation_laplace(&mut rng);
+            let private = crate::auc_interval(noisy, sizes, scale, level)
+                .ok_or_else(|| Refusal(format!("no interval at level {level}")))?;
+            let theta = u1 / (sizes[0] * sizes[1]) as f64;
+            let t = crate::placement_statistic(&sample).map_err(Refusal::from_display)?;
+            let delong = 2.0 * z * crate::placement_variance(t, theta, sizes).max(0.0).sqrt();
+            widths.push((private.high - private.low, delong.min(1.0)));
+        }
+        let median = |pick: fn(&(f64, f64)) -> f64| {
+            let mut values: Vec<f64> = widths.iter().map(pick).collect();
+            values.sort_by(f64::total_cmp);
+            values[values.len() / 2]
+        };
+        Ok(IntervalWidths {
+            parameter: "P(X > Y) + ½·P(X = Y)",
+            unit: "probability",
+            private: median(|w| w.0),
+            public: median(|w| w.1),
+        })
+    }
+}
+
+/// The power study's setting at n: its study (references built on first use) and the sizes.
+fn power_study(setting: &PowerSetting, n: usize) -> Result<(MwStudy, [usize; 2]), Refusal> {
+    let share = setting.smaller_share.unwrap_or(0.5);
+    if !(share > 0.0 && share <= 0.5) {
+        return Err(Refusal(format!("the smaller group's share must be in (0, 0.5], got {share}")));
+    }
+    let n1 = ((n as f64 * share).round() as usize).clamp(1, n - 1);
+    let n2 = n - n1;
+    let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
+    let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
+    let privacy = if setting.known_sizes {
+        MwPrivacy::known_sizes(epsilon, crate::Alternative::TwoSided)
+    } else {
+        MwPrivacy::new(epsilon)
+    };
+    let mw = MwSetting { n1, n2, privacy, reference: MwReferenceKind::Normal };
+    let study = MwStudy::new(mw, mc).map_err(Refusal::from_display)?;
+    Ok((study, [n1, n2]))
 }

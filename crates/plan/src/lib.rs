@@ -262,22 +262,19 @@ impl PowerSimulation {
         self.test.power(&self.setting, n).map_err(|e| PlanError::Test(e.0))
     }
 
-    /// Whether the test has an interval study: one simulated dataset at n.
-    fn has_interval_study(&self, n: usize) -> Result<bool, PlanError> {
-        let probe = PowerSetting { reps: 1, ..self.setting.clone() };
-        let widths = self.test.interval_widths(&probe, n, 0.95);
-        Ok(widths.map_err(|e| PlanError::Test(e.0))?.is_some())
-    }
-
-    /// The intervals' median widths at n and `level` (`None`: the test has no interval study).
+    /// Whether the test has an interval study for this setting.
     ///
     /// # Errors
-    /// [`PlanError::Test`]: the test refused the setting.
-    pub fn interval_widths(
-        &self,
-        n: usize,
-        level: f64,
-    ) -> Result<Option<IntervalWidths>, PlanError> {
+    /// [`PlanError::Invalid`]: why not.
+    pub fn interval_study(&self) -> Result<(), PlanError> {
+        self.test.interval_study(&self.setting).map_err(|e| PlanError::Invalid(e.0))
+    }
+
+    /// The intervals' median widths at n and `level`.
+    ///
+    /// # Errors
+    /// [`PlanError::Test`]: the test refused the setting (or has no interval study).
+    pub fn interval_widths(&self, n: usize, level: f64) -> Result<IntervalWidths, PlanError> {
         self.test.interval_widths(&self.setting, n, level).map_err(|e| PlanError::Test(e.0))
     }
 }
@@ -290,11 +287,8 @@ pub fn plan(
 ) -> Result<PlanResult, PlanError> {
     let simulation = PowerSimulation::new(settings)?;
     let n_min = simulation.test.min_n(settings.groups);
-    if settings.ci.is_some() && !simulation.has_interval_study(n_min)? {
-        return Err(PlanError::Invalid(format!(
-            "{}: plan has no interval study for this test yet (the t-test's mean has one)",
-            settings.test
-        )));
+    if settings.ci.is_some() {
+        simulation.interval_study()?;
     }
     let mut points = Vec::new();
     let mut evaluate = |n: usize| -> Result<bool, PlanError> {
@@ -311,10 +305,7 @@ pub fn plan(
     let at = points.iter().find(|p| p.n == n).copied();
     let draws = simulation.setting.draws;
     let data = simulation.test.effect(&simulation.setting);
-    let interval = match settings.ci {
-        Some(level) => simulation.interval_widths(n, level)?,
-        None => None,
-    };
+    let interval = settings.ci.map(|level| simulation.interval_widths(n, level)).transpose()?;
     Ok(PlanResult { n, at, evaluated: points, draws, seed: settings.seed(), data, interval })
 }
 
@@ -386,6 +377,20 @@ mod tests {
         let refused = plan(&wilcoxon, &mut |_| panic!("refused before any candidate")).unwrap_err();
         assert!(refused.to_string().contains("no interval study"), "{refused}");
         assert!(PowerSimulation::new(&PlanSettings { ci: Some(1.0), ..t }).is_err());
+        // Mann–Whitney: with public sizes, against DeLong's width; without, refused up front.
+        let mw = PlanSettings {
+            reps: 100,
+            draws: Some(500),
+            known_sizes: true,
+            ci: Some(0.95),
+            ..PlanSettings::new("mann-whitney", 1.0, 1.0)
+        };
+        let found = plan(&mw, &mut |_| {}).unwrap();
+        let interval = found.interval.unwrap();
+        assert!(interval.private > interval.public && interval.public < 1.0, "{interval:?}");
+        let private_sizes = PlanSettings { known_sizes: false, ..mw };
+        let refused = plan(&private_sizes, &mut |_| panic!("refused before any candidate"));
+        assert!(refused.unwrap_err().to_string().contains("--known-sizes"));
     }
 
     #[test]

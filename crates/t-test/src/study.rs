@@ -357,12 +357,16 @@ impl PrivateTest for PrivateTTest {
             .map_err(Refusal::from_display)
     }
 
+    fn interval_study(&self, _setting: &PowerSetting) -> Result<(), Refusal> {
+        Ok(())
+    }
+
     fn interval_widths(
         &self,
         setting: &PowerSetting,
         n: usize,
         level: f64,
-    ) -> Result<Option<IntervalWidths>, Refusal> {
+    ) -> Result<IntervalWidths, Refusal> {
         let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
         let sd = setting.sd_fraction.unwrap_or(PAPER_SD);
         let study = (setting.reps as u64, setting.seed_at(n));
@@ -370,11 +374,11 @@ impl PrivateTest for PrivateTTest {
             mean_interval_widths(n, epsilon, (setting.effect * sd, sd), level, study)
                 .map_err(Refusal::from_display)?;
         // In the data's sd: the widths are on the scale where the half-range is 1.
-        Ok(Some(IntervalWidths {
+        Ok(IntervalWidths {
             parameter: "mean",
             unit: "sd of the data",
             private: private / sd,
             public: public / sd,
-        }))
+        })
     }
 }

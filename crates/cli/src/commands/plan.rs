@@ -157,7 +157,7 @@ fn interval_line(level: f64, w: &dptest_core::IntervalWidths, sd: Option<f64>) -
     let in_units =
         |x: f64| sd.map_or(String::new(), |s| format!(" = {} in the data's units", fmt(x * s)));
     format!(
-        "{}% CI for the {}: median width {} {}{} (the public interval on the same data: {}{}; {}×)",
+        "{}% CI, {}: median width {} {}{} (the public interval on the same data: {}{}; {}×)",
         fmt(100.0 * level),
         w.parameter,
         fmt(w.private),

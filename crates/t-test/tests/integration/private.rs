@@ -192,9 +192,8 @@ fn the_plans_interval_widths() {
         draws: 100,
         seed: 3,
     };
-    let study = dptest_core::PrivateTest::interval_widths(&PrivateTTest, &setting, n, 0.95)
-        .unwrap()
-        .unwrap();
+    let study =
+        dptest_core::PrivateTest::interval_widths(&PrivateTTest, &setting, n, 0.95).unwrap();
     assert_eq!((study.parameter, study.unit), ("mean", "sd of the data"));
     assert!((study.public * sd / student - 1.0).abs() < 0.03, "{study:?}");
     assert!(study.private > study.public);
