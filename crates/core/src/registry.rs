@@ -132,3 +132,30 @@ pub struct IntervalWidths {
     /// The public interval's median width on the same data.
     pub public: f64,
 }
+
+impl IntervalWidths {
+    /// The median widths of `widths`, one (private, public) pair a simulated dataset (the
+    /// upper median for an even count; `None` for none).
+    ///
+    /// ```
+    /// let w = dptest_core::IntervalWidths::median_of("mean", "sd", &[(3.0, 1.0), (2.0, 2.0), (4.0, 0.5)]);
+    /// assert_eq!(w.map(|w| (w.private, w.public)), Some((3.0, 1.0)));
+    /// ```
+    pub fn median_of(
+        parameter: &'static str,
+        unit: &'static str,
+        widths: &[(f64, f64)],
+    ) -> Option<IntervalWidths> {
+        let median = |pick: fn(&(f64, f64)) -> f64| {
+            let mut values: Vec<f64> = widths.iter().map(pick).collect();
+            values.sort_by(f64::total_cmp);
+            values.get(values.len() / 2).copied()
+        };
+        Some(IntervalWidths {
+            parameter,
+            unit,
+            private: median(|w| w.0)?,
+            public: median(|w| w.1)?,
+        })
+    }
+}

@@ -476,8 +476,6 @@ impl PrivateTest for PrivateMannWhitney {
         Ok(hits as f64 / setting.reps as f64)
     }
 
-    /// P(X > Y)'s interval (`--ci` with `--known-sizes`, the variance bound) against DeLong's
-    /// on the same simulated datasets: median widths.
     fn interval_study(&self, setting: &PowerSetting) -> Result<(), Refusal> {
         match setting.known_sizes {
             true => Ok(()),
@@ -487,6 +485,8 @@ impl PrivateTest for PrivateMannWhitney {
         }
     }
 
+    /// P(X > Y)'s interval (`--ci` with `--known-sizes`, the variance bound) against DeLong's
+    /// on the same simulated datasets.
     fn interval_widths(
         &self,
         setting: &PowerSetting,
@@ -511,17 +511,8 @@ impl PrivateTest for PrivateMannWhitney {
             let delong = 2.0 * z * crate::placement_variance(t, theta, sizes).max(0.0).sqrt();
             widths.push((private.high - private.low, delong.min(1.0)));
         }
-        let median = |pick: fn(&(f64, f64)) -> f64| {
-            let mut values: Vec<f64> = widths.iter().map(pick).collect();
-            values.sort_by(f64::total_cmp);
-            values[values.len() / 2]
-        };
-        Ok(IntervalWidths {
-            parameter: "P(X > Y) + ½·P(X = Y)",
-            unit: "probability",
-            private: median(|w| w.0),
-            public: median(|w| w.1),
-        })
+        IntervalWidths::median_of("P(X > Y) + ½·P(X = Y)", "probability", &widths)
+            .ok_or_else(|| Refusal("no simulated datasets (reps = 0)".to_owned()))
     }
 }
 

@@ -85,12 +85,12 @@ pub fn simulated_p_values(
         .collect()
 }
 
-/// The median widths of the mean's interval (`--ci level`, the default method) and of the
-/// public Student-t interval over `reps` datasets of n values N(`mean`, `sd`²) on the [−1, 1]
+/// The widths of the mean's interval (`--ci level`, the default method) and of the public
+/// Student-t interval on each of `reps` datasets of n values N(`mean`, `sd`²) on the [−1, 1]
 /// scale (the datasets of [`simulated_p_values`] at the same seed), each released with
-/// [`simulate_release`] at ε: `(private, public)`, on the [−1, 1] scale (the declared bounds'
-/// half-range is 1). The public interval is on the values as drawn, the private one on them
-/// clamped, as a release clamps them.
+/// [`simulate_release`] at ε: `(private, public)` a dataset, on the [−1, 1] scale (the
+/// declared bounds' half-range is 1). The public interval is on the values as drawn, the
+/// private one on them clamped, as a release clamps them.
 ///
 /// # Errors
 /// [`TTestError::InvalidParameter`] for a bad mean, sd, level or reps = 0, and the release's
@@ -101,7 +101,7 @@ pub fn mean_interval_widths(
     (mean, sd): (f64, f64),
     level: f64,
     (reps, seed): (u64, u64),
-) -> Result<(f64, f64), TTestError> {
+) -> Result<Vec<(f64, f64)>, TTestError> {
     let bad = |name, value, requirement| TTestError::InvalidParameter { name, value, requirement };
     if !(sd.is_finite() && sd > 0.0 && mean.is_finite()) {
         return Err(bad("sd", sd, "finite and > 0, with a finite mean"));
@@ -109,10 +109,10 @@ pub fn mean_interval_widths(
     if reps == 0 {
         return Err(bad("reps", 0.0, "at least 1"));
     }
-    let identity =
-        Rescaling::new(Bounds::new(-1.0, 1.0).map_err(|_| bad("bounds", 1.0, ""))?, 0.0)?;
+    // The [−1, 1] scale is the data's here: bounds [−1, 1] about 0 map it to itself.
+    let identity = Rescaling::new(Bounds::new(-1.0, 1.0)?, 0.0)?;
     let scales = PrivateTOptions::new(epsilon).noise_scales(n)?;
-    let widths = (0..reps)
+    (0..reps)
         .map(|r| {
             let mut stream = DrawStream::new(seed, TAG_SIMULATED_DATA, r);
             let data = normal_values(&mut stream, n, mean, sd);
@@ -126,13 +126,7 @@ pub fn mean_interval_widths(
                 ttest_1samp(&data, 0.0, Alternative::TwoSided)?.confidence_interval(level)?;
             Ok((private.high - private.low, public.high - public.low))
         })
-        .collect::<Result<Vec<(f64, f64)>, TTestError>>()?;
-    let median = |pick: fn(&(f64, f64)) -> f64| {
-        let mut values: Vec<f64> = widths.iter().map(pick).collect();
-        values.sort_by(f64::total_cmp);
-        values[values.len() / 2]
-    };
-    Ok((median(|w| w.0), median(|w| w.1)))
+        .collect()
 }
 
 impl RejectionRate {
@@ -370,15 +364,11 @@ impl PrivateTest for PrivateTTest {
         let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
         let sd = setting.sd_fraction.unwrap_or(PAPER_SD);
         let study = (setting.reps as u64, setting.seed_at(n));
-        let (private, public) =
-            mean_interval_widths(n, epsilon, (setting.effect * sd, sd), level, study)
-                .map_err(Refusal::from_display)?;
+        let widths = mean_interval_widths(n, epsilon, (setting.effect * sd, sd), level, study)
+            .map_err(Refusal::from_display)?;
         // In the data's sd: the widths are on the scale where the half-range is 1.
-        Ok(IntervalWidths {
-            parameter: "mean",
-            unit: "sd of the data",
-            private: private / sd,
-            public: public / sd,
-        })
+        let in_sd: Vec<(f64, f64)> = widths.iter().map(|(p, q)| (p / sd, q / sd)).collect();
+        IntervalWidths::median_of("mean", "sd of the data", &in_sd)
+            .ok_or_else(|| Refusal("no simulated datasets (reps = 0)".to_owned()))
     }
 }

@@ -169,7 +169,11 @@ fn the_plans_interval_widths() {
     use dptest_t_test::{PrivateTTest, mean_interval_widths};
     let (n, sd) = (400, 0.2);
     let widths = |epsilon: f64| {
-        mean_interval_widths(n, Epsilon::new(epsilon).unwrap(), (0.05, sd), 0.95, (400, 3)).unwrap()
+        let pairs =
+            mean_interval_widths(n, Epsilon::new(epsilon).unwrap(), (0.05, sd), 0.95, (400, 3))
+                .unwrap();
+        let w = dptest_core::IntervalWidths::median_of("mean", "", &pairs).unwrap();
+        (w.private, w.public)
     };
     // t_{0.975, 399} = 1.965927 (scipy 1.17.1: stats.t.ppf(0.975, 399)).
     let student = 2.0 * 1.965927 * sd / (n as f64).sqrt();
