@@ -45,7 +45,9 @@ use dptest_core::{Estimate, check_level};
 use dptest_refdist::exact::NormalLaplaceExact;
 use dptest_refdist::simulation_laplace;
 
-use crate::covariance::{MeanRankCovariance, covariance_layout, mean_rank_covariance};
+use crate::covariance::{
+    COVARIANCE_MAX_GROUPS, MeanRankCovariance, covariance_layout, mean_rank_covariance,
+};
 use crate::deviations::{RankDeviations, rank_deviations};
 use crate::interval::{ErrorDraw, covariance_factor, rank_effect_between, rank_effect_scale};
 use crate::null_scale::scale_factor_sensitivity;
@@ -186,10 +188,18 @@ pub fn public_rank_effect_interval(
         requirement: requirement.to_owned(),
     };
     check_level(level).map_err(|_| invalid("level", "a level in (0, 1)"))?;
+    let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
+    if !(2..=COVARIANCE_MAX_GROUPS).contains(&sizes.len()) || sizes.iter().any(|&s| s < 2) {
+        return Err(invalid(
+            "sizes",
+            &format!(
+                "2 to {COVARIANCE_MAX_GROUPS} groups of at least two values each for the rank \
+                 effect's interval (got sizes {sizes:?})"
+            ),
+        ));
+    }
     let values = rank_deviations(sample)?;
     let covariance = MeanRankCovariance { values: mean_rank_covariance(sample)?, scale: 0.0 };
-    let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
-    // rank_deviations has checked the sizes (2 to 16 groups of at least two values).
     let scale = rank_effect_scale(sample.values().len())
         .ok_or_else(|| invalid("n", "at least 2 values"))?;
     let h_abs = values.iter().map(|w| w.abs()).sum::<f64>() * scale;
