@@ -220,6 +220,27 @@ fn the_rank_effect_interval_of_kruskal_wallis() {
     assert_eq!(e["epsilon"], 0.0);
 }
 
+/// The human summary's hint where the rank effect's interval is a bound: fixed text chosen by
+/// the declared flags alone (the same line for other data), gone with `--ci-epsilon`.
+#[test]
+fn a_bound_interval_says_how_to_narrow_it() {
+    let hint = |file: &'static str, extra: &[&'static str]| {
+        let mut args = kw_args(file, &["--epsilon", "1", "--ci", "0.95"]);
+        if file != "examples/methylation.csv" {
+            args.extend(["--groups", "bipolar,control"]);
+        }
+        args.extend_from_slice(extra);
+        ok(&args).lines().find(|l| l.trim_start().starts_with("hint:")).map(str::to_owned)
+    };
+    let free = hint("examples/methylation.csv", &[]).expect("a hint line");
+    assert!(free.contains("--known-sizes with --ci-epsilon E"), "{free}");
+    let known = hint("examples/methylation.csv", &["--known-sizes"]).expect("a hint line");
+    assert!(known.contains("at the public sizes") && !known.contains("--known-sizes"), "{known}");
+    let other = hint("examples/two_groups.csv", &[]).expect("a hint line");
+    assert_eq!(other, free);
+    assert_eq!(hint("examples/methylation.csv", &["--known-sizes", "--ci-epsilon", "0.5"]), None);
+}
+
 /// `--ci-epsilon` with the rank effect's interval: the mean ranks' covariance from a
 /// release of its own (by default its scale factor), charged with the test; without public
 /// sizes refused before anything is read.
