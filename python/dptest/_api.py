@@ -1004,7 +1004,7 @@ def plan(
 
     Parameters
     ----------
-    test : {'kruskal-wallis', 'mann-whitney', 'wilcoxon', 't-test'}
+    test : {'kruskal-wallis', 'mann-whitney', 'wilcoxon', 't-test', 'sign'}
     effect : float
         Effect size in standard deviations (KW: max − min of the group means; MW: mean
         shift; Wilcoxon: mean of ``after`` minus mean of ``before``; t-test: mean over sd).

@@ -163,7 +163,9 @@ pub const RANK_EFFECT_PUBLIC_METHOD: &str = "public: D̂ from mid-ranks, between
 /// delta-method interval; where a group straddles the middle its term counts as |e_i| below and
 /// as the worst sign above, so the interval still covers at D = 0, where a bootstrap of D̂
 /// never does. The normal law is asymptotic; the coverage is measured (`cargo xtask calibrate
-/// --coverage --test kw-public`, docs/intervals.md, "The public interval").
+/// --coverage --test kw-public` and `scripts/kw-public-small-n.py`, docs/intervals.md, "The
+/// public interval"): at two groups of 15 it covers 0.916, as DeLong's interval does on the
+/// same data (0.913).
 ///
 /// ```
 /// use dptest_kruskal_wallis::{GroupedSample, public_rank_effect_interval};
