@@ -3,7 +3,8 @@
 //!
 //! - **The median** ([`private_median_interval`], module `median`): one noisy histogram
 //!   around two noisily chosen points gives the order-statistic interval of the sign test,
-//!   widened by the exact law of the histogram noise's worst prefix ([`WalkMinimum`]); valid
+//!   widened by the exact law of the histogram noise's worst prefix ([`WalkMinimum`]; with
+//!   every count corrected by the known total n, [`CorrectedMinimum`]); valid
 //!   for every distribution whose median lies in the declared range, ties and atoms included.
 //!   Used by the sign and Wilcoxon tests (`--ci`); [`public_median_interval`] is its public twin.
 //! - **Noise bounds** ([`WalkMinimum`], [`count_threshold`], [`laplace_sum_cdf`]): the exact
@@ -32,12 +33,14 @@
 
 #![deny(missing_docs)]
 
+mod corrected;
 mod error;
 mod grid;
 mod median;
 mod noise;
 mod walk;
 
+pub use corrected::{CORRECTED_SCALE, CorrectedMinimum, TOTAL_SHARE};
 pub use error::IntervalError;
 pub use median::{
     CANDIDATES, MEDIAN_PUBLIC_METHOD, MedianInterval, SELECT_FRACTION, SIDE_POINTS,
@@ -46,7 +49,7 @@ pub use median::{
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
 pub use walk::{
     DiscreteWalk, EXACT_SCALE, WalkMinimum, count_threshold, laplace_sum_cdf, offset_threshold,
-    walk_min_bound,
+    threshold_against, walk_min_bound,
 };
 
 use dptest_core::Bounds;

@@ -63,7 +63,7 @@ const LEFT_OUT: f64 = 1e-20;
 
 /// q = e^(−1/b), the ratio of the discrete Laplace(b) noise's successive probabilities, for
 /// the tables of k ≥ 1 cells (`None` for k = 0, or b outside (0, [`EXACT_SCALE`]]).
-fn noise_ratio(k: usize, b: f64) -> Option<f64> {
+pub(crate) fn noise_ratio(k: usize, b: f64) -> Option<f64> {
     (k > 0 && b > 0.0 && b <= EXACT_SCALE).then(|| (-1.0 / b).exp())
 }
 
@@ -123,7 +123,7 @@ impl DiscreteWalk {
 /// Slack added to every tail a [`WalkMinimum`] reports, for the rounding of its sums (each
 /// entry is a sum of at most a few hundred thousand positive terms in f64: its relative error
 /// is below 10⁻¹⁰, far under this).
-const ROUNDING: f64 = 1e-12;
+pub(crate) const ROUNDING: f64 = 1e-12;
 
 /// The exact law of the walk's minimum M_k = min_{1 ≤ j ≤ k} S_j for k cells of discrete
 /// Laplace noise of scale b, tabulated: `tail[τ]` ≥ P(M_k ≤ −τ) for τ = 0, 1, …, and the last
@@ -212,7 +212,7 @@ impl WalkMinimum {
 /// (law ⊛ Z)[s] = c·(up[s] + down[s] − law[s]) for up[s] = Σ_{v ≤ s} law[v]·q^{s−v} and
 /// down[s] = Σ_{v ≥ s} law[v]·q^{v−s}; the mass above v_top is Σ_v law[v]·P(Z ≥ v_top + 1 − v)
 /// with P(Z ≥ m) = q^m/(1 + q) for m ≥ 0.
-fn convolve_discrete_laplace(law: &[f64], q: f64) -> (Vec<f64>, f64) {
+pub(crate) fn convolve_discrete_laplace(law: &[f64], q: f64) -> (Vec<f64>, f64) {
     let c = (1.0 - q) / (1.0 + q);
     let mut up = vec![0.0; law.len()];
     let mut running = 0.0;
@@ -259,6 +259,18 @@ pub fn offset_threshold(n: usize, offsets: &[i64], b: f64, tail: f64) -> Option<
     if k == 0 || offsets.iter().any(|&d| d < 0) {
         return None;
     }
+    let exact = WalkMinimum::with_offsets(offsets, b);
+    threshold_against(n, tail, |t| match &exact {
+        Some(w) => w.cdf(t),
+        None => walk_min_bound(k, b, t as f64),
+    })
+}
+
+/// The largest integer `thr` with P(N + noise ≤ thr) ≤ `tail` for every N stochastically at
+/// least Binomial(n, ½) independent of the noise, where `noise_cdf(t)` bounds P(noise ≤ t)
+/// from above at every integer t (and is non-decreasing); `None` when no threshold ≥ −n − 1
+/// qualifies.
+pub fn threshold_against(n: usize, tail: f64, noise_cdf: impl Fn(i64) -> f64) -> Option<i64> {
     let ln_pmf = |x: usize| ln_half_binomial_pmf(n, x);
     // The binomial's mass beyond 40 sd of its mean is below 10⁻³⁰⁰: summed over the
     // support within that (the rest is added whole to the bound, which is conservative).
@@ -266,13 +278,9 @@ pub fn offset_threshold(n: usize, offsets: &[i64], b: f64, tail: f64) -> Option<
     let (first, last) = ((n / 2).saturating_sub(reach), (n / 2 + reach).min(n));
     let pmf: Vec<(i64, f64)> = (first..=last).map(|x| (x as i64, ln_pmf(x).exp())).collect();
     let outside = (1.0 - pmf.iter().map(|p| p.1).sum::<f64>()).max(0.0);
-    let exact = WalkMinimum::with_offsets(offsets, b);
-    let walk = |t: i64| match &exact {
-        Some(w) => w.cdf(t),
-        None => walk_min_bound(k, b, t as f64),
+    let bound = |thr: i64| -> f64 {
+        outside + pmf.iter().map(|&(x, p)| p * noise_cdf(thr - x)).sum::<f64>()
     };
-    let bound =
-        |thr: i64| -> f64 { outside + pmf.iter().map(|&(x, p)| p * walk(thr - x)).sum::<f64>() };
     // bound is increasing in thr; search in [−1 − n, n].
     let (mut lo, mut hi) = (-(n as i64) - 1, n as i64);
     if bound(lo) > tail {
