@@ -993,6 +993,7 @@ def plan(
     smaller_share: Optional[float] = None,
     known_sizes: bool = False,
     ci: Optional[float] = None,
+    ci_epsilon: Optional[float] = None,
     draws: Optional[int] = None,
     seed: Optional[int] = None,
     progress: Optional[bool] = None,
@@ -1030,6 +1031,11 @@ def plan(
         same simulated data (t-test: the mean against Student's, in sd of the data, the
         declared bounds setting the private one; Mann–Whitney with ``known_sizes=True``:
         P(X > Y) against DeLong's).
+    ci_epsilon : float, optional
+        With ``ci``: the interval's own ε, as the release's ``ci_epsilon`` would spend it
+        beside ``epsilon`` (the CLI's ``--ci-epsilon``; Mann–Whitney with
+        ``known_sizes=True``: DeLong's variance released). Refused for an interval that
+        spends none (the t-test's).
 
     Returns
     -------
@@ -1045,5 +1051,6 @@ def plan(
                 None if bounds is None else (float(bounds[0]), float(bounds[1])),
                 None if sd is None else float(sd),
                 None if smaller_share is None else float(smaller_share), bool(known_sizes),
-                None if ci is None else float(ci))
+                None if ci is None else float(ci),
+                None if ci_epsilon is None else float(ci_epsilon))
     return out.to_dict()

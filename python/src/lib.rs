@@ -837,7 +837,7 @@ fn ledger_status(path: std::path::PathBuf, dataset: &str) -> PyResult<Option<Str
 
 /// Sample size by simulation (dptest-plan, the CLI's `plan`); JSON with the CLI's keys.
 #[pyfunction]
-#[pyo3(signature = (test, effect, epsilon, power, alpha, groups, reps, max_n, zero_fraction, draws, seed, bounds, sd, smaller_share, known_sizes, ci=None))]
+#[pyo3(signature = (test, effect, epsilon, power, alpha, groups, reps, max_n, zero_fraction, draws, seed, bounds, sd, smaller_share, known_sizes, ci=None, ci_epsilon=None))]
 #[allow(clippy::too_many_arguments)]
 fn plan(
     py: Python<'_>,
@@ -857,6 +857,7 @@ fn plan(
     smaller_share: Option<f64>,
     known_sizes: bool,
     ci: Option<f64>,
+    ci_epsilon: Option<f64>,
 ) -> PyResult<String> {
     let settings = dptest_plan::PlanSettings {
         test: test.to_owned(),
@@ -874,6 +875,7 @@ fn plan(
         draws,
         seed,
         ci,
+        ci_epsilon,
     };
     let settings = match (bounds, sd) {
         (Some((lo, hi)), Some(sd)) => settings.with_data_sd(lo, hi, sd).map_err(err)?,
@@ -900,6 +902,7 @@ fn plan(
     r.set("public_n", dptest_plan::public_n(test, effect, alpha, power, zero_fraction, groups, smaller_share));
     if let (Some(level), Some(w)) = (ci, &found.interval) {
         r.set("ci", level);
+        r.set("ci_epsilon", ci_epsilon);
         r.set("interval", w);
     }
     r.set("privacy", "nothing released: planning uses simulated data only");

@@ -132,3 +132,18 @@ def test_plan_with_ci_is_the_clis_interval_study():
     assert got["interval"]["private"] > got["interval"]["public"]
     with pytest.raises(ValueError, match="no interval study"):
         dptest.plan("wilcoxon", 1.0, 1.0, reps=50, ci=0.95)
+
+
+def test_plan_with_ci_epsilon_is_the_clis_interval_study():
+    args = ["--test", "mann-whitney", "--effect", "0.8", "--epsilon", "1", "--known-sizes",
+            "--smaller-share", "0.2", "--ci", "0.95", "--reps", "100", "--draws", "500"]
+    want = run_cli("plan", *args, "--ci-epsilon", "1")
+    got = dptest.plan("mann-whitney", 0.8, 1.0, reps=100, draws=500, known_sizes=True,
+                      smaller_share=0.2, ci=0.95, ci_epsilon=1.0)
+    assert got["interval"] == want["interval"] and got["n"] == want["n"]
+    assert got["ci_epsilon"] == 1.0
+    bound = dptest.plan("mann-whitney", 0.8, 1.0, reps=100, draws=500, known_sizes=True,
+                        smaller_share=0.2, ci=0.95)
+    assert got["interval"]["private"] < bound["interval"]["private"]
+    with pytest.raises(ValueError, match="no ε of its own"):
+        dptest.plan("t-test", 0.5, 1.0, reps=50, ci=0.95, ci_epsilon=1.0)

@@ -834,6 +834,11 @@ pub struct PlanArgs {
     /// mann-whitney --known-sizes, P(X > Y) against DeLong's.
     #[arg(long, value_name = "LEVEL", value_parser = unit_interval)]
     pub ci: Option<f64>,
+    /// With --ci: the interval's own ε, as the release's --ci-epsilon would spend it beside
+    /// --epsilon (mann-whitney --known-sizes: DeLong's variance released; refused for an
+    /// interval that spends none).
+    #[arg(long, value_name = "E", value_parser = positive, requires = "ci")]
+    pub ci_epsilon: Option<f64>,
     #[command(flatten)]
     pub options: PlanOptions,
 }

@@ -46,7 +46,7 @@ pub use crate::{
     freeing::{FREE_BLOCKS, map_pairs_freeing},
     outcome::{Outcome, PrivacyCost, Spent},
     paired::{InvalidPairs, paired_difference, paired_differences},
-    registry::{IntervalWidths, POWER_DRAWS, PowerSetting, PrivateTest, Refusal},
+    registry::{IntervalRequest, IntervalWidths, POWER_DRAWS, PowerSetting, PrivateTest, Refusal},
 };
 
 pub mod tags;

@@ -91,27 +91,58 @@ pub trait PrivateTest: Sync {
     /// # Errors
     /// The test's refusal of the setting.
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal>;
-    /// Whether [`PrivateTest::interval_widths`] serves `setting` (checked before a plan's
-    /// search, from the setting alone): by default no test has an interval study.
+    /// Whether [`PrivateTest::interval_widths`] serves `setting` and `request` (checked before
+    /// a plan's search, from the setting alone): by default no test has an interval study.
     ///
     /// # Errors
     /// Why not, in words.
-    fn interval_study(&self, _setting: &PowerSetting) -> Result<(), Refusal> {
+    fn interval_study(
+        &self,
+        _setting: &PowerSetting,
+        _request: &IntervalRequest,
+    ) -> Result<(), Refusal> {
         Err(no_interval_study(self.name()))
     }
-    /// The interval `--ci level` would print at n on the power study's data: the median
-    /// widths of the private interval and of the public one on the same `setting.reps`
-    /// simulated datasets (simulation only).
+    /// The interval `--ci level` (with `--ci-epsilon` where `request` has one) would print at
+    /// n on the power study's data: the median widths of the private interval and of the
+    /// public one on the same `setting.reps` simulated datasets (simulation only).
     ///
     /// # Errors
-    /// The test's refusal of the setting or the level (by default: no interval study).
+    /// The test's refusal of the setting or the request (by default: no interval study).
     fn interval_widths(
         &self,
         _setting: &PowerSetting,
         _n: usize,
-        _level: f64,
+        _request: &IntervalRequest,
     ) -> Result<IntervalWidths, Refusal> {
         Err(no_interval_study(self.name()))
+    }
+}
+
+/// The interval a plan simulates: `--ci LEVEL` and, for an interval with a release of its
+/// own, `--ci-epsilon E`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntervalRequest {
+    /// The confidence level, in (0, 1).
+    pub level: f64,
+    /// The interval's own ε, spent beside the test's (`None`: the interval spends none).
+    pub epsilon: Option<f64>,
+}
+
+impl IntervalRequest {
+    /// Refuses an ε of its own for `test`'s interval, which spends none (as the release
+    /// refuses `--ci-epsilon` there).
+    ///
+    /// # Errors
+    /// The refusal, in words, when the request has an ε.
+    pub fn spends_none(&self, test: &str) -> Result<(), Refusal> {
+        match self.epsilon {
+            None => Ok(()),
+            Some(_) => Err(Refusal(format!(
+                "{test}: this interval spends no ε of its own (post-processing of the release); \
+                 leave out --ci-epsilon"
+            ))),
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
-use dptest_core::{IntervalWidths, PowerSetting, PrivateTest, Refusal};
+use dptest_core::{IntervalRequest, IntervalWidths, PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::{Epsilon, Sensitivity, laplace_plan};
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
 use rand::{Rng, SeedableRng};
@@ -476,38 +476,63 @@ impl PrivateTest for PrivateMannWhitney {
         Ok(hits as f64 / setting.reps as f64)
     }
 
-    fn interval_study(&self, setting: &PowerSetting) -> Result<(), Refusal> {
-        match setting.known_sizes {
-            true => Ok(()),
-            false => Err(Refusal(
+    fn interval_study(
+        &self,
+        setting: &PowerSetting,
+        request: &IntervalRequest,
+    ) -> Result<(), Refusal> {
+        if !setting.known_sizes {
+            return Err(Refusal(
                 "the interval for P(X > Y) needs public group sizes (--known-sizes)".to_owned(),
-            )),
+            ));
+        }
+        match request.epsilon {
+            Some(e) => Epsilon::new(e).map(|_| ()).map_err(Refusal::from_display),
+            None => Ok(()),
         }
     }
 
-    /// P(X > Y)'s interval (`--ci` with `--known-sizes`, the variance bound) against DeLong's
-    /// on the same simulated datasets.
+    /// P(X > Y)'s interval (`--ci` with `--known-sizes`: the variance bound, or with
+    /// `--ci-epsilon` DeLong's variance from the placement statistic released at that ε)
+    /// against DeLong's on the same simulated datasets.
     fn interval_widths(
         &self,
         setting: &PowerSetting,
         n: usize,
-        level: f64,
+        request: &IntervalRequest,
     ) -> Result<IntervalWidths, Refusal> {
-        self.interval_study(setting)?;
+        self.interval_study(setting, request)?;
+        let level = request.level;
         let z = dptest_refdist::special::normal_quantile(1.0 - (1.0 - level) / 2.0);
         let (study, sizes) = power_study(setting, n)?;
         let scale = study.u_scale(sizes).map_err(Refusal::from_display)?;
+        // The placement release's noise scale, where a group has two values or more.
+        let placements = match (request.epsilon, sizes.iter().all(|&s| s >= 2)) {
+            (Some(e), true) => {
+                Some(crate::placement_sensitivity(sizes).map_err(Refusal::from_display)? / e)
+            }
+            _ => None,
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
+        // The placement release's noise from a stream of its own: the datasets and U's noise
+        // are the same with and without it.
+        let mut placement_rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n) ^ PLACEMENT_STREAM);
         let mut widths = Vec::with_capacity(setting.reps);
         for _ in 0..setting.reps {
             let sample = normal_two_sample(sizes[0], sizes[1], setting.effect, &mut rng)
                 .map_err(Refusal::from_display)?;
             let u1 = sample.u1().map_err(Refusal::from_display)?;
             let noisy = u1 + scale * dptest_refdist::simulation_laplace(&mut rng);
-            let private = crate::auc_interval(noisy, sizes, scale, level)
-                .ok_or_else(|| Refusal(format!("no interval at level {level}")))?;
-            let theta = u1 / (sizes[0] * sizes[1]) as f64;
             let t = crate::placement_statistic(&sample).map_err(Refusal::from_display)?;
+            let private = match placements {
+                Some(b) => {
+                    let t_noisy = t + b * dptest_refdist::simulation_laplace(&mut placement_rng);
+                    crate::auc_interval_placements(noisy, sizes, scale, (t_noisy, b), level)
+                }
+                None => crate::auc_interval(noisy, sizes, scale, level),
+            }
+            .ok_or_else(|| Refusal(format!("no interval at level {level}")))?;
+            let theta = u1 / (sizes[0] * sizes[1]) as f64;
             let delong = 2.0 * z * crate::placement_variance(t, theta, sizes).max(0.0).sqrt();
             widths.push((private.high - private.low, delong.min(1.0)));
         }
@@ -515,6 +540,9 @@ impl PrivateTest for PrivateMannWhitney {
             .ok_or_else(|| Refusal("no simulated datasets (reps = 0)".to_owned()))
     }
 }
+
+/// Mixed into the seed of the interval study's placement noise (its own stream).
+const PLACEMENT_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The power study's setting at n: its study (references built on first use) and the sizes.
 fn power_study(setting: &PowerSetting, n: usize) -> Result<(MwStudy, [usize; 2]), Refusal> {

@@ -17,7 +17,7 @@ use std::fmt;
 mod public_n;
 pub use public_n::{PublicN, public_n};
 
-use dptest_registry::{IntervalWidths, PowerSetting, PrivateTest};
+use dptest_registry::{IntervalRequest, IntervalWidths, PowerSetting, PrivateTest};
 use serde::Serialize;
 
 /// Seed of the simulations by default.
@@ -58,6 +58,10 @@ pub struct PlanSettings {
     /// Also simulate the interval `--ci` would print at the planned n, at this level
     /// ([`PrivateTest::interval_widths`]; tests without an interval study refuse it).
     pub ci: Option<f64>,
+    /// With [`PlanSettings::ci`]: the interval's own ε (`--ci-epsilon`), for an interval with
+    /// a release of its own (Mann–Whitney: DeLong's variance; refused where the interval spends
+    /// none).
+    pub ci_epsilon: Option<f64>,
 }
 
 impl PlanSettings {
@@ -79,6 +83,7 @@ impl PlanSettings {
             draws: None,
             seed: None,
             ci: None,
+            ci_epsilon: None,
         }
     }
 
@@ -229,6 +234,9 @@ impl PowerSimulation {
         if let Some(level) = settings.ci {
             open_unit("the interval's level", level)?;
         }
+        if settings.ci_epsilon.is_some() && settings.ci.is_none() {
+            return Err(PlanError::Invalid("the interval's ε needs its level (ci)".to_owned()));
+        }
         if settings.reps == 0 {
             return Err(PlanError::Invalid("reps must be at least 1".to_owned()));
         }
@@ -262,20 +270,24 @@ impl PowerSimulation {
         self.test.power(&self.setting, n).map_err(|e| PlanError::Test(e.0))
     }
 
-    /// Whether the test has an interval study for this setting.
+    /// Whether the test has an interval study for this setting and `request`.
     ///
     /// # Errors
     /// [`PlanError::Invalid`]: why not.
-    pub fn interval_study(&self) -> Result<(), PlanError> {
-        self.test.interval_study(&self.setting).map_err(|e| PlanError::Invalid(e.0))
+    pub fn interval_study(&self, request: &IntervalRequest) -> Result<(), PlanError> {
+        self.test.interval_study(&self.setting, request).map_err(|e| PlanError::Invalid(e.0))
     }
 
-    /// The intervals' median widths at n and `level`.
+    /// The intervals' median widths at n for `request`.
     ///
     /// # Errors
     /// [`PlanError::Test`]: the test refused the setting (or has no interval study).
-    pub fn interval_widths(&self, n: usize, level: f64) -> Result<IntervalWidths, PlanError> {
-        self.test.interval_widths(&self.setting, n, level).map_err(|e| PlanError::Test(e.0))
+    pub fn interval_widths(
+        &self,
+        n: usize,
+        request: &IntervalRequest,
+    ) -> Result<IntervalWidths, PlanError> {
+        self.test.interval_widths(&self.setting, n, request).map_err(|e| PlanError::Test(e.0))
     }
 }
 
@@ -287,8 +299,9 @@ pub fn plan(
 ) -> Result<PlanResult, PlanError> {
     let simulation = PowerSimulation::new(settings)?;
     let n_min = simulation.test.min_n(settings.groups);
-    if settings.ci.is_some() {
-        simulation.interval_study()?;
+    let request = settings.ci.map(|level| IntervalRequest { level, epsilon: settings.ci_epsilon });
+    if let Some(request) = &request {
+        simulation.interval_study(request)?;
     }
     let mut points = Vec::new();
     let mut evaluate = |n: usize| -> Result<bool, PlanError> {
@@ -305,7 +318,7 @@ pub fn plan(
     let at = points.iter().find(|p| p.n == n).copied();
     let draws = simulation.setting.draws;
     let data = simulation.test.effect(&simulation.setting);
-    let interval = settings.ci.map(|level| simulation.interval_widths(n, level)).transpose()?;
+    let interval = request.map(|r| simulation.interval_widths(n, &r)).transpose()?;
     Ok(PlanResult { n, at, evaluated: points, draws, seed: settings.seed(), data, interval })
 }
 
@@ -388,9 +401,41 @@ mod tests {
         let found = plan(&mw, &mut |_| {}).unwrap();
         let interval = found.interval.unwrap();
         assert!(interval.private > interval.public && interval.public < 1.0, "{interval:?}");
-        let private_sizes = PlanSettings { known_sizes: false, ..mw };
+        let private_sizes = PlanSettings { known_sizes: false, ..mw.clone() };
         let refused = plan(&private_sizes, &mut |_| panic!("refused before any candidate"));
         assert!(refused.unwrap_err().to_string().contains("--known-sizes"));
+    }
+
+    /// `ci_epsilon`: Mann–Whitney's interval with DeLong's variance released is narrower than
+    /// the variance bound's on unequal groups (share 0.2), at the same planned n; the t-test's
+    /// interval spends none and refuses it before any candidate, and an ε without a level is
+    /// refused.
+    #[test]
+    fn the_interval_with_an_epsilon_of_its_own() {
+        let mw = PlanSettings {
+            reps: 100,
+            draws: Some(500),
+            known_sizes: true,
+            smaller_share: Some(0.2),
+            ci: Some(0.95),
+            ..PlanSettings::new("mann-whitney", 0.8, 1.0)
+        };
+        let bound = plan(&mw, &mut |_| {}).unwrap();
+        let released = plan(&PlanSettings { ci_epsilon: Some(1.0), ..mw.clone() }, &mut |_| {});
+        let released = released.unwrap();
+        assert_eq!(released.n, bound.n);
+        let (b, r) = (bound.interval.unwrap(), released.interval.unwrap());
+        assert_eq!(b.public, r.public);
+        assert!(r.private < b.private && r.private > r.public, "{b:?} {r:?}");
+        let t = PlanSettings {
+            ci: Some(0.95),
+            ci_epsilon: Some(1.0),
+            ..PlanSettings::new("t-test", 0.5, 1.0)
+        };
+        let refused = plan(&t, &mut |_| panic!("refused before any candidate")).unwrap_err();
+        assert!(refused.to_string().contains("no ε of its own"), "{refused}");
+        let no_level = PlanSettings { ci: None, ci_epsilon: Some(1.0), ..mw };
+        assert!(PowerSimulation::new(&no_level).is_err());
     }
 
     #[test]

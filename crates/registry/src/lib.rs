@@ -19,7 +19,9 @@
 
 #![deny(missing_docs)]
 
-pub use dptest_core::{IntervalWidths, POWER_DRAWS, PowerSetting, PrivateTest, Refusal};
+pub use dptest_core::{
+    IntervalRequest, IntervalWidths, POWER_DRAWS, PowerSetting, PrivateTest, Refusal,
+};
 pub use dptest_report::ReleaseTest;
 
 /// Every private test, in the order listings show them.

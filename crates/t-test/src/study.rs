@@ -3,7 +3,7 @@
 //! Simulation randomness only (Philox streams of `dptest-refdist`): never use these
 //! functions to release real data.
 
-use dptest_core::{IntervalWidths, PowerSetting, PrivateTest, Refusal};
+use dptest_core::{IntervalRequest, IntervalWidths, PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{DrawStream, MonteCarlo};
 use serde::Serialize;
@@ -351,16 +351,22 @@ impl PrivateTest for PrivateTTest {
             .map_err(Refusal::from_display)
     }
 
-    fn interval_study(&self, _setting: &PowerSetting) -> Result<(), Refusal> {
-        Ok(())
+    fn interval_study(
+        &self,
+        _setting: &PowerSetting,
+        request: &IntervalRequest,
+    ) -> Result<(), Refusal> {
+        request.spends_none(self.name())
     }
 
     fn interval_widths(
         &self,
         setting: &PowerSetting,
         n: usize,
-        level: f64,
+        request: &IntervalRequest,
     ) -> Result<IntervalWidths, Refusal> {
+        request.spends_none(self.name())?;
+        let level = request.level;
         let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
         let sd = setting.sd_fraction.unwrap_or(PAPER_SD);
         let study = (setting.reps as u64, setting.seed_at(n));

@@ -29,6 +29,7 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
         draws: common.draws,
         seed: common.seed,
         ci: args.ci,
+        ci_epsilon: args.ci_epsilon,
     };
     if args.known_sizes && !["mann-whitney", "kruskal-wallis"].contains(&args.test.as_str()) {
         anyhow::bail!("--known-sizes describes the group sizes of Mann–Whitney or Kruskal–Wallis");
@@ -102,7 +103,7 @@ fn report(
     }
     r.line("effect", found.data.clone());
     if let (Some(level), Some(w)) = (args.ci, &found.interval) {
-        r.line("interval", interval_line(level, w, args.sd));
+        r.line("interval", interval_line(level, w, args.sd, args.ci_epsilon));
     }
     let public = dptest_plan::public_n(
         test.name(),
@@ -141,6 +142,7 @@ fn report(
     r.set("public_n", public);
     if let (Some(level), Some(w)) = (args.ci, &found.interval) {
         r.set("ci", level);
+        r.set("ci_epsilon", args.ci_epsilon);
         r.set("interval", w);
     }
     if let (Some(b), Some(sd)) = (args.bounds, args.sd) {
@@ -152,12 +154,18 @@ fn report(
 }
 
 /// The interval at the planned n, in words: both median widths in the study's unit, and in
-/// the data's units where `--sd` gives them.
-fn interval_line(level: f64, w: &dptest_core::IntervalWidths, sd: Option<f64>) -> String {
+/// the data's units where `--sd` gives them; the interval's own ε where it has one.
+fn interval_line(
+    level: f64,
+    w: &dptest_core::IntervalWidths,
+    sd: Option<f64>,
+    epsilon: Option<f64>,
+) -> String {
     let in_units =
         |x: f64| sd.map_or(String::new(), |s| format!(" = {} in the data's units", fmt(x * s)));
+    let own = epsilon.map_or(String::new(), |e| format!(", with ε = {} of its own", fmt(e)));
     format!(
-        "{}% CI, {}: median width {} {}{} (the public interval on the same data: {}{}; {}×)",
+        "{}% CI, {}{own}: median width {} {}{} (the public interval on the same data: {}{}; {}×)",
         fmt(100.0 * level),
         w.parameter,
         fmt(w.private),

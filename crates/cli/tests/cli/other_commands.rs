@@ -204,6 +204,35 @@ fn plan_prints_the_interval_at_the_planned_n() {
     assert!(e.contains("no interval study"), "{e}");
 }
 
+/// `plan --ci --ci-epsilon`: Mann–Whitney's interval with DeLong's variance released at that
+/// ε, named in both outputs and narrower than the bound's on unequal groups (same n, same
+/// DeLong width); the t-test's interval spends none and refuses it, and an ε without a level
+/// is a usage error.
+#[test]
+fn plan_takes_the_intervals_own_epsilon() {
+    let mut args = vec!["plan", "--test", "mann-whitney", "--effect", "0.8", "--epsilon", "1"];
+    args.extend(["--known-sizes", "--smaller-share", "0.2", "--ci", "0.95", "--reps", "100"]);
+    args.extend(["--draws", "500"]);
+    let bound = json(&args);
+    let mut released_args = args.clone();
+    released_args.extend(["--ci-epsilon", "1"]);
+    let released = json(&released_args);
+    assert_eq!(
+        (released["n"].clone(), released["ci_epsilon"].as_f64()),
+        (bound["n"].clone(), Some(1.0))
+    );
+    let width = |v: &serde_json::Value, which: &str| v["interval"][which].as_f64().unwrap();
+    assert_eq!(width(&released, "public"), width(&bound, "public"));
+    assert!(width(&released, "private") < width(&bound, "private"), "{released} {bound}");
+    assert!(ok(&released_args).contains("with ε = 1 of its own"));
+    let mut t = vec!["plan", "--test", "t-test", "--effect", "0.5", "--epsilon", "1"];
+    t.extend(["--ci", "0.95", "--ci-epsilon", "1"]);
+    assert!(data_error(&t).contains("no ε of its own"));
+    let no_level = ["plan", "--test", "mann-whitney", "--effect", "1", "--epsilon", "1"];
+    let e = fails(&[&no_level[..], &["--known-sizes", "--ci-epsilon", "1"]].concat());
+    assert!(e.contains("--ci"), "{e}");
+}
+
 #[test]
 fn gpu_backend_agrees_with_cpu_or_is_refused_cleanly() {
     // The GPU engine regenerates the CPU's Philox draws; its float statistics are f32, so a

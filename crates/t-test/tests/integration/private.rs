@@ -196,8 +196,9 @@ fn the_plans_interval_widths() {
         draws: 100,
         seed: 3,
     };
+    let request = dptest_core::IntervalRequest { level: 0.95, epsilon: None };
     let study =
-        dptest_core::PrivateTest::interval_widths(&PrivateTTest, &setting, n, 0.95).unwrap();
+        dptest_core::PrivateTest::interval_widths(&PrivateTTest, &setting, n, &request).unwrap();
     assert_eq!((study.parameter, study.unit), ("mean", "sd of the data"));
     assert!((study.public * sd / student - 1.0).abs() < 0.03, "{study:?}");
     assert!(study.private > study.public);
