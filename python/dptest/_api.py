@@ -1030,12 +1030,14 @@ def plan(
         ``interval`` holds the median widths of the private and the public interval on the
         same simulated data (t-test: the mean against Student's, in sd of the data, the
         declared bounds setting the private one; Mann–Whitney with ``known_sizes=True``:
-        P(X > Y) against DeLong's).
+        P(X > Y) against DeLong's; Kruskal–Wallis: the rank effect against the public
+        interval of ``public=True, ci=``).
     ci_epsilon : float, optional
         With ``ci``: the interval's own ε, as the release's ``ci_epsilon`` would spend it
         beside ``epsilon`` (the CLI's ``--ci-epsilon``; Mann–Whitney with
-        ``known_sizes=True``: DeLong's variance released). Refused for an interval that
-        spends none (the t-test's).
+        ``known_sizes=True``: DeLong's variance released; Kruskal–Wallis with
+        ``known_sizes=True``: the default ``ci_method="auto"``). Refused for an interval
+        that spends none (the t-test's).
 
     Returns
     -------

@@ -831,12 +831,14 @@ pub struct PlanArgs {
     /// Also simulate the interval `--ci LEVEL` would print at the planned n, beside the public
     /// one on the same data (median widths): t-test, the mean against Student's (in sd of the
     /// data, and in its units with --sd: the declared bounds set the private width);
-    /// mann-whitney --known-sizes, P(X > Y) against DeLong's.
+    /// mann-whitney --known-sizes, P(X > Y) against DeLong's; kruskal-wallis, the rank effect
+    /// against the public interval (--public --ci).
     #[arg(long, value_name = "LEVEL", value_parser = unit_interval)]
     pub ci: Option<f64>,
     /// With --ci: the interval's own ε, as the release's --ci-epsilon would spend it beside
-    /// --epsilon (mann-whitney --known-sizes: DeLong's variance released; refused for an
-    /// interval that spends none).
+    /// --epsilon (mann-whitney --known-sizes: DeLong's variance released; kruskal-wallis
+    /// --known-sizes: the default --ci-method auto; refused for an interval that spends
+    /// none).
     #[arg(long, value_name = "E", value_parser = positive, requires = "ci")]
     pub ci_epsilon: Option<f64>,
     #[command(flatten)]

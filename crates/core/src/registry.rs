@@ -42,6 +42,13 @@ impl PowerSetting {
     pub fn seed_at(&self, n: usize) -> u64 {
         self.seed ^ (n as u64).rotate_left(32)
     }
+
+    /// The seed of an interval study's own releases at n (`--ci-epsilon`): a stream apart
+    /// from [`PowerSetting::seed_at`]'s, so the datasets and the test's noise are the same
+    /// with and without them.
+    pub fn interval_seed_at(&self, n: usize) -> u64 {
+        self.seed_at(n) ^ 0x9e37_79b9_7f4a_7c15
+    }
 }
 
 /// A test's refusal, in its own words: of a power setting, or of a release's setting or data

@@ -85,6 +85,7 @@ pub use crate::signs::{
     RANK_EFFECT_PUBLIC_METHOD, RANK_EFFECT_SIGNS_METHOD, RankEffectReleases, SIGN_SHARE_DIVISOR,
     SIGNS_BELOW, public_rank_effect_interval, rank_effect_interval_signs, signs_preferred,
 };
+pub use crate::simulated::{IntervalRoute, simulated_rank_effect_interval};
 pub use crate::{
     error::KruskalWallisError,
     large_n::{KwNull, LIMIT_LAW_MIN_N, ReferenceLaw},
@@ -117,6 +118,7 @@ mod public;
 mod sample;
 mod sign_patterns;
 mod signs;
+mod simulated;
 mod study;
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The study API for `cargo xtask calibrate|power`: a reference built once per setting, cheap
 //! simulated releases, and the paper's data generators.
 
-use dptest_core::{PowerSetting, PrivateTest, Refusal};
+use dptest_core::{IntervalRequest, IntervalWidths, PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{MonteCarlo, ReferenceInfo, Tail, cpu, critical_values_from_sorted_keys};
 use rand::{Rng, SeedableRng};
@@ -9,7 +9,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
 use crate::private::{reference_at_sizes, reference_null, statistic_random_ties};
-use crate::{GroupedSample, KruskalWallisError, KwNull, KwStatistic};
+use crate::{
+    GroupedSample, IntervalRoute, KruskalWallisError, KwNull, KwStatistic,
+    public_rank_effect_interval, simulated_rank_effect_interval,
+};
 
 /// One public setting of the private test: n, g, statistic, ε.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -313,6 +316,84 @@ impl PrivateTest for PrivateKruskalWallis {
     }
 
     fn power(&self, setting: &PowerSetting, n: usize) -> Result<f64, Refusal> {
+        let study = PowerStudy::new(setting, n)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
+        let mut hits = 0;
+        for _ in 0..setting.reps {
+            let (_, released) = study.draw(&mut rng)?;
+            hits += usize::from(study.reference.p_value(released) <= setting.alpha);
+        }
+        Ok(hits as f64 / setting.reps as f64)
+    }
+
+    fn interval_study(
+        &self,
+        setting: &PowerSetting,
+        request: &IntervalRequest,
+    ) -> Result<(), Refusal> {
+        match request.epsilon {
+            Some(_) if !setting.known_sizes => Err(Refusal(
+                "the rank effect's interval with an ε of its own (--ci-epsilon) needs public \
+                 group sizes (--known-sizes)"
+                    .to_owned(),
+            )),
+            Some(e) => Epsilon::new(e).map(|_| ()).map_err(Refusal::from_display),
+            None => Ok(()),
+        }
+    }
+
+    /// The rank effect's interval (`--ci`: the size-free bound; with `--known-sizes`, the
+    /// bound at the public sizes; with `--ci-epsilon` too, the default `--ci-method auto`)
+    /// against the public interval (`--public --ci`) on the same simulated datasets.
+    fn interval_widths(
+        &self,
+        setting: &PowerSetting,
+        n: usize,
+        request: &IntervalRequest,
+    ) -> Result<IntervalWidths, Refusal> {
+        self.interval_study(setting, request)?;
+        let route = match (request.epsilon, setting.known_sizes) {
+            (Some(_), _) => IntervalRoute::Auto,
+            (None, true) => IntervalRoute::KnownSizesBound,
+            (None, false) => IntervalRoute::Bound,
+        };
+        let epsilon = request.epsilon.unwrap_or(0.0);
+        let study = PowerStudy::new(setting, n)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
+        let mut own = ChaCha8Rng::seed_from_u64(setting.interval_seed_at(n));
+        let level = request.level;
+        let mut widths = Vec::with_capacity(setting.reps);
+        for _ in 0..setting.reps {
+            let (sample, released) = study.draw(&mut rng)?;
+            let noise = study.reference.noise_scale();
+            let private = simulated_rank_effect_interval(
+                &sample,
+                (released, noise),
+                (route, epsilon),
+                level,
+                &mut own,
+            )
+            .map_err(Refusal::from_display)?
+            .ok_or_else(|| Refusal(format!("no interval at level {level}")))?;
+            let public =
+                public_rank_effect_interval(&sample, level).map_err(Refusal::from_display)?;
+            widths.push((private.high - private.low, public.high - public.low));
+        }
+        IntervalWidths::median_of("rank effect D", "on D's scale (0 to ½)", &widths)
+            .ok_or_else(|| Refusal("no simulated datasets (reps = 0)".to_owned()))
+    }
+}
+
+/// The power study's setting at n: the reference (at the public sizes with `--known-sizes`),
+/// the sizes and the group means.
+struct PowerStudy {
+    reference: KwReference,
+    sizes: Vec<usize>,
+    means: Vec<f64>,
+}
+
+impl PowerStudy {
+    fn new(setting: &PowerSetting, n: usize) -> Result<PowerStudy, Refusal> {
         let g = setting.groups;
         let epsilon = Epsilon::new(setting.epsilon).map_err(Refusal::from_display)?;
         let mc = MonteCarlo::new(setting.draws, setting.seed).map_err(Refusal::from_display)?;
@@ -332,15 +413,15 @@ impl PrivateTest for PrivateKruskalWallis {
             KwReference::new(kw, mc)
         }
         .map_err(Refusal::from_display)?;
-        let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
-        let mut hits = 0;
-        for _ in 0..setting.reps {
-            let sample =
-                normal_groups(&sizes, &means, 1.0, &mut rng).map_err(Refusal::from_display)?;
-            let released =
-                reference.simulate_release(&sample, &mut rng).map_err(Refusal::from_display)?;
-            hits += usize::from(reference.p_value(released) <= setting.alpha);
-        }
-        Ok(hits as f64 / setting.reps as f64)
+        Ok(PowerStudy { reference, sizes, means })
+    }
+
+    /// One simulated dataset and its simulated release.
+    fn draw(&self, rng: &mut ChaCha8Rng) -> Result<(GroupedSample, f64), Refusal> {
+        let sample =
+            normal_groups(&self.sizes, &self.means, 1.0, rng).map_err(Refusal::from_display)?;
+        let released =
+            self.reference.simulate_release(&sample, rng).map_err(Refusal::from_display)?;
+        Ok((sample, released))
     }
 }

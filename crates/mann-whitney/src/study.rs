@@ -516,7 +516,7 @@ impl PrivateTest for PrivateMannWhitney {
         let mut rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n));
         // The placement release's noise from a stream of its own: the datasets and U's noise
         // are the same with and without it.
-        let mut placement_rng = ChaCha8Rng::seed_from_u64(setting.seed_at(n) ^ PLACEMENT_STREAM);
+        let mut placement_rng = ChaCha8Rng::seed_from_u64(setting.interval_seed_at(n));
         let mut widths = Vec::with_capacity(setting.reps);
         for _ in 0..setting.reps {
             let sample = normal_two_sample(sizes[0], sizes[1], setting.effect, &mut rng)
@@ -540,9 +540,6 @@ impl PrivateTest for PrivateMannWhitney {
             .ok_or_else(|| Refusal("no simulated datasets (reps = 0)".to_owned()))
     }
 }
-
-/// Mixed into the seed of the interval study's placement noise (its own stream).
-const PLACEMENT_STREAM: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The power study's setting at n: its study (references built on first use) and the sizes.
 fn power_study(setting: &PowerSetting, n: usize) -> Result<(MwStudy, [usize; 2]), Refusal> {

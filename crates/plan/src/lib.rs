@@ -59,8 +59,8 @@ pub struct PlanSettings {
     /// ([`PrivateTest::interval_widths`]; tests without an interval study refuse it).
     pub ci: Option<f64>,
     /// With [`PlanSettings::ci`]: the interval's own ε (`--ci-epsilon`), for an interval with
-    /// a release of its own (Mann–Whitney: DeLong's variance; refused where the interval spends
-    /// none).
+    /// a release of its own (Mann–Whitney: DeLong's variance; Kruskal–Wallis: the default
+    /// route; both with public sizes; refused where the interval spends none).
     pub ci_epsilon: Option<f64>,
 }
 
@@ -436,6 +436,33 @@ mod tests {
         assert!(refused.to_string().contains("no ε of its own"), "{refused}");
         let no_level = PlanSettings { ci: None, ci_epsilon: Some(1.0), ..mw };
         assert!(PowerSimulation::new(&no_level).is_err());
+    }
+
+    /// Kruskal–Wallis: the size-free bound, the bound at the public sizes and the released
+    /// route (`--ci-epsilon`, the default `auto`) at the same planned n, each wider than the
+    /// public interval on the same data and the released one the narrowest; `--ci-epsilon`
+    /// without public sizes refused before any candidate.
+    #[test]
+    fn the_rank_effects_interval_at_the_planned_n() {
+        let kw = PlanSettings {
+            reps: 40,
+            draws: Some(300),
+            ci: Some(0.95),
+            ..PlanSettings::new("kruskal-wallis", 1.0, 1.0)
+        };
+        let bound = plan(&kw, &mut |_| {}).unwrap().interval.unwrap();
+        let known = PlanSettings { known_sizes: true, ..kw.clone() };
+        let at_sizes = plan(&known, &mut |_| {}).unwrap();
+        let released = PlanSettings { ci_epsilon: Some(1.0), ..known.clone() };
+        let released = plan(&released, &mut |_| {}).unwrap();
+        assert_eq!(released.n, at_sizes.n);
+        let (k, r) = (at_sizes.interval.unwrap(), released.interval.unwrap());
+        assert_eq!((k.parameter, k.public), ("rank effect D", r.public));
+        assert!(bound.private > bound.public && k.private > r.private, "{bound:?} {k:?} {r:?}");
+        assert!(r.private > r.public, "{r:?}");
+        let private_sizes = PlanSettings { ci_epsilon: Some(1.0), ..kw };
+        let refused = plan(&private_sizes, &mut |_| panic!("refused before any candidate"));
+        assert!(refused.unwrap_err().to_string().contains("--known-sizes"));
     }
 
     #[test]

@@ -737,6 +737,18 @@ impl KwRoute {
         KwRoute::Scaled,
     ];
 
+    /// The crate's route of a released interval (the public one has none).
+    fn interval_route(self) -> kw::IntervalRoute {
+        match self {
+            KwRoute::Bound | KwRoute::Public => kw::IntervalRoute::Bound,
+            KwRoute::KnownSizesBound => kw::IntervalRoute::KnownSizesBound,
+            KwRoute::Covariances => kw::IntervalRoute::Covariance,
+            KwRoute::Signs => kw::IntervalRoute::Signs,
+            KwRoute::Scaled => kw::IntervalRoute::Scaled,
+            KwRoute::Auto => kw::IntervalRoute::Auto,
+        }
+    }
+
     fn label(self) -> &'static str {
         match self {
             KwRoute::Bound => "rank effect D (kruskal-wallis)",
@@ -748,26 +760,6 @@ impl KwRoute {
             KwRoute::Public => "rank effect D (public: signs route on exact values, no noise)",
         }
     }
-}
-
-/// `exact` with Laplace noise of scale `b` on each entry (the study's draws, not the exact
-/// sampler: a simulation, not a release).
-fn noisy(exact: Vec<f64>, b: f64, rng: &mut ChaCha8Rng) -> Vec<f64> {
-    exact.into_iter().map(|c| c + b * dptest_refdist::simulation_laplace(rng)).collect()
-}
-
-/// The mean ranks' covariance as a release at `epsilon` would give it.
-fn noisy_covariance(
-    sample: &kw::GroupedSample,
-    sizes: &[usize],
-    epsilon: f64,
-    rng: &mut ChaCha8Rng,
-) -> Result<kw::MeanRankCovariance> {
-    let b = kw::covariance_sensitivity(sizes)? / epsilon;
-    Ok(kw::MeanRankCovariance {
-        values: noisy(kw::mean_rank_covariance(sample)?, b, rng),
-        scale: b,
-    })
 }
 
 fn rank_effect_row(
@@ -788,11 +780,6 @@ fn rank_effect_row(
         }
     };
     let label = route.label();
-    let route = match route {
-        KwRoute::Auto if kw::signs_preferred(sizes, covariance_epsilon) => KwRoute::Signs,
-        KwRoute::Auto => KwRoute::Scaled,
-        other => other,
-    };
     let setting = kw::KwSetting {
         n,
         groups,
@@ -822,40 +809,13 @@ fn rank_effect_row(
             ));
         }
         let released = reference.simulate_release(&sample, rng)?;
-        let scale = reference.noise_scale();
-        let ci = match route {
-            KwRoute::Bound => kw::rank_effect_interval(released, n, groups, scale, LEVEL),
-            KwRoute::KnownSizesBound => {
-                kw::rank_effect_interval_known_sizes(released, sizes, scale, LEVEL)
-            }
-            KwRoute::Covariances => {
-                let covariance = noisy_covariance(&sample, sizes, covariance_epsilon, rng)?;
-                kw::rank_effect_interval_covariances(released, sizes, scale, &covariance, LEVEL)
-            }
-            KwRoute::Public => None, // answered above, without a release
-            KwRoute::Scaled | KwRoute::Auto => {
-                let exact =
-                    kw::covariance_scale_factor(&kw::mean_rank_covariance(&sample)?, sizes)?;
-                let b = kw::scale_factor_sensitivity(sizes)? / covariance_epsilon;
-                let value = exact + b * dptest_refdist::simulation_laplace(rng);
-                let factor = kw::CovarianceScale { value, scale: b };
-                kw::rank_effect_interval_scaled(released, sizes, scale, &factor, LEVEL)
-            }
-            KwRoute::Signs => {
-                let half = covariance_epsilon / 2.0;
-                let covariance = noisy_covariance(&sample, sizes, half, rng)?;
-                let b = kw::deviations_sensitivity(sizes)? / half;
-                let values = noisy(kw::rank_deviations(&sample)?, b, rng);
-                let deviations = kw::RankDeviations { values, scale: b };
-                let releases = kw::RankEffectReleases {
-                    h_abs: released,
-                    noise_scale: scale,
-                    deviations: &deviations,
-                    covariance: &covariance,
-                };
-                kw::rank_effect_interval_signs(releases, sizes, LEVEL)
-            }
-        }
+        let ci = kw::simulated_rank_effect_interval(
+            &sample,
+            (released, reference.noise_scale()),
+            (route.interval_route(), covariance_epsilon),
+            LEVEL,
+            rng,
+        )?
         .ok_or_else(|| anyhow!("no rank-effect interval"))?;
         // The public interval: a bootstrap of the plug-in D̂ on the same data.
         let (low, high) = bootstrap_rank_effect(sample.values(), &index, sizes, rng)?;
