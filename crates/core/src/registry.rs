@@ -137,6 +137,19 @@ pub struct IntervalRequest {
 }
 
 impl IntervalRequest {
+    /// Refuses an ε of its own that is not positive and finite (none is fine).
+    ///
+    /// # Errors
+    /// The refusal, in words.
+    pub fn check_epsilon(&self) -> Result<(), Refusal> {
+        match self.epsilon {
+            Some(e) if !(e > 0.0 && e.is_finite()) => Err(Refusal(format!(
+                "the interval's ε (--ci-epsilon) must be positive and finite, got {e}"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Refuses an ε of its own for `test`'s interval, which spends none (as the release
     /// refuses `--ci-epsilon` there).
     ///

@@ -337,8 +337,7 @@ impl PrivateTest for PrivateKruskalWallis {
                  group sizes (--known-sizes)"
                     .to_owned(),
             )),
-            Some(e) => Epsilon::new(e).map(|_| ()).map_err(Refusal::from_display),
-            None => Ok(()),
+            _ => request.check_epsilon(),
         }
     }
 

@@ -486,10 +486,7 @@ impl PrivateTest for PrivateMannWhitney {
                 "the interval for P(X > Y) needs public group sizes (--known-sizes)".to_owned(),
             ));
         }
-        match request.epsilon {
-            Some(e) => Epsilon::new(e).map(|_| ()).map_err(Refusal::from_display),
-            None => Ok(()),
-        }
+        request.check_epsilon()
     }
 
     /// P(X > Y)'s interval (`--ci` with `--known-sizes`: the variance bound, or with
