@@ -1020,7 +1020,8 @@ def plan(
         t-test: the bounds ``(lo, hi)`` the release will declare and the anticipated sd of
         the tested values in data units, as the CLI's ``--bounds`` and ``--sd`` (without them
         the plan assumes the paper's sd = 0.3 of the half-range, far more than honest
-        a-priori bounds usually give).
+        a-priori bounds usually give). Sign and Wilcoxon, with ``ci`` and ``ci_epsilon``:
+        ``bounds`` is the median interval's declared range (no ``sd``).
     smaller_share, known_sizes
         Mann–Whitney: the smaller group's share of n (default: equal groups); Kruskal–Wallis:
         the share of each of the first g − 1 groups (the last holds the rest); both: public
@@ -1031,7 +1032,8 @@ def plan(
         same simulated data (t-test: the mean against Student's, in sd of the data, the
         declared bounds setting the private one; Mann–Whitney with ``known_sizes=True``:
         P(X > Y) against DeLong's; Kruskal–Wallis: the rank effect against the public
-        interval of ``public=True, ci=``).
+        interval of ``public=True, ci=``; sign and Wilcoxon, with ``ci_epsilon`` and
+        ``bounds``: the median against the order-statistic interval).
     ci_epsilon : float, optional
         With ``ci``: the interval's own ε, as the release's ``ci_epsilon`` would spend it
         beside ``epsilon`` (the CLI's ``--ci-epsilon``; Mann–Whitney with

@@ -876,11 +876,14 @@ fn plan(
         seed,
         ci,
         ci_epsilon,
+        ci_range: None,
     };
+    let median = ["sign", "wilcoxon"].contains(&test);
     let settings = match (bounds, sd) {
         (Some((lo, hi)), Some(sd)) => settings.with_data_sd(lo, hi, sd).map_err(err)?,
+        (Some(range), None) if median && ci.is_some() => dptest_plan::PlanSettings { ci_range: Some(range), ..settings },
         (None, None) => settings,
-        _ => return Err(err("bounds and sd go together (the t-test's declared bounds and anticipated sd)")),
+        _ => return Err(err("bounds and sd go together for the t-test (its declared bounds and anticipated sd); for sign and wilcoxon, bounds is the median interval's range, with ci")),
     };
     let which = settings.private_test().map_err(err)?;
     let found = py.detach(|| dptest_plan::plan(&settings, &mut |_| {})).map_err(err)?;

@@ -130,7 +130,7 @@ def test_plan_with_ci_is_the_clis_interval_study():
     got = dptest.plan("t-test", 0.5, 1.0, reps=200, bounds=(-6, 6), sd=2, ci=0.95)
     assert got["interval"] == want["interval"] and got["n"] == want["n"]
     assert got["interval"]["private"] > got["interval"]["public"]
-    with pytest.raises(ValueError, match="no interval study"):
+    with pytest.raises(ValueError, match="--ci-epsilon E and --bounds"):
         dptest.plan("wilcoxon", 1.0, 1.0, reps=50, ci=0.95)
 
 
@@ -147,3 +147,13 @@ def test_plan_with_ci_epsilon_is_the_clis_interval_study():
     assert got["interval"]["private"] < bound["interval"]["private"]
     with pytest.raises(ValueError, match="no ε of its own"):
         dptest.plan("t-test", 0.5, 1.0, reps=50, ci=0.95, ci_epsilon=1.0)
+
+
+def test_plan_of_the_medians_interval_is_the_clis():
+    want = run_cli("plan", "--test", "wilcoxon", "--effect", "0.5", "--epsilon", "1", "--reps",
+                   "60", "--ci", "0.95", "--ci-epsilon", "1", "--bounds=-10,10")
+    got = dptest.plan("wilcoxon", 0.5, 1.0, reps=60, ci=0.95, ci_epsilon=1.0, bounds=(-10, 10))
+    assert got["interval"] == want["interval"] and got["n"] == want["n"]
+    assert got["interval"]["parameter"] == "median"
+    with pytest.raises(ValueError, match="median interval's range"):
+        dptest.plan("wilcoxon", 0.5, 1.0, reps=60, bounds=(-10, 10))

@@ -820,9 +820,9 @@ pub struct PlanArgs {
     pub known_sizes: bool,
     /// t-test: the bounds LO,HI the release will declare (with --sd; without them the plan
     /// assumes the paper's sd = 0.3 of the half-range, far larger than honest a-priori bounds
-    /// usually give).
-    #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true,
-          requires = "sd")]
+    /// usually give). Sign and wilcoxon, with --ci and --ci-epsilon: the range the median
+    /// interval declares (in sd of the simulated values).
+    #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
     pub bounds: Option<Bounds>,
     /// t-test: the anticipated sd of the tested values (of after − before when paired), in
     /// the data's units (with --bounds); --effect stays in sd units (mean = effect × sd).
@@ -832,13 +832,14 @@ pub struct PlanArgs {
     /// one on the same data (median widths): t-test, the mean against Student's (in sd of the
     /// data, and in its units with --sd: the declared bounds set the private width);
     /// mann-whitney --known-sizes, P(X > Y) against DeLong's; kruskal-wallis, the rank effect
-    /// against the public interval (--public --ci).
+    /// against the public interval (--public --ci); sign and wilcoxon (with --ci-epsilon and
+    /// --bounds), the median against the order-statistic interval.
     #[arg(long, value_name = "LEVEL", value_parser = unit_interval)]
     pub ci: Option<f64>,
     /// With --ci: the interval's own ε, as the release's --ci-epsilon would spend it beside
     /// --epsilon (mann-whitney --known-sizes: DeLong's variance released; kruskal-wallis
-    /// --known-sizes: the default --ci-method auto; refused for an interval that spends
-    /// none).
+    /// --known-sizes: the default --ci-method auto; sign and wilcoxon: the median's, with
+    /// --bounds; refused for an interval that spends none).
     #[arg(long, value_name = "E", value_parser = positive, requires = "ci")]
     pub ci_epsilon: Option<f64>,
     #[command(flatten)]

@@ -134,6 +134,9 @@ pub struct IntervalRequest {
     pub level: f64,
     /// The interval's own ε, spent beside the test's (`None`: the interval spends none).
     pub epsilon: Option<f64>,
+    /// The declared range (lo, hi) of the median's interval (sign and Wilcoxon: the release's
+    /// `--bounds`); `None` for the other tests.
+    pub range: Option<(f64, f64)>,
 }
 
 impl IntervalRequest {

@@ -34,10 +34,10 @@
 //! points steps 2 and 3 chose, so where the grid falls affects the width only. Values outside the declared
 //! range are clamped to it (which moves no median inside the range).
 
+use std::sync::Mutex;
+
 use dptest_core::{Bounds, Estimate, check_level};
 use dptest_mechanisms::Epsilon;
-
-use std::sync::Mutex;
 
 use crate::corrected::{CorrectedMinimum, TOTAL_SHARE};
 use crate::error::IntervalError;

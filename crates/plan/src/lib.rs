@@ -62,6 +62,9 @@ pub struct PlanSettings {
     /// a release of its own (Mann–Whitney: DeLong's variance; Kruskal–Wallis: the default
     /// route; both with public sizes; refused where the interval spends none).
     pub ci_epsilon: Option<f64>,
+    /// With [`PlanSettings::ci`], sign and Wilcoxon: the median interval's declared range
+    /// (the release's `--bounds`, with [`PlanSettings::ci_epsilon`]).
+    pub ci_range: Option<(f64, f64)>,
 }
 
 impl PlanSettings {
@@ -84,6 +87,7 @@ impl PlanSettings {
             seed: None,
             ci: None,
             ci_epsilon: None,
+            ci_range: None,
         }
     }
 
@@ -234,8 +238,10 @@ impl PowerSimulation {
         if let Some(level) = settings.ci {
             open_unit("the interval's level", level)?;
         }
-        if settings.ci_epsilon.is_some() && settings.ci.is_none() {
-            return Err(PlanError::Invalid("the interval's ε needs its level (ci)".to_owned()));
+        if (settings.ci_epsilon.is_some() || settings.ci_range.is_some()) && settings.ci.is_none() {
+            return Err(PlanError::Invalid(
+                "the interval's ε and range need its level (ci)".to_owned(),
+            ));
         }
         if settings.reps == 0 {
             return Err(PlanError::Invalid("reps must be at least 1".to_owned()));
@@ -299,7 +305,11 @@ pub fn plan(
 ) -> Result<PlanResult, PlanError> {
     let simulation = PowerSimulation::new(settings)?;
     let n_min = simulation.test.min_n(settings.groups);
-    let request = settings.ci.map(|level| IntervalRequest { level, epsilon: settings.ci_epsilon });
+    let request = settings.ci.map(|level| IntervalRequest {
+        level,
+        epsilon: settings.ci_epsilon,
+        range: settings.ci_range,
+    });
     if let Some(request) = &request {
         simulation.interval_study(request)?;
     }
@@ -375,8 +385,8 @@ mod tests {
         assert_eq!(search(10, 5, &mut never), Err(PlanError::MaxNTooSmall { min: 10 }));
     }
 
-    /// `ci`: the t-test's interval at the planned n (wider than the public one), refused up
-    /// front for a test without an interval study, and a level outside (0, 1) refused.
+    /// `ci`: the t-test's interval at the planned n (wider than the public one), the median's
+    /// refused up front without its ε and range, and a level outside (0, 1) refused.
     #[test]
     fn the_interval_at_the_planned_n() {
         let t = PlanSettings { reps: 200, ci: Some(0.95), ..PlanSettings::new("t-test", 0.5, 1.0) };
@@ -388,7 +398,7 @@ mod tests {
         assert_eq!((without.n, without.interval), (found.n, None));
         let wilcoxon = PlanSettings { ci: Some(0.95), ..PlanSettings::new("wilcoxon", 0.5, 1.0) };
         let refused = plan(&wilcoxon, &mut |_| panic!("refused before any candidate")).unwrap_err();
-        assert!(refused.to_string().contains("no interval study"), "{refused}");
+        assert!(refused.to_string().contains("--bounds"), "{refused}");
         assert!(PowerSimulation::new(&PlanSettings { ci: Some(1.0), ..t }).is_err());
         // Mann–Whitney: with public sizes, against DeLong's width; without, refused up front.
         let mw = PlanSettings {
@@ -436,6 +446,36 @@ mod tests {
         assert!(refused.to_string().contains("no ε of its own"), "{refused}");
         let no_level = PlanSettings { ci: None, ci_epsilon: Some(1.0), ..mw };
         assert!(PowerSimulation::new(&no_level).is_err());
+    }
+
+    /// Sign and Wilcoxon: the median's interval with its ε and declared range at the planned
+    /// n, wider than the order-statistic interval and narrower at a larger interval ε; without
+    /// the range or the ε, refused before any candidate.
+    #[test]
+    fn the_medians_interval_at_the_planned_n() {
+        for test in ["sign", "wilcoxon"] {
+            let median = PlanSettings {
+                reps: 60,
+                ci: Some(0.95),
+                ci_epsilon: Some(1.0),
+                ci_range: Some((-10.0, 10.0)),
+                ..PlanSettings::new(test, 0.5, 1.0)
+            };
+            let found = plan(&median, &mut |_| {}).unwrap();
+            let w = found.interval.unwrap();
+            assert_eq!(w.parameter, "median");
+            assert!(w.private > w.public && w.public > 0.0, "{test}: {w:?}");
+            let more = PlanSettings { ci_epsilon: Some(10.0), ..median.clone() };
+            let more = plan(&more, &mut |_| {}).unwrap().interval.unwrap();
+            assert!(more.private < w.private && more.public == w.public, "{test}: {more:?}");
+            for missing in [
+                PlanSettings { ci_range: None, ..median.clone() },
+                PlanSettings { ci_epsilon: None, ..median.clone() },
+            ] {
+                let refused = plan(&missing, &mut |_| panic!("refused before any candidate"));
+                assert!(refused.unwrap_err().to_string().contains("--bounds"), "{test}");
+            }
+        }
     }
 
     /// Kruskal–Wallis: the size-free bound, the bound at the public sizes and the released

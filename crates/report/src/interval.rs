@@ -1,9 +1,14 @@
 //! The median interval as the sign and Wilcoxon hooks give it (`--ci LEVEL --ci-epsilon E
 //! --bounds LO,HI`): one place for its public checks, its charge and its estimate object.
 
-use dptest_core::Estimate;
-use dptest_intervals::{check_median_interval, private_median_interval};
+use dptest_core::{Bounds, Estimate, IntervalRequest, IntervalWidths};
+use dptest_intervals::{
+    SimulatedNoise, check_median_interval, median_interval_with, private_median_interval,
+    public_median_interval,
+};
 use dptest_mechanisms::Epsilon;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 use crate::release::{Choices, Refusal};
 
@@ -78,4 +83,56 @@ pub fn median_estimate(
         epsilon,
         method: MEDIAN_METHOD.to_owned(),
     }))
+}
+
+/// The median's interval a plan can study for `request` (`dptest plan --ci LEVEL --ci-epsilon E
+/// --bounds LO,HI` for sign and Wilcoxon): its declared range and its ε, both needed as the
+/// release needs them.
+///
+/// # Errors
+/// A missing range or ε, or one the interval refuses, in words.
+pub fn median_interval_request(request: &IntervalRequest) -> Result<(Bounds, Epsilon), Refusal> {
+    let (Some((lo, hi)), Some(epsilon)) = (request.range, request.epsilon) else {
+        return Err(Refusal(
+            "the median's interval spends an ε of its own on a declared range: give \
+             --ci-epsilon E and --bounds LO,HI"
+                .to_owned(),
+        ));
+    };
+    let range = Bounds::new(lo, hi).map_err(Refusal::from_display)?;
+    check_median_interval(range, epsilon).map_err(Refusal::from_display)?;
+    Ok((range, Epsilon::new(epsilon).map_err(Refusal::from_display)?))
+}
+
+/// **SIMULATION ONLY — NOT PRIVATE.** A plan's interval study of the median: the median widths
+/// of the private interval (its noise from a seeded stream, `seed`) and of the public
+/// order-statistic interval on `reps` datasets from `draw`, for `request`
+/// ([`median_interval_request`]); `unit` names the data's scale.
+///
+/// # Errors
+/// The request's refusal, the interval's error, or an n too small for the public interval.
+pub fn median_interval_widths(
+    request: &IntervalRequest,
+    (reps, seed): (usize, u64),
+    unit: &'static str,
+    mut draw: impl FnMut() -> Vec<f64>,
+) -> Result<IntervalWidths, Refusal> {
+    let (range, epsilon) = median_interval_request(request)?;
+    let level = request.level;
+    let mut noise = SimulatedNoise(ChaCha8Rng::seed_from_u64(seed));
+    let mut widths = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let values = draw();
+        let private = median_interval_with(&values, range, level, epsilon, &mut noise)
+            .map_err(Refusal::from_display)?;
+        let public = public_median_interval(&values, level).ok_or_else(|| {
+            Refusal(format!(
+                "n = {} is too small for the public order-statistic interval at level {level}",
+                values.len()
+            ))
+        })?;
+        widths.push((private.high - private.low, public.high - public.low));
+    }
+    IntervalWidths::median_of("median", unit, &widths)
+        .ok_or_else(|| Refusal("no simulated datasets (reps = 0)".to_owned()))
 }

@@ -1,9 +1,10 @@
 //! Study API: the paper's data generators, simulated releases (simulation only) and
 //! calibration/power runs that build the reference once per setting.
 
-use dptest_core::{PowerSetting, PrivateTest, Refusal};
+use dptest_core::{IntervalRequest, IntervalWidths, PowerSetting, PrivateTest, Refusal};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{DrawStream, Evaluator};
+use dptest_report::{median_interval_request, median_interval_widths};
 use serde::Serialize;
 
 use crate::error::{WilcoxonError, check_alpha};
@@ -387,5 +388,32 @@ impl PrivateTest for PrivateWilcoxon {
         .map_err(Refusal::from_display)?;
         let hits = run.p_values.iter().filter(|&&p| p <= setting.alpha).count();
         Ok(hits as f64 / setting.reps as f64)
+    }
+
+    fn interval_study(
+        &self,
+        _setting: &PowerSetting,
+        request: &IntervalRequest,
+    ) -> Result<(), Refusal> {
+        median_interval_request(request).map(|_| ())
+    }
+
+    /// The median difference's interval (`--ci` with `--ci-epsilon` and `--bounds`) against
+    /// the order-statistic interval on the power study's differences (replicate r from
+    /// [`study_stream`]`(seed, r)`, as the power study draws them).
+    fn interval_widths(
+        &self,
+        setting: &PowerSetting,
+        n: usize,
+        request: &IntervalRequest,
+    ) -> Result<IntervalWidths, Refusal> {
+        let scenario = Scenario::new(n, setting.zero_fraction, setting.effect)
+            .map_err(Refusal::from_display)?;
+        let mut replicate = 0;
+        let study = (setting.reps, setting.interval_seed_at(n));
+        median_interval_widths(request, study, "sd of each of u and v", || {
+            replicate += 1;
+            scenario.differences(&mut study_stream(setting.seed, replicate - 1))
+        })
     }
 }

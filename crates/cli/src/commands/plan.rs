@@ -30,6 +30,7 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
         seed: common.seed,
         ci: args.ci,
         ci_epsilon: args.ci_epsilon,
+        ci_range: None,
     };
     if args.known_sizes && !["mann-whitney", "kruskal-wallis"].contains(&args.test.as_str()) {
         anyhow::bail!("--known-sizes describes the group sizes of Mann–Whitney or Kruskal–Wallis");
@@ -41,10 +42,18 @@ pub fn plan(args: &PlanArgs, common: &Common) -> Result<Report> {
             "--smaller-share describes the group sizes of Mann–Whitney or Kruskal–Wallis"
         );
     }
+    let median = ["sign", "wilcoxon"].contains(&args.test.as_str());
     let settings = match (args.bounds, args.sd) {
         (Some(b), Some(sd)) => {
             settings.with_data_sd(b.lo(), b.hi(), sd).map_err(|e| anyhow!("--bounds/--sd: {e}"))?
         }
+        (Some(b), None) if median && args.ci.is_some() => {
+            PlanSettings { ci_range: Some((b.lo(), b.hi())), ..settings }
+        }
+        (Some(_), None) => anyhow::bail!(
+            "--bounds is the t-test's declared range (with --sd) or, for sign and wilcoxon with \
+             --ci, the median interval's"
+        ),
         _ => settings,
     };
     let bar = Counter::new("planning");
@@ -145,8 +154,10 @@ fn report(
         r.set("ci_epsilon", args.ci_epsilon);
         r.set("interval", w);
     }
-    if let (Some(b), Some(sd)) = (args.bounds, args.sd) {
+    if let Some(b) = args.bounds {
         r.set("bounds", [b.lo(), b.hi()]);
+    }
+    if let Some(sd) = args.sd {
         r.set("sd", sd);
     }
     r.no_data_line();

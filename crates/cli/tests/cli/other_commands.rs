@@ -185,7 +185,7 @@ fn plan_finds_a_sample_size() {
 }
 
 /// `plan --ci`: the t-test's interval at the planned n, in sd and (with --sd) in the data's
-/// units, beside the public t interval on the same data; other tests refuse it.
+/// units, beside the public t interval on the same data; the sign test's needs its ε and range.
 #[test]
 fn plan_prints_the_interval_at_the_planned_n() {
     let mut args = vec!["plan", "--test", "t-test", "--effect", "0.5", "--epsilon", "1"];
@@ -201,7 +201,31 @@ fn plan_prints_the_interval_at_the_planned_n() {
     assert!(text.contains("in the data's units"), "{text}");
     let e =
         data_error(&["plan", "--test", "sign", "--effect", "1", "--epsilon", "1", "--ci", "0.9"]);
-    assert!(e.contains("no interval study"), "{e}");
+    assert!(e.contains("--ci-epsilon E and --bounds"), "{e}");
+}
+
+/// `plan --ci --ci-epsilon --bounds` for the sign test: the median's interval at the planned
+/// n, its range in the JSON, wider than the order-statistic interval; `--bounds` without
+/// `--ci` is refused for it.
+#[test]
+fn plan_studies_the_medians_interval() {
+    let mut args = vec!["plan", "--test", "sign", "--effect", "0.5", "--epsilon", "1", "--reps"];
+    args.extend(["60", "--ci", "0.95", "--ci-epsilon", "1", "--bounds=-10,10"]);
+    let v = json(&args);
+    let w = &v["interval"];
+    assert_eq!((w["parameter"].as_str(), v["bounds"][1].as_f64()), (Some("median"), Some(10.0)));
+    assert!(w["private"].as_f64().unwrap() > w["public"].as_f64().unwrap(), "{v}");
+    let e = data_error(&[
+        "plan",
+        "--test",
+        "sign",
+        "--effect",
+        "0.5",
+        "--epsilon",
+        "1",
+        "--bounds=-10,10",
+    ]);
+    assert!(e.contains("median interval"), "{e}");
 }
 
 /// `plan --ci --ci-epsilon`: Mann–Whitney's interval with DeLong's variance released at that

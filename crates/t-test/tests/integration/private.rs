@@ -196,7 +196,7 @@ fn the_plans_interval_widths() {
         draws: 100,
         seed: 3,
     };
-    let request = dptest_core::IntervalRequest { level: 0.95, epsilon: None };
+    let request = dptest_core::IntervalRequest { level: 0.95, epsilon: None, range: None };
     let study =
         dptest_core::PrivateTest::interval_widths(&PrivateTTest, &setting, n, &request).unwrap();
     assert_eq!((study.parameter, study.unit), ("mean", "sd of the data"));
