@@ -1,5 +1,6 @@
-//! The sign test as the tools list it (`dptest-registry`): its power study. Simulation only:
-//! seeded data, and the release noise integrated out exactly (no real data, no real noise).
+//! The sign test as the tools list it (`dptest-registry`): its power study and its interval
+//! study (`plan --ci`). Simulation only: seeded data, and the release noise integrated out
+//! exactly or drawn from a seeded stream (no real data, no real noise).
 
 use dptest_core::{
     Alternative, IntervalRequest, IntervalWidths, PowerSetting, PrivateTest, Refusal,
