@@ -93,8 +93,8 @@ impl PrivateTest for PrivateSign {
 }
 
 /// The sign counts of n simulated values N(effect, 1), each 0 with probability `zeros`
-/// ([`simulated_values`], classified; a value of exactly 0 from the normal counts as negative,
-/// as it always has).
+/// (the interval study's values, classified; a value of exactly 0 from the normal counts as
+/// negative, as it always has).
 pub fn simulated_counts(n: usize, effect: f64, zeros: f64, rng: &mut ChaCha8Rng) -> SignCounts {
     let mut counts = SignCounts::default();
     for value in simulated_draws(n, effect, zeros, rng) {
