@@ -171,8 +171,8 @@ type ThresholdKey = (usize, u64, u64);
 
 /// Step 1 from public n, α and the histogram's noise scale: the corrected reading's threshold
 /// ([`CorrectedMinimum`], up to [`crate::CORRECTED_SCALE`]) where it is higher than the plain
-/// reading's ([`offset_threshold`]), else the plain one (at ε = 10 they are equal, and the
-/// plain reading's inner points carry less noise); each is valid for its own reading. `None`
+/// reading's ([`offset_threshold`]), else the plain one (at ε = 10 the corrected one is not
+/// higher, and the plain reading's outer points carry less noise); each is valid for its own reading. `None`
 /// when neither has one.
 fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
     let key = (n, alpha.to_bits(), scale.to_bits());
