@@ -110,9 +110,9 @@ pub trait PrivateTest: Sync {
     ) -> Result<(), Refusal> {
         Err(no_interval_study(self.name()))
     }
-    /// The interval `--ci level` (with `--ci-epsilon` where `request` has one) would print at
-    /// n on the power study's data: the median widths of the private interval and of the
-    /// public one on the same `setting.reps` simulated datasets (simulation only).
+    /// The interval `--ci level` (with `--ci-epsilon` and `--bounds` where `request` has them)
+    /// would print at n on the power study's data: the median widths of the private interval
+    /// and of the public one on the same `setting.reps` simulated datasets (simulation only).
     ///
     /// # Errors
     /// The test's refusal of the setting or the request (by default: no interval study).
@@ -127,7 +127,7 @@ pub trait PrivateTest: Sync {
 }
 
 /// The interval a plan simulates: `--ci LEVEL` and, for an interval with a release of its
-/// own, `--ci-epsilon E`.
+/// own, `--ci-epsilon E` (the median's also its declared range, `--bounds`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IntervalRequest {
     /// The confidence level, in (0, 1).
