@@ -55,8 +55,10 @@ pub struct PlanSettings {
     pub draws: Option<u64>,
     /// Seed of the simulations (default [`PLAN_SEED`]).
     pub seed: Option<u64>,
-    /// Also simulate the interval `--ci` would print at the planned n, at this level
-    /// ([`PrivateTest::interval_widths`]; tests without an interval study refuse it).
+    /// Also simulate the interval `--ci` would print at the planned n, at this level, beside
+    /// the public one ([`PrivateTest::interval_widths`]: every test of the registry has one;
+    /// the median's of sign and Wilcoxon needs [`PlanSettings::ci_epsilon`] and
+    /// [`PlanSettings::ci_range`], Mann–Whitney's public sizes).
     pub ci: Option<f64>,
     /// With [`PlanSettings::ci`]: the interval's own ε (`--ci-epsilon`), for an interval with
     /// a release of its own (Mann–Whitney: DeLong's variance; Kruskal–Wallis: the default
