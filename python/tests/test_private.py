@@ -272,6 +272,16 @@ def test_one_sample_wilcoxon_takes_a_hypothesised_median():
         dptest.wilcoxon(after, after, popmean=1.0, public=True)
 
 
+def test_the_private_sign_test_tests_its_hypothesised_median():
+    # Forty values 1..40 all lie below 100: T = −40 against noise of scale 2 (a sign flip has
+    # probability below 1e-8). Until this test the release read the values against 0.
+    x = np.arange(1.0, 41.0)
+    assert dptest.sign(x, popmean=100.0, epsilon=1.0).statistic < 0
+    assert dptest.sign(x, epsilon=1.0).statistic > 0
+    with pytest.raises(ValueError, match="one-sample"):
+        dptest.sign(x, x - 1.0, popmean=1.0, epsilon=1.0)
+
+
 def test_critical_value_and_tables():
     cv = dptest.critical_value("wilcoxon", 100, 1.0, 0.05, reference="normal")
     assert cv.shipped and abs(cv.critical_value - 1271.0) < 5.0  # the tables crate's doc value

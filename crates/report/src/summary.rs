@@ -29,7 +29,8 @@ pub enum Summary {
         /// The number of differences, zeros included.
         n: u64,
     },
-    /// The signs of n values.
+    /// The signs of n values, less the hypothesised median of a one-sample test
+    /// ([`crate::Choices::popmean`]; the hook reads them as they are).
     Signs {
         /// Values above zero.
         positive: u64,

@@ -13,8 +13,7 @@ use dptest_report::{
 const VALUES: &str = "values (differences)";
 
 use crate::{
-    PrivateSign, PrivateSignOptions, SignCounts, SignReference, SignSample, private_sign,
-    private_sign_of_counts,
+    PrivateSign, PrivateSignOptions, SignCounts, SignReference, SignSample, private_sign_of_counts,
 };
 
 impl ReleaseTest for PrivateSign {
@@ -47,12 +46,19 @@ impl ReleaseTest for PrivateSign {
         choices: &Choices,
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
+        if choices.popmean != 0.0 && data.shape().paired {
+            return Err(Refusal(
+                "a hypothesised median applies to the one-sample test; a paired test tests d = 0"
+                    .to_owned(),
+            ));
+        }
         let options = options(choices)?;
         data.checked_summary()?;
         let (result, values) = match data {
             Data::Values { values, .. } => {
                 let sample = SignSample::new(&values).map_err(Refusal::from_display)?;
-                (private_sign(&sample, &options, evaluator), values)
+                let counts = sample.counts_around(choices.popmean);
+                (private_sign_of_counts(&counts, &options, evaluator), values)
             }
             Data::Summary { summary: Summary::Signs { positive, negative, zeros }, .. } => {
                 rows_for_interval(choices, "sign")?;

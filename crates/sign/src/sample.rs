@@ -56,11 +56,18 @@ impl SignSample {
 
     /// The sign counts.
     pub fn counts(&self) -> SignCounts {
+        self.counts_around(0.0)
+    }
+
+    /// The sign counts of the values less `median` (the one-sample test of a hypothesised
+    /// median: R's `binom.test(sum(x > mu), sum(x != mu))`), compared directly: x − M is never
+    /// formed, so no difference rounds or overflows.
+    pub fn counts_around(&self, median: f64) -> SignCounts {
         let mut counts = SignCounts::default();
         for &v in &self.values {
-            if v > 0.0 {
+            if v > median {
                 counts.positive += 1;
-            } else if v < 0.0 {
+            } else if v < median {
                 counts.negative += 1;
             } else {
                 counts.zero += 1;

@@ -35,6 +35,14 @@ test_that("the one-sample tests release through the registry", {
   expect_output(print(t), "Private paired t-test")
 })
 
+test_that("the private sign test tests mu", {
+  # 1..40 all lie below 100: T = -40 against noise of scale 2 (a sign flip has probability
+  # below 1e-8). Until this test the release read the values against 0.
+  x <- as.numeric(1:40)
+  expect_lt(dp_sign_test(x, mu = 100, epsilon = 1)$statistic, 0)
+  expect_gt(dp_sign_test(x, epsilon = 1)$statistic, 0)
+})
+
 test_that("public = TRUE is the stats test", {
   expect_equal(dp_t_test(after, before, paired = TRUE, public = TRUE),
                stats::t.test(after, before, paired = TRUE))

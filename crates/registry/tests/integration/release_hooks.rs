@@ -171,3 +171,25 @@ fn a_median_interval_without_its_range_or_epsilon_is_refused_in_prepare() {
         assert!(test.prepare(shape, &bad_level).unwrap_err().0.contains("--ci"));
     }
 }
+
+/// The one-sample sign test is of its hypothesised median (Python's and R's `popmean`/`mu`):
+/// forty values 1..=40 are all below 100, so T = −40 (noise of scale 2 at ε = 1: a sign flip
+/// has probability below 10⁻⁸), and a paired test refuses a hypothesised median. Before this
+/// test the hook read the values against 0 whatever the choice said.
+#[test]
+fn the_sign_test_tests_its_hypothesised_median() {
+    let test = dptest_registry::find("sign").unwrap();
+    let values: Vec<f64> = (1..=40).map(f64::from).collect();
+    let statistic = |popmean: f64| {
+        let data = Data::Values { values: values.clone(), paired: false };
+        let choices = Choices { popmean, ..choices() };
+        let release = test.release(data, &choices, Evaluator::Exact).unwrap();
+        release.fields().get_f64("statistic").unwrap()
+    };
+    assert!(statistic(100.0) < 0.0 && statistic(0.0) > 0.0);
+    assert!(statistic(20.5).abs() < 30.0);
+    let paired = Data::Values { values: values.clone(), paired: true };
+    let choices = Choices { popmean: 100.0, ..choices() };
+    let refusal = test.release(paired, &choices, Evaluator::Exact).unwrap_err().0;
+    assert!(refusal.contains("hypothesised median"), "{refusal}");
+}
