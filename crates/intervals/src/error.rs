@@ -23,6 +23,8 @@ pub enum IntervalError {
     NonFinite(usize),
     /// The release noise could not be drawn.
     Mechanism(String),
+    /// Grid counts sent by a front end that no data could give (the rule, never a count).
+    Cells(&'static str),
 }
 
 impl fmt::Display for IntervalError {
@@ -38,6 +40,7 @@ impl fmt::Display for IntervalError {
                  the interval's grid has no finite step; declare a narrower range"
             ),
             IntervalError::Mechanism(m) => write!(f, "the interval's release failed: {m}"),
+            IntervalError::Cells(rule) => write!(f, "the median's grid counts hold {rule}"),
         }
     }
 }

@@ -5,12 +5,18 @@
 //! the grid, so an interval's end can sit exactly on an atom; a point is computed as an
 //! integer divided by a power of ten, the value a CSV reader parses from the same decimal.
 //! A range whose ends are too large for its width in integer multiples of the step
-//! (|end| / step ≥ 2⁵⁰) gets evenly spaced points from its low end instead.
+//! (|end| / step ≥ 2⁵⁰) gets evenly spaced points from its low end instead, at least four
+//! units in the last place of its ends apart so that no two computed points are equal (fewer
+//! points where the range holds fewer floats).
 
 use dptest_core::Bounds;
 
 /// The largest power of ten held exactly by an `f64`.
 const EXACT_POWER: i32 = 22;
+/// The smallest step of an evenly spaced grid in units of f64::EPSILON times the range's
+/// largest end: with it every computed point is distinct from its neighbours (each rounds by
+/// at most half a unit in the last place).
+const EVEN_STEP_ULPS: f64 = 4.0;
 /// The largest index magnitude of a decimal grid (its multiples are exact integers).
 const LARGEST_INDEX: f64 = (1u64 << 50) as f64;
 
@@ -24,7 +30,7 @@ pub(crate) struct Grid {
 
 /// How an index becomes a point.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Spacing {
+pub(crate) enum Spacing {
     /// `index · mantissa · 10^exponent`.
     Decimal { mantissa: i64, exponent: i32 },
     /// `origin + index · step`.
@@ -46,16 +52,34 @@ impl Grid {
         let unit = power_of_ten(exponent);
         let mantissa = [5, 2, 1].into_iter().find(|&m| m as f64 * unit <= raw).unwrap_or(1);
         let step = mantissa as f64 * unit;
-        if range.lo().abs().max(range.hi().abs()) / step >= LARGEST_INDEX {
-            let count = fewest.max(2);
-            let step = (range.hi() - range.lo()) / (count - 1) as f64;
-            let spacing = Spacing::Even { origin: range.lo(), step };
-            return Self { spacing, first: 0, last: count as i64 - 1 };
+        let largest = range.lo().abs().max(range.hi().abs());
+        if largest / step >= LARGEST_INDEX {
+            return Self::even(range, fewest, largest);
         }
         let mut grid = Self { spacing: Spacing::Decimal { mantissa, exponent }, first: 0, last: 0 };
         grid.first = (range.lo() / step).ceil() as i64;
         grid.last = (range.hi() / step).floor() as i64;
-        // The division may round an index off by one either way: settle on the exact ends.
+        grid.settle(range);
+        grid
+    }
+
+    /// Evenly spaced points from the range's low end: `fewest` of them, or fewer where the
+    /// range holds fewer floats, so that the step is at least [`EVEN_STEP_ULPS`] units in the
+    /// last place of the range's ends and the computed points strictly increase.
+    fn even(range: Bounds, fewest: usize, largest: f64) -> Self {
+        let width = range.hi() - range.lo();
+        let floor = EVEN_STEP_ULPS * f64::EPSILON * largest;
+        let step = (width / (fewest.max(2) - 1) as f64).max(floor);
+        let spacing = Spacing::Even { origin: range.lo(), step };
+        let mut grid = Self { spacing, first: 0, last: (width / step).floor() as i64 };
+        grid.settle(range);
+        grid
+    }
+
+    /// Moves the ends' indices by whole steps until g_first is the first point ≥ lo and g_last
+    /// the last ≤ hi (the division that estimated them may round either way).
+    fn settle(&mut self, range: Bounds) {
+        let grid = self;
         while grid.value(grid.first) < range.lo() {
             grid.first += 1;
         }
@@ -69,11 +93,14 @@ impl Grid {
             grid.last += 1;
         }
         grid.last = grid.last.max(grid.first);
-        grid
+    }
+
+    /// How an index becomes a point.
+    pub(crate) fn spacing(&self) -> Spacing {
+        self.spacing
     }
 
     /// The grid's step.
-    #[cfg(test)]
     pub(crate) fn step(&self) -> f64 {
         match self.spacing {
             Spacing::Decimal { mantissa, exponent } => mantissa as f64 * power_of_ten(exponent),
@@ -131,10 +158,16 @@ mod tests {
         let grid = Grid::new(Bounds::new(-8.0e307, 8.0e307).unwrap(), 1024);
         let (first, last) = grid.indices();
         assert!((1024..2600).contains(&(last - first + 1)), "{first} {last}");
-        // Ends far from zero for the width: evenly spaced from the low end.
-        let grid = Grid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap(), 1024);
+        // Ends far from zero for the width: evenly spaced from the low end, 1023 steps.
+        let grid = Grid::new(Bounds::new(1.0e9, 1.0e9 + 1.0e-3).unwrap(), 1024);
         assert_eq!(grid.indices(), (0, 1023));
-        assert_eq!(grid.value(0), 1.0e10);
+        assert_eq!(grid.value(0), 1.0e9);
+        // [10¹⁰, 10¹⁰ + 10⁻³] holds 525 floats: the points are 4·2⁻⁵² · 10¹⁰ apart, 113 of
+        // them, every one distinct.
+        let grid = Grid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap(), 1024);
+        assert_eq!(grid.indices(), (0, 112));
+        assert!((-2..114).all(|i| grid.value(i) < grid.value(i + 1)));
+        assert!(grid.value(-1) < 1.0e10 && grid.value(113) > 1.0e10 + 1.0e-3);
     }
 
     #[test]

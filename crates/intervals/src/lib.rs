@@ -7,6 +7,10 @@
 //!   every count corrected by the known total n, [`CorrectedMinimum`]); valid
 //!   for every distribution whose median lies in the declared range, ties and atoms included.
 //!   Used by the sign and Wilcoxon tests (`--ci`); [`public_median_interval`] is its public twin.
+//! - **What the median reads from the data** ([`GridCounts`] on a [`MedianGrid`]): the
+//!   values' counts at and between the grid points, counted in memory or, by a front end that
+//!   cannot bring the rows together (`dptest.spark`), where the rows live
+//!   ([`median_interval_of_counts`]; the same counts and noise give the same interval).
 //! - **Noise bounds** ([`WalkMinimum`], [`count_threshold`], [`laplace_sum_cdf`]): the exact
 //!   law of the minimum of a walk of discrete Laplace noises, the count threshold it forces,
 //!   and the closed-form law of a sum of Laplace noises (the bound beyond [`EXACT_SCALE`]).
@@ -34,6 +38,7 @@
 #![deny(missing_docs)]
 
 mod corrected;
+mod counts;
 mod error;
 mod grid;
 mod median;
@@ -41,10 +46,12 @@ mod noise;
 mod walk;
 
 pub use corrected::{CORRECTED_SCALE, CorrectedMinimum, TOTAL_SHARE};
+pub use counts::{GridCell, GridCounts, GridSpacing, MedianGrid};
 pub use error::IntervalError;
 pub use median::{
     CANDIDATES, MEDIAN_PUBLIC_METHOD, MedianInterval, SELECT_FRACTION, SIDE_POINTS,
-    check_median_interval, median_interval_with, public_median_estimate, public_median_interval,
+    check_median_interval, median_interval_of_counts, median_interval_with, public_median_estimate,
+    public_median_interval,
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
 pub use walk::{

@@ -24,6 +24,11 @@
 //!    with an atom of mass 0.32 at the median the interval is the atom itself, as the public
 //!    one is.
 //!
+//! Everything steps 2 to 4 read from the data is a count #{x < g} or #{x ≤ g} at a grid point
+//! g, so the algorithm runs on the values' counts at and between the grid points
+//! ([`GridCounts`]; [`median_interval_of_counts`]), which a front end may count where the rows
+//! live.
+//!
 //! # Why it covers
 //!
 //! If L > m (the median), some point g > m had noisy count #{x < g} + S_j ≤ thr (corrected:
@@ -40,8 +45,8 @@ use dptest_core::{Bounds, Estimate, check_level};
 use dptest_mechanisms::Epsilon;
 
 use crate::corrected::{CorrectedMinimum, TOTAL_SHARE};
+use crate::counts::GridCounts;
 use crate::error::IntervalError;
-use crate::grid::Grid;
 use crate::noise::IntervalNoise;
 use crate::walk::{ln_half_binomial_pmf, offset_threshold, threshold_against};
 
@@ -105,34 +110,43 @@ pub fn median_interval_with(
     epsilon: Epsilon,
     noise: &mut impl IntervalNoise,
 ) -> Result<MedianInterval, IntervalError> {
-    let alpha = check_level(level).map_err(|e| IntervalError::Level(e.0))?;
+    check_level(level).map_err(|e| IntervalError::Level(e.0))?;
     check_median_interval(range, epsilon.value())?;
-    if values.is_empty() {
-        return Err(IntervalError::Empty);
-    }
-    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
-        return Err(IntervalError::NonFinite(i));
-    }
-    let n = values.len();
+    let counts = GridCounts::of_values(values, range)?;
+    median_interval_of_counts(&counts, level, epsilon, noise)
+}
+
+/// [`median_interval_with`] from the values' counts on the grid ([`GridCounts`]: all the
+/// algorithm reads from the data), as a front end that counts where the rows live sends
+/// them. The same counts and noise give the same interval as the values.
+///
+/// # Errors
+/// A level outside (0, 1), an ε the interval refuses, or the mechanism's error.
+pub fn median_interval_of_counts(
+    counts: &GridCounts,
+    level: f64,
+    epsilon: Epsilon,
+    noise: &mut impl IntervalNoise,
+) -> Result<MedianInterval, IntervalError> {
+    let alpha = check_level(level).map_err(|e| IntervalError::Level(e.0))?;
+    let range = counts.range();
+    check_median_interval(range, epsilon.value())?;
+    let n = usize::try_from(counts.n()).map_err(|_| IntervalError::Cells("too many values"))?;
     let (select, histogram) = split(epsilon)?;
     let threshold = threshold(n, alpha, 2.0 / histogram.value());
-    let mut sorted: Vec<f64> = values.iter().map(|&v| range.clamp(v)).collect();
-    sorted.sort_by(f64::total_cmp);
     let target = threshold.map_or(0, |t| t.count).clamp(0, n as i64);
-    let grid = Grid::new(range, CANDIDATES);
-    let (first, last) = grid.indices();
-    let around: Vec<f64> = (first - 1..=last + 1).map(|i| grid.value(i)).collect();
-    let (lower_scores, upper_scores) = select_scores(&sorted, &around, target);
+    let grid = counts.grid();
+    let (first, _) = grid.indices();
+    let (lower_scores, upper_scores) = select_scores(counts, target);
     let low_pick = first + noise.select(&lower_scores, select)? as i64;
     let high_pick = first + noise.select(&upper_scores, select)? as i64;
     let (lower, upper) = ladder(low_pick, high_pick);
-    let points = |indices: &[i64]| indices.iter().map(|&i| grid.value(i)).collect::<Vec<f64>>();
-    let (lower, upper) = (points(&lower), points(&upper));
-    let cells = cell_counts(&sorted, &lower, &upper)
+    let cells = cell_counts(counts, &lower, &upper)
         .into_iter()
         .map(|c| noise.count(c, histogram))
         .collect::<Result<Vec<i64>, IntervalError>>()?;
-    Ok(interval(&lower, &upper, &cells, threshold, n, range))
+    let points = |indices: &[i64]| indices.iter().map(|&i| grid.point(i)).collect::<Vec<f64>>();
+    Ok(interval(&points(&lower), &points(&upper), &cells, threshold, n, range))
 }
 
 /// The count threshold of step 1 and how step 4 reads the noisy counts against it.
@@ -202,26 +216,23 @@ fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
     found
 }
 
-/// The noisy-max scores of every grid point g_i (`around` holds the grid from one point
-/// below the range to one above it; the scores are for the points inside). With
-/// A(g) = #{x < g} and B(g) = #{x > g}, the lower pick's score is
-/// −(A(g_i) − t)⁺ − (t − A(g_{i+1}))⁺, zero exactly where A crosses t between g_i and the next
-/// point (the largest g with A(g) ≤ t); the upper pick's is −(B(g_i) − t)⁺ − (t − B(g_{i−1}))⁺.
-/// On an atom the count jumps over t, and the score still finds the atom's point, where a
-/// score of −|A(g) − t| would pick whichever side of the jump is nearer t. Each score moves by
-/// at most 1 when one value is replaced: A(g_i) ≤ A(g_{i+1}), so at most one term is non-zero
-/// before and after, and a change from one term to the other would need A to move by 2
-/// (audited in `tests`). `sorted` is the clamped data, sorted.
-fn select_scores(sorted: &[f64], around: &[f64], target: i64) -> (Vec<i64>, Vec<i64>) {
-    let n = sorted.len() as i64;
-    let below: Vec<i64> =
-        around.iter().map(|&g| sorted.partition_point(|&v| v < g) as i64).collect();
-    let above: Vec<i64> =
-        around.iter().map(|&g| n - sorted.partition_point(|&v| v <= g) as i64).collect();
+/// The noisy-max scores of every grid point g_i inside the range. With A(g) = #{x < g} and
+/// B(g) = #{x > g}, the lower pick's score is −(A(g_i) − t)⁺ − (t − A(g_{i+1}))⁺, zero exactly
+/// where A crosses t between g_i and the next point (the largest g with A(g) ≤ t); the upper
+/// pick's is −(B(g_i) − t)⁺ − (t − B(g_{i−1}))⁺. On an atom the count jumps over t, and the
+/// score still finds the atom's point, where a score of −|A(g) − t| would pick whichever side
+/// of the jump is nearer t. Each score moves by at most 1 when one value is replaced:
+/// A(g_i) ≤ A(g_{i+1}), so at most one term is non-zero before and after, and a change from
+/// one term to the other would need A to move by 2 (audited in `tests`).
+fn select_scores(counts: &GridCounts, target: i64) -> (Vec<i64>, Vec<i64>) {
+    let n = counts.n() as i64;
+    let (first, last) = counts.grid().indices();
+    let below = |i: i64| counts.below(i) as i64;
+    let above = |i: i64| n - counts.at_most(i) as i64;
     let over = |count: i64| (count - target).max(0);
     let under = |count: i64| (target - count).max(0);
-    (1..around.len() - 1)
-        .map(|i| (-over(below[i]) - under(below[i + 1]), -over(above[i]) - under(above[i - 1])))
+    (first..=last)
+        .map(|i| (-over(below(i)) - under(below(i + 1)), -over(above(i)) - under(above(i - 1))))
         .unzip()
 }
 
@@ -242,19 +253,17 @@ fn ladder(low_pick: i64, high_pick: i64) -> (Vec<i64>, Vec<i64>) {
     (lower, upper)
 }
 
-/// The 2k + 1 histogram cells of the lower points p (ascending) and the upper points q
-/// (ascending, q₀ ≥ the last p): x < p₀, then [p_{i−1}, p_i), then [p_{k−1}, q₀], then
-/// (q_{j−1}, q_j], then x > q_{k−1}. So #{x < p_i} is a sum of the first i + 1 cells and
+/// The 2k + 1 histogram cells of the lower points p (grid indices, ascending) and the upper
+/// points q (ascending, q₀ ≥ the last p): x < p₀, then [p_{i−1}, p_i), then [p_{k−1}, q₀],
+/// then (q_{j−1}, q_j], then x > q_{k−1}. So #{x < p_i} is a sum of the first i + 1 cells and
 /// #{x > q_j} of the last k − j. Every value is in one cell: replacing one value moves one
 /// count down by 1 and one up by 1, L1 sensitivity 2 (audited in `tests`).
-fn cell_counts(sorted: &[f64], lower: &[f64], upper: &[f64]) -> Vec<i64> {
-    let below = |p: f64| sorted.partition_point(|&v| v < p) as i64;
-    let at_most = |q: f64| sorted.partition_point(|&v| v <= q) as i64;
+fn cell_counts(counts: &GridCounts, lower: &[i64], upper: &[i64]) -> Vec<i64> {
     let edges: Vec<i64> = lower
         .iter()
-        .map(|&p| below(p))
-        .chain(upper.iter().map(|&q| at_most(q)))
-        .chain(std::iter::once(sorted.len() as i64))
+        .map(|&p| counts.below(p) as i64)
+        .chain(upper.iter().map(|&q| counts.at_most(q) as i64))
+        .chain(std::iter::once(counts.n() as i64))
         .collect();
     let mut previous = 0;
     edges
@@ -395,6 +404,7 @@ fn binomial_lower(n: usize, tail: f64) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::counts::MedianGrid;
     use crate::walk::count_threshold;
 
     /// [`LADDER`]'s docs and docs/intervals.md quote these thresholds at n = 1000, ε = 1
@@ -439,33 +449,38 @@ mod tests {
         assert!(plain.admits(458, 0, -100) && !plain.admits(459, 0, 100));
     }
 
-    /// Every dataset of n ≤ 4 values from a small grid (with values beyond the range, which
-    /// are clamped) and every neighbour (one value replaced): scores move by at most 1, the
-    /// histogram by at most 2 in L1, for fixed public points.
+    /// Every dataset of n ≤ 4 values (at grid points, between them, beyond the range, which
+    /// are clamped) and every neighbour (one value replaced), on a coarse grid of the range
+    /// (16 points): the scores move by at most 1, the histogram by at most 2 in L1, for fixed
+    /// public points (ladders inside the range and reaching beyond it).
     #[test]
     fn sensitivity_audit_exhaustive_small_n() {
         let range = Bounds::new(-1.0, 2.0).unwrap();
-        let grid = [-5.0, -1.0, -0.25, 0.0, 0.5, 0.75, 1.0, 2.0, 9.0];
-        let candidates = [-1.5, -1.0, -0.5, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5];
-        let points = ([-0.25, 0.0, 0.5], [0.5, 0.75, 1.0]);
+        let grid = MedianGrid::coarse(range, 12);
+        assert_eq!(grid.indices(), (-5, 10));
+        let values = [-5.0, -1.0, -0.3, 0.0, 0.5, 0.6, 1.0, 2.0, 9.0];
+        let ladders = [([-5, 0, 2], [2, 3, 5]), ([-9, -1, 0], [5, 10, 14])];
         let mut checked = 0;
         for n in 1..=4usize {
             let mut index = vec![0usize; n];
             loop {
-                let data: Vec<f64> = index.iter().map(|&i| grid[i]).collect();
+                let data: Vec<f64> = index.iter().map(|&i| values[i]).collect();
                 for position in 0..n {
-                    for &other in &grid {
+                    for &other in &values {
                         let mut neighbour = data.clone();
                         neighbour[position] = other;
                         for target in [0, 1, 2, n as i64] {
-                            let points = (&points.0[..], &points.1[..]);
-                            check(&data, &neighbour, range, &candidates, points, target);
+                            for (lower, upper) in &ladders {
+                                check(grid, &data, &neighbour, (lower, upper), target);
+                            }
                         }
                         checked += 1;
                     }
                 }
                 // Next multiset index (non-decreasing).
-                let Some(k) = (0..n).rev().find(|&k| index[k] + 1 < grid.len()) else { break };
+                let Some(k) = (0..n).rev().find(|&k| index[k] + 1 < values.len()) else {
+                    break;
+                };
                 index[k] += 1;
                 for j in k + 1..n {
                     index[j] = index[k];
@@ -475,52 +490,37 @@ mod tests {
         assert!(checked > 1000, "{checked}");
     }
 
-    fn check(
-        a: &[f64],
-        b: &[f64],
-        range: Bounds,
-        candidates: &[f64],
-        points: (&[f64], &[f64]),
-        target: i64,
-    ) {
-        let sorted = |v: &[f64]| {
-            let mut s: Vec<f64> = v.iter().map(|&x| range.clamp(x)).collect();
-            s.sort_by(f64::total_cmp);
-            s
-        };
-        let (sa, sb) = (sorted(a), sorted(b));
-        let (la, ua) = select_scores(&sa, candidates, target);
-        let (lb, ub) = select_scores(&sb, candidates, target);
+    fn check(grid: MedianGrid, a: &[f64], b: &[f64], points: (&[i64], &[i64]), target: i64) {
+        let (ca, cb) = (grid.counts(a), grid.counts(b));
+        let (la, ua) = select_scores(&ca, target);
+        let (lb, ub) = select_scores(&cb, target);
         for (x, y) in la.iter().zip(&lb).chain(ua.iter().zip(&ub)) {
             assert!((x - y).abs() <= 1, "{a:?} {b:?}");
         }
         let (lower, upper) = points;
-        let l1: i64 = cell_counts(&sa, lower, upper)
+        let l1: i64 = cell_counts(&ca, lower, upper)
             .iter()
-            .zip(cell_counts(&sb, lower, upper))
+            .zip(cell_counts(&cb, lower, upper))
             .map(|(x, y)| (x - y).abs())
             .sum();
         assert!(l1 <= 2, "{a:?} {b:?}: {l1}");
     }
 
-    /// Adversarial search at larger n: random datasets with heavy ties at the points and
-    /// candidates, one value moved to the farthest place.
+    /// Adversarial search at larger n on the release's own grid: random datasets with heavy
+    /// ties at grid points, one value moved to the farthest place, ladders from random picks.
     #[test]
     fn sensitivity_audit_adversarial() {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         let range = Bounds::new(0.0, 10.0).unwrap();
-        let grid = Grid::new(range, CANDIDATES);
+        let grid = MedianGrid::new(range).unwrap();
         let (first, last) = grid.indices();
-        let candidates: Vec<f64> = (first - 1..=last + 1).map(|i| grid.value(i)).collect();
         for _ in 0..200 {
             let n = rng.random_range(5..200);
             let data: Vec<f64> =
                 (0..n).map(|_| f64::from(rng.random_range(0..=20u8)) / 2.0).collect();
             let picks = (rng.random_range(first..=last), rng.random_range(first..=last));
             let (lower, upper) = ladder(picks.0, picks.1);
-            let values = |v: &[i64]| v.iter().map(|&i| grid.value(i)).collect::<Vec<f64>>();
-            let (lower, upper) = (values(&lower), values(&upper));
             assert!(
                 lower.windows(2).all(|w| w[0] <= w[1]) && upper.windows(2).all(|w| w[0] <= w[1])
             );
@@ -529,7 +529,7 @@ mod tests {
             let i = rng.random_range(0..n);
             neighbour[i] = if data[i] < 5.0 { 10.0 } else { 0.0 };
             let target = rng.random_range(0..=n as i64);
-            check(&data, &neighbour, range, &candidates, (&lower, &upper), target);
+            check(grid, &data, &neighbour, (&lower, &upper), target);
         }
     }
 }
