@@ -1,6 +1,6 @@
 """Type stubs of the native module (each test returns the CLI's JSON as a string)."""
 
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +41,11 @@ def release_summary(test: str, kind: str, floats: Sequence[float], counts: Seque
                     alternative: str, bounds: Optional[Tuple[float, float]], popmean: float,
                     options: Sequence[Tuple[str, str]],
                     ci: Optional[Tuple[float, Optional[float]]], draws: Optional[int],
-                    seed: Optional[int], alpha: float) -> Tuple[str, Tuple[float, float]]: ...
+                    seed: Optional[int], alpha: float,
+                    median_cells: Optional[Sequence[Tuple[int, bool, int]]] = None,
+                    ) -> Tuple[str, Tuple[float, float]]: ...
+def median_grid(lo: float, hi: float) -> Tuple[str, float, float, int, int]: ...
+def median_grid_cells(x: _F, lo: float, hi: float) -> List[Tuple[int, bool, int]]: ...
 def kruskal_of_rank_sums(sums: Sequence[float], sizes: Sequence[int], tie_sum: float,
                          labels: Sequence[str], alpha: float) -> str: ...
 def mannwhitneyu_of_rank_sum(r1: float, n1: int, n2: int, tie_sum: float, labels: Sequence[str],

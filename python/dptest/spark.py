@@ -218,13 +218,70 @@ def _indicators(groups: int) -> List[Any]:
     return [F.when(F.col("g") == i, 1).otherwise(0) for i in range(groups)]
 
 
-def _no_public_interval(ci: Optional[float]) -> None:
-    """Refuses ``ci=`` on a public Spark test: its public interval needs the rows (the rank
-    effect's covariance, the order statistics) or is not computed from the cluster's sums."""
-    if ci is not None:
+def _no_public_interval(ci: Optional[float], ci_epsilon: Optional[float] = None) -> None:
+    """Refuses ``ci=`` (or ``ci_epsilon=``) on a public Spark test: its public interval needs
+    the rows (the rank effect's covariance, the order statistics) or is not computed from the
+    cluster's sums."""
+    if ci is not None or ci_epsilon is not None:
         raise ValueError("ci= on a public Spark test is not offered: the cluster sends the "
                          "test's sums only; on data that fit in memory, dptest's own functions "
                          "take public=True, ci=LEVEL")
+
+
+# --- the median interval's grid counts ------------------------------------------------------
+
+# Whole steps the estimated grid index is moved by, each way: the division that estimates it
+# is within one step of the cell (dptest_intervals::MedianGrid::cell); two give a margin.
+_CELL_STEPS = 2
+
+
+def _grid_point(index: Any, spacing: Tuple[str, float, float]) -> Any:
+    """The grid point of ``index`` (a long column) with the Rust arithmetic of
+    ``MedianGrid::point``: an integer multiple divided or multiplied by an exact power of ten,
+    or origin + step · i."""
+    kind, a, b = spacing
+    if kind == "decimal":
+        multiple = (index * F.lit(int(a))).cast("double")
+        exponent = int(b)
+        if exponent >= 0:
+            return multiple * F.lit(10.0 ** exponent)
+        return multiple / F.lit(10.0 ** (-exponent))
+    return F.lit(float(a)) + F.lit(float(b)) * index.cast("double")
+
+
+def _median_cells(tested: Any, bounds: Tuple[float, float]) -> List[Tuple[int, bool, int]]:
+    """The tested values' counts on the median interval's grid of the declared range, counted
+    in the cluster: each value clamped to the range and placed at a grid point or strictly
+    between two (``MedianGrid::cell``), then one aggregation; only the counts (at most two a
+    grid point) reach the driver."""
+    lo, hi = float(bounds[0]), float(bounds[1])
+    kind, a, b, first, last = _dptest.median_grid(lo, hi)
+    spacing = (kind, a, b)
+    x = F.greatest(F.least(F.col("x"), F.lit(hi)), F.lit(lo))
+    if kind == "decimal":
+        estimate = x / F.lit(int(a) * 10.0 ** int(b))
+    else:
+        estimate = (x - F.lit(float(a))) / F.lit(float(b))
+    cells = tested.select(x.alias("x"), F.least(F.greatest(
+        F.floor(estimate).cast("long"), F.lit(first - 1)), F.lit(last + 1)).alias("i"))
+    for _ in range(_CELL_STEPS):
+        down = (F.col("i") > first - 1) & (_grid_point(F.col("i"), spacing) > F.col("x"))
+        cells = cells.withColumn("i", F.when(down, F.col("i") - 1).otherwise(F.col("i")))
+    for _ in range(_CELL_STEPS):
+        up = (F.col("i") < last) & (_grid_point(F.col("i") + 1, spacing) <= F.col("x"))
+        cells = cells.withColumn("i", F.when(up, F.col("i") + 1).otherwise(F.col("i")))
+    at_point = _grid_point(F.col("i"), spacing) == F.col("x")
+    counted = cells.groupBy("i", at_point.alias("at")).count().collect()
+    return [(int(r["i"]), bool(r["at"]), int(r["count"])) for r in counted]
+
+
+def _interval_cells(tested: Any, ci: Optional[float],
+                    bounds: Optional[Tuple[float, float]]) -> Optional[list]:
+    """The median interval's grid counts when an interval was asked for (``_prepare`` has
+    already refused an interval without its range)."""
+    if ci is None or bounds is None:
+        return None
+    return _median_cells(tested, bounds)
 
 
 # --- tests -----------------------------------------------------------------------------------
@@ -323,30 +380,43 @@ def _tested(df: Any, before: Optional[str], after: Optional[str], value: Optiona
     rows, n = _check_rows(df, cols, None, private, nan_policy)
     if rows is None:
         return None, kind, None
-    return rows.select(F.when(d == 0.0, F.lit(0.0)).otherwise(d).alias("d")), kind, n
+    # "x": the values whose median the interval is for (the column itself for one sample, as
+    # in memory: popmean moves the test, not the interval).
+    raw = cols[0] if kind == "one-sample" else d
+    return rows.select(F.when(d == 0.0, F.lit(0.0)).otherwise(d).alias("d"),
+                       raw.alias("x")), kind, n
 
 
 def wilcoxon(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
              value: Optional[str] = None, epsilon: Optional[float] = None, public: bool = False,
              alternative: str = "two-sided", popmean: float = 0.0, reference: str = "exact",
              zero_method: str = "wilcox", correction: bool = False, method: str = "auto",
-             nan_policy: str = "propagate", alpha: float = 0.05, ledger: Any = None,
+             ci: Optional[float] = None, ci_epsilon: Optional[float] = None,
+             bounds: Optional[Tuple[float, float]] = None, nan_policy: str = "propagate",
+             alpha: float = 0.05, ledger: Any = None,
              progress: Optional[bool] = None) -> "_api.TestResult":
     """:func:`dptest.wilcoxon` of d = ``after − before`` (the CLI's order) or ``value −
     popmean`` on a Spark DataFrame. Private: Pratt's W from mid-ranks of |d| computed in the
     cluster. ``public=True``: scipy's ``wilcoxon`` (``zero_method``, ``correction``,
     ``method``) from the rank sums of the ranking ``zero_method`` tests, and, for scipy's
-    permutation null (n ≤ ``WILCOXON_PERMUTATION_MAX_N``, 500), the sizes of the tie blocks of |d| (counts, not values)."""
+    permutation null (n ≤ ``WILCOXON_PERMUTATION_MAX_N``, 500), the sizes of the tie blocks of |d| (counts, not values).
+    Private ``ci=LEVEL, ci_epsilon=E, bounds=(lo, hi)``: the interval for the median of the
+    values (of d for pairs), from their counts on its grid counted in the cluster, as
+    :func:`dptest.wilcoxon`'s."""
     eps = _api._mode(epsilon, public)
+    if eps is None:
+        _no_public_interval(ci, ci_epsilon)
     d, kind, n = _tested(df, before, after, value, popmean, eps is not None, nan_policy)
     paired = kind == "paired"
     signs = F.when(F.col("d") > 0, 1).when(F.col("d") < 0, -1).otherwise(0)
     if eps is not None:
         prepared = _prepare("wilcoxon", n, 1, paired, eps, alternative=alternative,
-                            popmean=float(popmean), options={"reference": reference})
+                            popmean=float(popmean), options={"reference": reference},
+                            bounds=bounds, ci=ci, ci_epsilon=ci_epsilon)
         (w,), _, _, n = _mid_rank_sums(d.select(F.abs("d").alias("v"), "d"), [signs])
         return _release_summary("wilcoxon", "signed-ranks", [w], [n], [], prepared,
-                                paired=paired, alpha=alpha, ledger=ledger, progress=progress)
+                                paired=paired, alpha=alpha, ledger=ledger, progress=progress,
+                                median_cells=_interval_cells(d, ci, bounds))
     _api._no_ledger(ledger)
     if d is None:
         return _nan_result("wilcoxon")
@@ -370,19 +440,25 @@ def wilcoxon(df: Any, *, before: Optional[str] = None, after: Optional[str] = No
 
 def sign(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
          value: Optional[str] = None, epsilon: Optional[float] = None, public: bool = False,
-         alternative: str = "two-sided", popmean: float = 0.0, alpha: float = 0.05,
-         ledger: Any = None, progress: Optional[bool] = None) -> Any:
+         alternative: str = "two-sided", popmean: float = 0.0, ci: Optional[float] = None,
+         ci_epsilon: Optional[float] = None, bounds: Optional[Tuple[float, float]] = None,
+         alpha: float = 0.05, ledger: Any = None, progress: Optional[bool] = None) -> Any:
     """:func:`dptest.sign` (private) or :func:`dptest.public.sign` (``public=True``) of
     d = ``after − before`` or ``value − popmean``, from the counts of positive, negative and
-    zero d computed in the cluster."""
+    zero d computed in the cluster. Private ``ci=LEVEL, ci_epsilon=E, bounds=(lo, hi)``: the
+    interval for the median of the values (of d for pairs), from their counts on its grid
+    counted in the cluster, as :func:`dptest.sign`'s."""
     eps = _api._mode(epsilon, public)
     private = eps is not None
+    if not private:
+        _no_public_interval(ci, ci_epsilon)
     d, kind, n = _tested(df, before, after, value, popmean, private,
                          "propagate" if private else "raise")
     paired = kind == "paired"
     if eps is not None:
         prepared = _prepare("sign", n, 1, paired, eps, alternative=alternative,
-                            popmean=float(popmean))
+                            popmean=float(popmean), bounds=bounds, ci=ci,
+                            ci_epsilon=ci_epsilon)
     counts = d.agg(
         F.sum(F.when(F.col("d") > 0, 1).otherwise(0)).alias("positive"),
         F.sum(F.when(F.col("d") < 0, 1).otherwise(0)).alias("negative"),
@@ -396,7 +472,8 @@ def sign(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
             raise ValueError(f"all {zeros} differences are 0: the sign test needs a non-zero one")
         return _public.binomtest(positive, positive + negative, 0.5, alternative)
     return _release_summary("sign", "signs", [], [positive, negative, zeros], [], prepared,
-                            paired=paired, alpha=alpha, ledger=ledger, progress=progress)
+                            paired=paired, alpha=alpha, ledger=ledger, progress=progress,
+                            median_cells=_interval_cells(d, ci, bounds))
 
 
 def ttest(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
@@ -462,11 +539,13 @@ def _release_summary(test: str, kind: str, floats: Sequence[float], counts: Sequ
                      labels: Sequence[str], prepared: Tuple[tuple, float, float], *,
                      paired: bool = False, alpha: float = 0.05, draws: Optional[int] = None,
                      seed: Optional[int] = None, ledger: Any = None,
-                     progress: Optional[bool] = None) -> "_api.TestResult":
-    """The release of the summary through the test's hook, charged to ``ledger``."""
+                     progress: Optional[bool] = None,
+                     median_cells: Optional[list] = None) -> "_api.TestResult":
+    """The release of the summary (and of the median interval's grid counts, if any) through
+    the test's hook, charged to ``ledger``."""
     choices, spent_epsilon, spent_delta = prepared
     args = (test, kind, [float(f) for f in floats], [int(c) for c in counts], list(labels),
-            paired, *choices, draws, seed, float(alpha))
+            paired, *choices, draws, seed, float(alpha), median_cells)
     return _api._ledger_run(
         ledger, test, spent_epsilon, spent_delta,
         lambda: _api._call(progress, "computing the reference distribution",

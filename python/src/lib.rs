@@ -8,8 +8,9 @@
 //! reference only. Library errors become `ValueError` with the library's message.
 
 use dptest_anova as av;
-use dptest_core::{PrivacyCost, Spent};
+use dptest_core::{Bounds, PrivacyCost, Spent};
 use dptest_federated as fed;
+use dptest_intervals::{GridCell, GridSpacing, MedianGrid};
 use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::Epsilon;
@@ -548,9 +549,11 @@ fn release(
 /// (`dptest.spark`): `kind` names it and `floats` and `counts` hold it —
 /// `"rank-sums"` (the group rank sums; the group sizes), `"signed-ranks"` ([W]; [n]),
 /// `"signs"` ([]; [positive, negative, zeros]) or `"moments"` ([mean, variance] on the
-/// [−1, 1] scale; [n]). Otherwise as [`release`].
+/// [−1, 1] scale; [n]). `median_cells`, for the median interval of `sign` and `wilcoxon`: the
+/// tested values' counts on the interval's grid, `(index, at_point, count)` as
+/// [`median_grid_cells`] counts them. Otherwise as [`release`].
 #[pyfunction]
-#[pyo3(signature = (test, kind, floats, counts, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha))]
+#[pyo3(signature = (test, kind, floats, counts, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha, median_cells=None))]
 #[allow(clippy::too_many_arguments)]
 fn release_summary(
     py: Python<'_>,
@@ -570,13 +573,55 @@ fn release_summary(
     draws: Option<u64>,
     seed: Option<u64>,
     alpha: f64,
+    median_cells: Option<Vec<(i64, bool, u64)>>,
 ) -> PyResult<Released> {
     let test = registered(test)?;
     let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     let summary = summary(kind, floats, counts)?;
     test.layout().check_groups(test.name(), summary.groups()).map_err(err)?;
-    let data = Data::Summary { summary, paired };
+    let median_cells = median_cells.map(|cells| {
+        cells.into_iter().map(|(index, at_point, count)| (GridCell { index, at_point }, count)).collect()
+    });
+    let data = Data::Summary { summary, paired, median_cells };
     release_data(py, test, data, &choices, labels, Simulation { draws, seed }, alpha)
+}
+
+/// The public grid of the median interval on the declared range `(lo, hi)`, for a front end
+/// that counts the values' cells where the rows live: `(kind, a, b, first, last)` with kind
+/// `"decimal"` (a = mantissa, b = exponent: the point of index i is `(i·a) as f64 · 10^b`, or
+/// `/ 10^−b` for b < 0) or `"even"` (a = origin, b = step: `a + b·i`), and the first and last
+/// index inside the range (`dptest_intervals::MedianGrid`).
+#[pyfunction]
+fn median_grid(lo: f64, hi: f64) -> PyResult<(String, f64, f64, i64, i64)> {
+    let grid = MedianGrid::new(Bounds::new(lo, hi).map_err(err)?).map_err(err)?;
+    let (first, last) = grid.indices();
+    Ok(match grid.spacing() {
+        GridSpacing::Decimal { mantissa, exponent } => {
+            ("decimal".to_owned(), mantissa as f64, f64::from(exponent), first, last)
+        }
+        GridSpacing::Even { origin, step } => ("even".to_owned(), origin, step, first, last),
+    })
+}
+
+/// The cells of `values` (clamped to `(lo, hi)`) on the median interval's grid, as the
+/// in-memory path counts them: `(index, at_point, count)` in order, empty cells left out.
+/// For checking a front end's own counting (`dptest.spark`'s tests).
+#[pyfunction]
+fn median_grid_cells(
+    x: PyReadonlyArray1<'_, f64>,
+    lo: f64,
+    hi: f64,
+) -> PyResult<Vec<(i64, bool, u64)>> {
+    let range = Bounds::new(lo, hi).map_err(err)?;
+    let grid = MedianGrid::new(range).map_err(err)?;
+    let mut cells = std::collections::BTreeMap::new();
+    for &v in values(&x)?.iter() {
+        if !v.is_finite() {
+            return Err(err("the values must be finite"));
+        }
+        *cells.entry(grid.cell(range.clamp(v))).or_insert(0u64) += 1;
+    }
+    Ok(cells.into_iter().map(|(c, count)| (c.index, c.at_point, count)).collect())
 }
 
 /// The summary `kind` from its numbers (see [`release_summary`]).
@@ -1156,6 +1201,8 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(release, m)?)?;
     m.add("WILCOXON_PERMUTATION_MAX_N", wx::PERMUTATION_MAX_N)?;
     m.add_function(wrap_pyfunction!(release_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(median_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(median_grid_cells, m)?)?;
     m.add_function(wrap_pyfunction!(kruskal_of_rank_sums, m)?)?;
     m.add_function(wrap_pyfunction!(mannwhitneyu_of_rank_sum, m)?)?;
     m.add_function(wrap_pyfunction!(ttest_of_moments, m)?)?;

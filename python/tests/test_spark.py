@@ -257,3 +257,56 @@ def test_public_wilcoxon_is_the_pandas_path_and_scipy(spark, dps, zero_method, n
         if (d != 0).any():
             ref = stats.wilcoxon(d, zero_method=zero_method, method=method)
             assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+@pytest.mark.parametrize("bounds", [(-10.0, 10.0), (0.13, 0.29), (1e10, 1e10 + 1e-3),
+                                    (-3.0, 1e5)])
+def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds):
+    """The cluster places every value in the median grid's cells exactly as the Rust code
+    does: values at grid points, one float either side of them, between points, at the ends
+    and beyond them (decimal grids and an evenly spaced one)."""
+    lo, hi = bounds
+    kind, a, b, first, last = dptest._dptest.median_grid(lo, hi)
+    rng = np.random.default_rng(21)
+    index = rng.integers(first, last + 1, 300)
+    if kind == "even":
+        points = a + b * index
+    elif b < 0:
+        points = (index * int(a)) / 10.0 ** -int(b)
+    else:
+        points = (index * int(a)) * 10.0 ** int(b)
+    values = np.concatenate([
+        points, np.nextafter(points, np.inf), np.nextafter(points, -np.inf),
+        rng.uniform(lo, hi, 300), [lo, hi, lo - 1.0, hi + 1.0, np.nextafter(lo, -np.inf),
+                                   np.nextafter(hi, np.inf)]])
+    sdf = spark.createDataFrame(pd.DataFrame({"x": values})).repartition(3)
+    tested, _, n = dps._tested(sdf, None, None, "x", 0.0, True, "propagate")
+    got = sorted(dps._median_cells(tested, bounds))
+    want = dptest._dptest.median_grid_cells(values, lo, hi)
+    assert got == want and sum(c for _, _, c in got) == n == values.size
+
+
+def test_private_median_interval_on_spark(spark, dps):
+    """sign and wilcoxon take ci=, ci_epsilon= and bounds= on Spark as in memory: the
+    interval's ε is charged with the test's, and at a large interval ε (noise scales below
+    0.02 counts) the interval holds the sample median, as the order-statistic interval it
+    approaches does. The refusals come before anything is computed."""
+    rng = np.random.default_rng(5)
+    pairs = pd.DataFrame({"before": np.round(rng.normal(0, 1, 400), 2)})
+    pairs["after"] = np.round(pairs.before + 0.4 + rng.normal(0, 1, 400), 2)
+    psdf = frame(spark, pairs)
+    median = float(np.median(pairs.after - pairs.before))
+    for test in (dps.sign, dps.wilcoxon):
+        result = test(psdf, before="before", after="after", epsilon=1.0, ci=0.95,
+                      ci_epsilon=200.0, bounds=(-5, 5)).to_dict()
+        estimate = result["estimate"]
+        assert estimate["epsilon"] == 200.0 and result["epsilon_total"] == 201.0
+        assert -5 <= estimate["low"] <= median <= estimate["high"] <= 5, estimate
+        assert estimate["high"] - estimate["low"] < 1.0, estimate
+        one = test(frame(spark, pairs[["after"]]), value="after", popmean=0.3, epsilon=1.0,
+                   ci=0.9, ci_epsilon=1.0, bounds=(-5, 5)).to_dict()["estimate"]
+        assert one["low"] <= one["value"] <= one["high"] and one["level"] == 0.9
+        with pytest.raises(ValueError, match="bounds"):
+            test(psdf, before="before", after="after", epsilon=1.0, ci=0.95, ci_epsilon=1.0)
+        with pytest.raises(ValueError, match="ci= on a public Spark test"):
+            test(psdf, before="before", after="after", public=True, ci=0.95)

@@ -55,8 +55,8 @@ pub const SELECT_FRACTION: f64 = 0.3;
 /// Points of the histogram on each side (k): the longest prefix of noisy cells summed.
 pub const SIDE_POINTS: usize = 10;
 /// The fewest candidate points of the declared range for the noisy max (the grid is every
-/// multiple of the largest decimal step that gives at least this many: 4001 on [−10, 10],
-/// fine enough that at n = 10⁴ the grid is not what limits the width).
+/// multiple of the largest decimal step that gives at least this many: 10 001 on [−10, 10],
+/// a step of 0.002, fine enough that at n = 10⁴ the grid is not what limits the width).
 pub const CANDIDATES: usize = 4096;
 /// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's

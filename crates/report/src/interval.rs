@@ -3,8 +3,8 @@
 
 use dptest_core::{Bounds, Estimate, IntervalRequest, IntervalWidths};
 use dptest_intervals::{
-    SimulatedNoise, check_median_interval, median_interval_with, private_median_interval,
-    public_median_interval,
+    GridCell, GridCounts, OsNoise, SimulatedNoise, check_median_interval,
+    median_interval_of_counts, median_interval_with, public_median_interval,
 };
 use dptest_mechanisms::Epsilon;
 use rand::SeedableRng;
@@ -44,36 +44,84 @@ pub fn median_ci_epsilon(choices: &Choices, what: &str) -> Result<f64, Refusal> 
     Ok(epsilon)
 }
 
-/// Refuses the median interval for data given as a summary ([`crate::Data::Summary`]): the
-/// interval's histogram reads the rows, which a summary does not hold. Public: it depends on
-/// the choices and on how the data were given only.
-///
-/// # Errors
-/// An interval was asked for.
-pub fn rows_for_interval(choices: &Choices, test: &str) -> Result<(), Refusal> {
-    match choices.ci {
-        Some(_) => Err(Refusal(format!(
-            "the {test} test's median interval reads the rows; a summary computed where they \
-             live has none: drop {}",
-            choices.front_end.name("ci")
-        ))),
-        None => Ok(()),
+/// What a hook holds for the median interval: the values in memory, or the counts on the
+/// interval's grid that a front end sent with a summary ([`crate::Data::Summary`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum MedianSource {
+    /// The tested values.
+    Values(Vec<f64>),
+    /// The cells a front end counted where the rows live ([`dptest_intervals::GridCell`], as
+    /// [`dptest_intervals::MedianGrid::cell`] places a value clamped to the declared range)
+    /// and the number of values the summary describes.
+    Cells {
+        /// The cells and their counts.
+        cells: Vec<(GridCell, u64)>,
+        /// The summary's n.
+        n: u64,
+    },
+}
+
+impl MedianSource {
+    /// The source of a summary: its cells, refused when an interval is asked for and the
+    /// front end sent none (public: it depends on the choices and on how the data were
+    /// given only).
+    ///
+    /// # Errors
+    /// An interval was asked for without cells.
+    pub fn of_summary(
+        cells: Option<Vec<(GridCell, u64)>>,
+        n: u64,
+        choices: &Choices,
+        test: &str,
+    ) -> Result<Self, Refusal> {
+        match (cells, choices.ci) {
+            (Some(cells), _) => Ok(MedianSource::Cells { cells, n }),
+            (None, None) => Ok(MedianSource::Cells { cells: Vec::new(), n }),
+            (None, Some(_)) => Err(Refusal(format!(
+                "the {test} test's median interval reads the values' counts on its grid; this                  summary came without them: drop {}, or send them (dptest.spark does)",
+                choices.front_end.name("ci")
+            ))),
+        }
+    }
+
+    /// The counts the interval reads, on the declared `range`.
+    fn counts(&self, range: Bounds) -> Result<GridCounts, Refusal> {
+        match self {
+            MedianSource::Values(values) => {
+                GridCounts::of_values(values, range).map_err(Refusal::from_display)
+            }
+            MedianSource::Cells { cells, n } => {
+                let counts = GridCounts::from_cells(range, cells.iter().copied())
+                    .map_err(Refusal::from_display)?;
+                if counts.n() != *n {
+                    return Err(Refusal(
+                        "the median's grid counts and the test's summary describe different \
+                         numbers of values"
+                            .to_owned(),
+                    ));
+                }
+                Ok(counts)
+            }
+        }
     }
 }
 
-/// The private median interval of `values` as the estimate object, or `None` without `--ci`.
+/// The private median interval of the `source`'s values as the estimate object, or `None`
+/// without `--ci`.
 ///
 /// # Errors
 /// The interval's refusal (a public reason) or the mechanism's error.
 pub fn median_estimate(
-    values: &[f64],
+    source: &MedianSource,
     choices: &Choices,
     what: &str,
 ) -> Result<Option<Estimate>, Refusal> {
     let epsilon = median_ci_epsilon(choices, what)?;
     let (Some(ci), Some(range)) = (choices.ci, choices.bounds) else { return Ok(None) };
     let e = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
-    let m = private_median_interval(values, range, ci.level, e).map_err(Refusal::from_display)?;
+    let counts = source.counts(range)?;
+    let m = median_interval_of_counts(&counts, ci.level, e, &mut OsNoise)
+        .map_err(Refusal::from_display)?;
     Ok(Some(Estimate {
         parameter: format!("median of the {what}"),
         value: m.estimate,

@@ -32,8 +32,8 @@
 
 pub use crate::binding::{Binding, Simulation, binding_choices, data_of_samples, release_on_cpu};
 pub use crate::interval::{
-    MEDIAN_METHOD, median_ci_epsilon, median_estimate, median_interval_request,
-    median_interval_widths, rows_for_interval,
+    MEDIAN_METHOD, MedianSource, median_ci_epsilon, median_estimate, median_interval_request,
+    median_interval_widths,
 };
 pub use crate::release::{
     Choices, CiRequest, Data, EPSILON_TOTAL, Estimate, Evaluation, FrontEnd, Layout, Prepared,

@@ -79,6 +79,10 @@ pub enum Data {
         summary: Summary,
         /// Whether the rows were pairs (public: it is how the data was declared).
         paired: bool,
+        /// For the median interval of `sign` and `wilcoxon` (`--ci`): the tested values'
+        /// counts on the interval's grid of the declared range, counted where the rows live
+        /// ([`crate::MedianSource::Cells`]); `None` when not sent.
+        median_cells: Option<Vec<(dptest_intervals::GridCell, u64)>>,
     },
 }
 
@@ -92,7 +96,7 @@ impl Data {
             Data::Values { values, paired } => {
                 Shape { n: values.len(), groups: 1, paired: *paired }
             }
-            Data::Summary { summary, paired } => Shape {
+            Data::Summary { summary, paired, .. } => Shape {
                 n: usize::try_from(summary.n()).unwrap_or(usize::MAX),
                 groups: summary.groups(),
                 paired: *paired,

@@ -5,8 +5,8 @@ use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::Evaluator;
 use dptest_report::{
-    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary,
-    TestOption, fmt, median_ci_epsilon, median_estimate, rows_for_interval,
+    Choices, Data, Evaluation, Layout, MedianSource, Prepared, Refusal, Release, ReleaseTest,
+    Shape, Summary, TestOption, fmt, median_ci_epsilon, median_estimate,
 };
 
 /// What the median interval is of.
@@ -54,14 +54,19 @@ impl ReleaseTest for PrivateSign {
         }
         let options = options(choices)?;
         data.checked_summary()?;
-        let (result, values) = match data {
+        let (result, median) = match data {
             Data::Values { values, .. } => {
                 let sample = SignSample::new(&values).map_err(Refusal::from_display)?;
                 let counts = sample.counts_around(choices.popmean);
-                (private_sign_of_counts(&counts, &options, evaluator), values)
+                (private_sign_of_counts(&counts, &options, evaluator), MedianSource::Values(values))
             }
-            Data::Summary { summary: Summary::Signs { positive, negative, zeros }, .. } => {
-                rows_for_interval(choices, "sign")?;
+            Data::Summary {
+                summary: Summary::Signs { positive, negative, zeros },
+                median_cells,
+                ..
+            } => {
+                let n = positive.saturating_add(negative).saturating_add(zeros);
+                let median = MedianSource::of_summary(median_cells, n, choices, "sign")?;
                 let count = |c: u64| {
                     usize::try_from(c)
                         .map_err(|_| Refusal("more values than this machine counts".to_owned()))
@@ -71,7 +76,7 @@ impl ReleaseTest for PrivateSign {
                     negative: count(negative)?,
                     zero: count(zeros)?,
                 };
-                (private_sign_of_counts(&counts, &options, evaluator), Vec::new())
+                (private_sign_of_counts(&counts, &options, evaluator), median)
             }
             _ => {
                 return Err(Refusal(
@@ -92,7 +97,7 @@ impl ReleaseTest for PrivateSign {
         );
         r.set_in("reference", "distribution", "zero-robust binomial ⊕ Laplace");
         r.warn_if_all_noise(detail.noise_scale, 2.0 * detail.n as f64);
-        if let Some(estimate) = median_estimate(&values, choices, VALUES)? {
+        if let Some(estimate) = median_estimate(&median, choices, VALUES)? {
             r.set_estimate(&estimate);
         }
         Ok(r)

@@ -5,8 +5,8 @@ use dptest_core::PrivateTest;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::Evaluator;
 use dptest_report::{
-    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary,
-    TestOption, fmt, median_ci_epsilon, median_estimate, rows_for_interval,
+    Choices, Data, Evaluation, Layout, MedianSource, Prepared, Refusal, Release, ReleaseTest,
+    Shape, Summary, TestOption, fmt, median_ci_epsilon, median_estimate,
 };
 
 /// What the median interval is of.
@@ -70,24 +70,25 @@ impl ReleaseTest for PrivateWilcoxon {
         }
         let options = options(shape, choices)?;
         data.checked_summary()?;
-        let (result, values) = match data {
+        let (result, median) = match data {
             Data::Values { values, .. } => {
                 // At popmean 0 the sample takes the values and gives them back for the
                 // interval (at 10⁷ rows a copy is 80 MB); else it tests a shifted copy.
                 if choices.popmean == 0.0 {
                     let sample =
                         PairedSample::from_difference_vec(values).map_err(Refusal::from_display)?;
-                    (private_wilcoxon(&sample, &options, evaluator), sample.into_differences())
+                    let result = private_wilcoxon(&sample, &options, evaluator);
+                    (result, MedianSource::Values(sample.into_differences()))
                 } else {
                     let sample = PairedSample::from_differences(&shifted(&values, choices.popmean))
                         .map_err(Refusal::from_display)?;
-                    (private_wilcoxon(&sample, &options, evaluator), values)
+                    (private_wilcoxon(&sample, &options, evaluator), MedianSource::Values(values))
                 }
             }
-            Data::Summary { summary: Summary::SignedRanks { w, n }, .. } => {
-                rows_for_interval(choices, "Wilcoxon")?;
+            Data::Summary { summary: Summary::SignedRanks { w, n }, median_cells, .. } => {
+                let median = MedianSource::of_summary(median_cells, n, choices, "Wilcoxon")?;
                 let n = usize::try_from(n).map_err(|_| too_many())?;
-                (private_wilcoxon_of_statistic(w, n, &options, evaluator), Vec::new())
+                (private_wilcoxon_of_statistic(w, n, &options, evaluator), median)
             }
             _ => {
                 return Err(Refusal(
@@ -126,7 +127,7 @@ impl ReleaseTest for PrivateWilcoxon {
         r.set_in("reference", "distribution", law);
         let n = detail.n as f64;
         r.warn_if_all_noise(detail.release.scale, n * (n + 1.0));
-        if let Some(estimate) = median_estimate(&values, choices, VALUES)? {
+        if let Some(estimate) = median_estimate(&median, choices, VALUES)? {
             r.set_estimate(&estimate);
         }
         Ok(r)

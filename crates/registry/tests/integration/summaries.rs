@@ -31,6 +31,10 @@ fn mid_rank(x: f64, all: &[f64]) -> f64 {
     1.0 + smaller + (equal - 1.0) / 2.0
 }
 
+fn summary_only(summary: Summary, paired: bool) -> Data {
+    Data::Summary { summary, paired, median_cells: None }
+}
+
 fn release(test: &dyn ReleaseTest, data: Data, choices: &Choices) -> dptest_report::Fields {
     let shape = data.shape();
     let prepared = test.prepare(shape, choices).unwrap_or_else(|e| panic!("{}: {e}", test.name()));
@@ -53,7 +57,8 @@ fn assert_same(test: &str, rows: Data, summary: Summary, sensitivity: f64) {
     let paired = rows.shape().paired;
     let choices = choices();
     let from_rows = release(test, rows, &choices);
-    let from_summary = release(test, Data::Summary { summary, paired }, &choices);
+    let data = Data::Summary { summary, paired, median_cells: None };
+    let from_summary = release(test, data, &choices);
     for key in ["n", "epsilon", "delta", "reference", "variant"] {
         assert_eq!(from_rows.map().get(key), from_summary.map().get(key), "{}: {key}", test.name());
     }
@@ -122,28 +127,67 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
     let choices = choices();
     let kw = find("kruskal-wallis").unwrap();
     let impossible = Summary::RankSums { sums: vec![1.0, 2.0], sizes: vec![2, 2] };
-    let refusal =
-        kw.release(Data::Summary { summary: impossible, paired: false }, &choices, evaluator);
+    let refusal = kw.release(summary_only(impossible, false), &choices, evaluator);
     assert!(refusal.unwrap_err().0.contains("rank-sum summary"));
     let wrong = Summary::Signs { positive: 1, negative: 2, zeros: 0 };
     for test in ["kruskal-wallis", "mann-whitney", "wilcoxon", "t-test"] {
-        let data = Data::Summary { summary: wrong.clone(), paired: true };
+        let data = summary_only(wrong.clone(), true);
         assert!(find(test).unwrap().release(data, &choices, evaluator).is_err(), "{test}");
     }
-    // The median interval reads the rows: refused for a summary.
+    // The median interval reads the values' counts on its grid: refused for a summary sent
+    // without them.
     let ci = Choices { ci: Some(CiRequest { level: 0.9, epsilon: Some(1.0) }), ..choices };
-    let signs = Data::Summary { summary: wrong, paired: true };
+    let signs = summary_only(wrong, true);
     let refusal = find("sign").unwrap().release(signs, &ci, evaluator).unwrap_err();
-    assert!(refusal.0.contains("reads the rows"), "{refusal}");
+    assert!(refusal.0.contains("counts on its grid"), "{refusal}");
     // So does Mann–Whitney's placement variance (an interval ε with public sizes).
     let mut known = ci;
     known.named.push(("known-sizes".to_owned(), "true".to_owned()));
     let sums = Summary::RankSums { sums: vec![10.0, 26.0], sizes: vec![4, 4] };
-    let data = Data::Summary { summary: sums.clone(), paired: false };
+    let data = summary_only(sums.clone(), false);
     let refusal = find("mann-whitney").unwrap().release(data, &known, evaluator).unwrap_err();
     assert!(refusal.0.contains("reads the rows"), "{refusal}");
     // And Kruskal–Wallis's covariance of the mean ranks.
-    let data = Data::Summary { summary: sums, paired: false };
+    let data = summary_only(sums, false);
     let refusal = kw.release(data, &known, evaluator).unwrap_err();
     assert!(refusal.0.contains("reads the rows"), "{refusal}");
+}
+
+/// The median interval of `sign` and `wilcoxon` from a summary reads the grid cells the front
+/// end counted (`dptest.spark`): an interval at the asked level and ε around the data's
+/// median, and cells that disagree with the summary's n are refused without a count.
+#[test]
+fn the_median_interval_reads_the_grid_cells_a_summary_brings() {
+    use dptest_intervals::MedianGrid;
+    let d = values();
+    let n = d.len() as u64;
+    let range = dptest_core::Bounds::new(-2.0, 2.0).unwrap();
+    let grid = MedianGrid::new(range).unwrap();
+    let cells: Vec<_> = d.iter().map(|&v| (grid.cell(range.clamp(v)), 1)).collect();
+    let ci = Choices { ci: Some(CiRequest { level: 0.9, epsilon: Some(1.0) }), ..choices() };
+    let count = |f: fn(&f64) -> bool| d.iter().filter(|x| f(x)).count() as u64;
+    let signs = Summary::Signs {
+        positive: count(|x| *x > 0.0),
+        negative: count(|x| *x < 0.0),
+        zeros: count(|x| *x == 0.0),
+    };
+    // Any possible W will do (the interval does not read it): 0.
+    let ranks = Summary::SignedRanks { w: 0.0, n };
+    for (test, summary) in [("sign", signs), ("wilcoxon", ranks)] {
+        let data = Data::Summary {
+            summary: summary.clone(),
+            paired: true,
+            median_cells: Some(cells.clone()),
+        };
+        let fields = release(find(test).unwrap(), data, &ci);
+        let estimate = fields.map()["estimate"].as_object().unwrap().clone();
+        let at = |key: &str| estimate[key].as_f64().unwrap();
+        assert!(-2.0 <= at("low") && at("low") <= at("value") && at("value") <= at("high"));
+        assert!(at("high") <= 2.0 && at("epsilon") == 1.0, "{test}: {estimate:?}");
+        let short =
+            Data::Summary { summary, paired: true, median_cells: Some(cells[1..].to_vec()) };
+        let evaluator = Evaluator::Exact;
+        let refusal = find(test).unwrap().release(short, &ci, evaluator).unwrap_err().0;
+        assert!(refusal.contains("different numbers") && !refusal.contains("29"), "{refusal}");
+    }
 }
