@@ -149,6 +149,52 @@ def _offsets(totals: dict) -> dict:
     return offsets
 
 
+def _ordered_values(per_value: Any, running: List[str]) -> Any:
+    """``per_value`` (one row per distinct value ``v``) sorted by ``v`` (range partitioning),
+    with its partition ``part`` and, for each column ``c`` of ``running``, ``before_c``: the
+    sum of ``c`` over the rows before it in its partition (a window per partition, never over
+    the table; the driver adds the partitions' offsets)."""
+    ordered = per_value.orderBy("v").withColumn("id", F.monotonically_increasing_id())
+    ordered = ordered.withColumn("part", F.shiftright("id", _POSITION_BITS))
+    window = Window.partitionBy("part").orderBy("id").rowsBetween(Window.unboundedPreceding, -1)
+    for c in running:
+        ordered = ordered.withColumn(f"before_{c}", F.coalesce(F.sum(c).over(window), F.lit(0)))
+    return ordered
+
+
+def _placement_square_sums(values: Any) -> Tuple[int, int]:
+    """Mann–Whitney's placement square sums (``dptest_mann_whitney::PlacementSums``), exactly:
+    Σ over the first group (``g`` = 0) of (2·#{y < x} + #{y = x})² and over the second of
+    (2·#{x > y} + #{x = y})². Per distinct value the two groups' counts; within each range
+    partition the counts before it; per partition, sums of each numerator's local part and of
+    its square (38-digit decimals: no overflow below 10⁹ rows); on the driver, each square
+    expanded around its partition's offset, in Python integers."""
+    exact = T.DecimalType(38, 0)
+    per_value = values.groupBy("v").agg(
+        F.sum(F.when(F.col("g") == 0, 1).otherwise(0)).alias("cx"),
+        F.sum(F.when(F.col("g") == 1, 1).otherwise(0)).alias("cy"))
+    ordered = _ordered_values(per_value, ["cx", "cy"])
+    cx, cy = F.col("cx").cast(exact), F.col("cy").cast(exact)
+    # The numerators less their offsets: a = 2·(y before, in the partition) + cy for the x at
+    # v; b = 2·(x before, in the partition) + cx, from which the y's numerators follow.
+    a = (2 * F.col("before_cy") + F.col("cy")).cast(exact)
+    b = (2 * F.col("before_cx") + F.col("cx")).cast(exact)
+    parts = ordered.groupBy("part").agg(
+        F.sum("cx").alias("nx"), F.sum("cy").alias("ny"),
+        F.sum(cx * a).alias("xa"), F.sum(cx * a * a).alias("xaa"),
+        F.sum(cy * b).alias("yb"), F.sum(cy * b * b).alias("ybb")).collect()
+    off_x = _offsets({p["part"]: int(p["nx"]) for p in parts})
+    off_y = _offsets({p["part"]: int(p["ny"]) for p in parts})
+    n1 = sum(int(p["nx"]) for p in parts)
+    x_sum = y_sum = 0
+    for p in parts:
+        o, m = off_y[p["part"]], n1 - off_x[p["part"]]
+        # x: (a + 2o)²; y: 2·#{x above} + cx = 2m − b, m = n₁ − (x in earlier partitions).
+        x_sum += int(p["xaa"]) + 4 * o * int(p["xa"]) + 4 * o * o * int(p["nx"])
+        y_sum += int(p["ybb"]) - 4 * m * int(p["yb"]) + 4 * m * m * int(p["ny"])
+    return x_sum, y_sum
+
+
 def _mid_rank_sums(values: Any, weights: List[Any]) -> Tuple[List[float], List[int], float, int]:
     """Σ weight_j · mid-rank over the rows and Σ weight_j, for each weight column (0/1
     indicators, or ±1 signs), with Σ(t³ − t) over tie blocks and n. One aggregation by value, one sort of the
@@ -157,12 +203,8 @@ def _mid_rank_sums(values: Any, weights: List[Any]) -> Tuple[List[float], List[i
     names = [f"w{j}" for j in range(len(weights))]
     per_value = values.groupBy("v").agg(
         F.count(F.lit(1)).alias("t"), *[F.sum(w).alias(n) for w, n in zip(weights, names)])
-    ordered = per_value.orderBy("v").withColumn("id", F.monotonically_increasing_id())
-    ordered = ordered.withColumn("part", F.shiftright("id", _POSITION_BITS))
-    before = F.coalesce(F.sum("t").over(
-        Window.partitionBy("part").orderBy("id").rowsBetween(Window.unboundedPreceding, -1)),
-        F.lit(0))
-    ranked = ordered.withColumn("local", before + (F.col("t") + 1) / 2.0)
+    ordered = _ordered_values(per_value, ["t"])
+    ranked = ordered.withColumn("local", F.col("before_t") + (F.col("t") + 1) / 2.0)
     parts = ranked.groupBy("part").agg(
         F.sum("t").alias("total"),
         F.sum(F.col("t").cast("double") ** 3 - F.col("t")).alias("ties"),
@@ -320,17 +362,20 @@ def mannwhitneyu(df: Any, *, group: str, value: str, groups: Optional[Sequence[A
                  alternative: str = "two-sided", delta: float = 1e-6, known_sizes: bool = False,
                  statistic: str = "centred", count_sizes: bool = False, reference: str = "auto",
                  use_continuity: bool = True, method: str = "auto", ci: Optional[float] = None,
+                 ci_epsilon: Optional[float] = None,
                  nan_policy: str = "propagate", draws: Optional[int] = None,
                  seed: Optional[int] = None, alpha: float = 0.05, ledger: Any = None,
                  progress: Optional[bool] = None) -> "_api.TestResult":
     """:func:`dptest.mannwhitneyu` on a Spark DataFrame: ``groups=[x, y]`` names the two
     compared labels of ``group``, x first. Both paths read x's joint mid-rank sum and the
-    sizes, computed in the cluster."""
+    sizes, computed in the cluster. Private ``known_sizes=True, ci=LEVEL, ci_epsilon=E``:
+    DeLong's variance released at E from the placement square sums, computed in the cluster
+    as well."""
     if groups is not None and len(groups) != 2:
         raise ValueError("mannwhitneyu compares two groups: groups must name exactly two")
     eps = _api._mode(epsilon, public)
     if eps is None:
-        _no_public_interval(ci)
+        _no_public_interval(ci, ci_epsilon)
     rows, declared, n = _grouped_values(df, group, value, groups, eps is not None, nan_policy)
     if len(declared) != 2:
         raise ValueError(f"mannwhitneyu compares two groups, {len(declared)} found")
@@ -341,11 +386,13 @@ def mannwhitneyu(df: Any, *, group: str, value: str, groups: Optional[Sequence[A
                    "count_sizes": bool(count_sizes), "reference": reference}
         d = float(delta) if paper else None
         prepared = _prepare("mann-whitney", n, 2, False, eps, delta=d, alternative=alternative,
-                            options=options, ci=ci)
+                            options=options, ci=ci, ci_epsilon=ci_epsilon)
         sums, sizes, _, _ = _mid_rank_sums(rows, _indicators(2))
+        placements = (_placement_square_sums(rows)
+                      if ci is not None and ci_epsilon is not None else None)
         return _release_summary("mann-whitney", "rank-sums", sums, sizes, labels, prepared,
                                 draws=draws, seed=seed, alpha=alpha, ledger=ledger,
-                                progress=progress)
+                                progress=progress, placement_sums=placements)
     _api._no_ledger(ledger)
     if rows is None:
         return _nan_result("mann-whitney")
@@ -539,13 +586,14 @@ def _release_summary(test: str, kind: str, floats: Sequence[float], counts: Sequ
                      labels: Sequence[str], prepared: Tuple[tuple, float, float], *,
                      paired: bool = False, alpha: float = 0.05, draws: Optional[int] = None,
                      seed: Optional[int] = None, ledger: Any = None,
-                     progress: Optional[bool] = None,
-                     median_cells: Optional[list] = None) -> "_api.TestResult":
-    """The release of the summary (and of the median interval's grid counts, if any) through
-    the test's hook, charged to ``ledger``."""
+                     progress: Optional[bool] = None, median_cells: Optional[list] = None,
+                     placement_sums: Optional[Tuple[int, int]] = None) -> "_api.TestResult":
+    """The release of the summary (and of what its interval reads beyond it: the median's grid
+    counts or Mann–Whitney's placement sums, if any) through the test's hook, charged to
+    ``ledger``."""
     choices, spent_epsilon, spent_delta = prepared
     args = (test, kind, [float(f) for f in floats], [int(c) for c in counts], list(labels),
-            paired, *choices, draws, seed, float(alpha), median_cells)
+            paired, *choices, draws, seed, float(alpha), median_cells, placement_sums)
     return _api._ledger_run(
         ledger, test, spent_epsilon, spent_delta,
         lambda: _api._call(progress, "computing the reference distribution",

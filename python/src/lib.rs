@@ -16,7 +16,8 @@ use dptest_mann_whitney as mw;
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Alternative, CpuEngine, Engine, Evaluator, MonteCarlo, Tail};
 use dptest_report::{
-    Binding, Choices, Data, Fields, FrontEnd, Layout, ReleaseTest, Shape, Simulation, Summary,
+    Binding, Choices, Data, Fields, FrontEnd, IntervalSummary, Layout, ReleaseTest, Shape,
+    Simulation, Summary,
     asymptotic_reference, binding_choices, data_of_samples, exact_reference, exact_reference_of,
     release_on_cpu,
 };
@@ -551,9 +552,11 @@ fn release(
 /// `"signs"` ([]; [positive, negative, zeros]) or `"moments"` ([mean, variance] on the
 /// [−1, 1] scale; [n]). `median_cells`, for the median interval of `sign` and `wilcoxon`: the
 /// tested values' counts on the interval's grid, `(index, at_point, count)` as
-/// [`median_grid_cells`] counts them. Otherwise as [`release`].
+/// [`median_grid_cells`] counts them; `placement_sums`, for Mann–Whitney's placement variance
+/// (`ci_epsilon` with known sizes): `(x, y)` as `dptest_mann_whitney::PlacementSums`.
+/// Otherwise as [`release`].
 #[pyfunction]
-#[pyo3(signature = (test, kind, floats, counts, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha, median_cells=None))]
+#[pyo3(signature = (test, kind, floats, counts, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha, median_cells=None, placement_sums=None))]
 #[allow(clippy::too_many_arguments)]
 fn release_summary(
     py: Python<'_>,
@@ -574,15 +577,14 @@ fn release_summary(
     seed: Option<u64>,
     alpha: f64,
     median_cells: Option<Vec<(i64, bool, u64)>>,
+    placement_sums: Option<(u128, u128)>,
 ) -> PyResult<Released> {
     let test = registered(test)?;
     let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     let summary = summary(kind, floats, counts)?;
     test.layout().check_groups(test.name(), summary.groups()).map_err(err)?;
-    let median_cells = median_cells.map(|cells| {
-        cells.into_iter().map(|(index, at_point, count)| (GridCell { index, at_point }, count)).collect()
-    });
-    let data = Data::Summary { summary, paired, median_cells };
+    let interval = interval_summary(median_cells, placement_sums)?;
+    let data = Data::Summary { summary, paired, interval };
     release_data(py, test, data, &choices, labels, Simulation { draws, seed }, alpha)
 }
 
@@ -622,6 +624,21 @@ fn median_grid_cells(
         *cells.entry(grid.cell(range.clamp(v))).or_insert(0u64) += 1;
     }
     Ok(cells.into_iter().map(|(c, count)| (c.index, c.at_point, count)).collect())
+}
+
+/// What an interval reads beyond the summary, as [`release_summary`] takes it (at most one).
+fn interval_summary(
+    median_cells: Option<Vec<(i64, bool, u64)>>,
+    placement_sums: Option<(u128, u128)>,
+) -> PyResult<Option<IntervalSummary>> {
+    Ok(match (median_cells, placement_sums) {
+        (Some(_), Some(_)) => return Err(err("median_cells or placement_sums, not both")),
+        (Some(cells), None) => Some(IntervalSummary::MedianCells(
+            cells.into_iter().map(|(index, at_point, n)| (GridCell { index, at_point }, n)).collect(),
+        )),
+        (None, Some((x, y))) => Some(IntervalSummary::PlacementSums { x, y }),
+        (None, None) => None,
+    })
 }
 
 /// The summary `kind` from its numbers (see [`release_summary`]).

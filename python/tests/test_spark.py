@@ -310,3 +310,33 @@ def test_private_median_interval_on_spark(spark, dps):
             test(psdf, before="before", after="after", epsilon=1.0, ci=0.95, ci_epsilon=1.0)
         with pytest.raises(ValueError, match="ci= on a public Spark test"):
             test(psdf, before="before", after="after", public=True, ci=0.95)
+
+
+@pytest.mark.parametrize("sizes,tie_step,partitions", [((70, 55), 0.5, 5), ((400, 350), None, 9)])
+def test_placement_square_sums_are_their_definition(spark, dps, sizes, tie_step, partitions):
+    """Mann–Whitney's placement square sums from the cluster (offsets across the sort's
+    partitions, squares expanded around them) against their definition, pair by pair."""
+    pdf = grouped(np.random.default_rng(13), sizes, tie_step=tie_step)
+    rows, _, _ = dps._grouped_values(frame(spark, pdf, partitions=partitions), "arm", "score",
+                                     ["a", "b"], True, "propagate")
+    x, y = pdf.score[pdf.arm == "a"].to_numpy(), pdf.score[pdf.arm == "b"].to_numpy()
+    want_x = sum(int(2 * (y < v).sum() + (y == v).sum()) ** 2 for v in x)
+    want_y = sum(int(2 * (x > v).sum() + (x == v).sum()) ** 2 for v in y)
+    assert dps._placement_square_sums(rows) == (want_x, want_y)
+
+
+def test_private_placement_interval_on_spark(spark, dps):
+    """mannwhitneyu(known_sizes=True, ci=, ci_epsilon=) on Spark releases DeLong's variance
+    as the in-memory path does: the same method, the interval's ε charged with the test's;
+    without known sizes it is refused before anything is computed."""
+    pdf = grouped(np.random.default_rng(17), (150, 120), tie_step=0.1)
+    sdf = frame(spark, pdf)
+    options = dict(group="arm", value="score", groups=["a", "b"], epsilon=1.0, ci=0.95,
+                   ci_epsilon=0.5)
+    got = dps.mannwhitneyu(sdf, known_sizes=True, **options).to_dict()
+    memory = dptest.mannwhitneyu(data=pdf, known_sizes=True, **options).to_dict()
+    assert got["estimate"]["method"] == memory["estimate"]["method"]
+    assert got["estimate"]["epsilon"] == 0.5 and got["epsilon_total"] == 1.5
+    assert 0 <= got["estimate"]["low"] <= got["estimate"]["value"] <= got["estimate"]["high"] <= 1
+    with pytest.raises(ValueError, match="known"):
+        dps.mannwhitneyu(sdf, **options)

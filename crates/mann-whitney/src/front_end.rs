@@ -5,16 +5,16 @@ use dptest_core::{Alternative, Estimate, PrivateTest};
 use dptest_mechanisms::{Delta, Epsilon};
 use dptest_refdist::Evaluator;
 use dptest_report::{
-    Choices, Data, Evaluation, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary,
-    TestOption, fmt,
+    Choices, Data, Evaluation, IntervalSummary, Layout, Prepared, Refusal, Release, ReleaseTest,
+    Shape, Summary, TestOption, fmt,
 };
 
 use crate::interval::whole_range_auc;
 use crate::{
     CENTRED_EXACT_MAX_N, DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, GroupSizes, MwPrivacy,
-    MwReferenceKind, MwStatistic, MwSummary, PrivateMannWhitney, PrivateMwOptions, TwoSample,
-    auc_interval, auc_interval_placements, check_options, private_mann_whitney,
-    private_mann_whitney_of_summary, release_placement_statistic,
+    MwReferenceKind, MwStatistic, MwSummary, PlacementSums, PrivateMannWhitney, PrivateMwOptions,
+    TwoSample, auc_interval, auc_interval_placements, check_options, private_mann_whitney,
+    private_mann_whitney_of_summary, release_placement_sums,
 };
 
 impl ReleaseTest for PrivateMannWhitney {
@@ -55,17 +55,19 @@ impl ReleaseTest for PrivateMannWhitney {
         evaluator: Evaluator,
     ) -> Result<Release, Refusal> {
         data.checked_summary()?;
-        let (options, result, sample) = match data {
-            Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
+        let (options, result, placements) = match data {
+            Data::Summary { summary: Summary::RankSums { sums, sizes }, interval, .. } => {
                 let (Ok([r1, _]), Ok([n1, n2])) =
                     (<[f64; 2]>::try_from(sums), <[u64; 2]>::try_from(sizes))
                 else {
                     return Err(two_groups());
                 };
-                placement_rows(choices)?;
-                let summary = MwSummary::from_rank_sum(r1, to_usize(n1)?, to_usize(n2)?);
+                let sizes = [to_usize(n1)?, to_usize(n2)?];
+                let placements = summary_placements(interval, choices)?.map(|p| (p, sizes));
+                let summary = MwSummary::from_rank_sum(r1, sizes[0], sizes[1]);
                 let options = options(choices, summary.n())?;
-                (options, private_mann_whitney_of_summary(&summary, &options, evaluator), None)
+                let result = private_mann_whitney_of_summary(&summary, &options, evaluator);
+                (options, result, placements)
             }
             Data::Summary { .. } => return Err(two_groups()),
             rows => {
@@ -77,7 +79,11 @@ impl ReleaseTest for PrivateMannWhitney {
                 let sample = TwoSample::declared(x, y).map_err(Refusal::from_display)?;
                 let options = options(choices, sample.n())?;
                 let result = private_mann_whitney(&sample, &options, evaluator);
-                (options, result, Some(sample))
+                // The placement sums only where the placement release is asked for.
+                let sizes = [sample.x().len(), sample.y().len()];
+                let placements = (placement_epsilon(choices) > 0.0)
+                    .then(|| (PlacementSums::of_sample(&sample), sizes));
+                (options, result, placements)
             }
         };
         let result = result.map_err(Refusal::from_display)?;
@@ -177,9 +183,9 @@ impl ReleaseTest for PrivateMannWhitney {
             };
             let u = result.statistic + centre;
             let sizes = detail.reference_sizes;
-            let placements = match (ci.epsilon, &sample) {
-                (Some(epsilon), Some(sample)) => {
-                    placement_interval(sample, epsilon, u, detail.noise_scale, ci.level)?
+            let placements = match (ci.epsilon, placements) {
+                (Some(epsilon), Some((sums, sizes))) => {
+                    placement_interval(sums, sizes, epsilon, u, detail.noise_scale, ci.level)?
                 }
                 _ => None,
             };
@@ -247,36 +253,47 @@ fn placement_epsilon(choices: &Choices) -> f64 {
     choices.ci.and_then(|ci| ci.epsilon).unwrap_or(0.0)
 }
 
-/// Refuses the placement variance for data given as rank sums, before anything is spent: it
-/// reads the rows. Public: it depends on the choices and on how the data were given.
-fn placement_rows(choices: &Choices) -> Result<(), Refusal> {
-    if placement_epsilon(choices) > 0.0 {
-        return Err(Refusal(format!(
-            "the placement variance (--ci-epsilon) reads the rows; rank sums computed where they \
-             live have none: drop {} (the interval then uses the variance bound and no ε of its \
-             own)",
-            choices.front_end.name("ci-epsilon")
-        )));
+/// The placement sums a summary brought, where the placement release is asked for; refused
+/// before anything is spent when they are missing or of another kind. Public: it depends on
+/// the choices and on how the data were given.
+fn summary_placements(
+    interval: Option<IntervalSummary>,
+    choices: &Choices,
+) -> Result<Option<PlacementSums>, Refusal> {
+    if placement_epsilon(choices) == 0.0 {
+        return Ok(None);
     }
-    Ok(())
+    match interval {
+        Some(IntervalSummary::PlacementSums { x, y }) => Ok(Some(PlacementSums { x, y })),
+        Some(other) => Err(Refusal(format!(
+            "the placement variance (--ci-epsilon) reads the placement sums, not {}",
+            other.kind()
+        ))),
+        None => Err(Refusal(format!(
+            "the placement variance (--ci-epsilon) reads the placement sums; these rank sums \
+             came without them: drop {} (the interval then uses the variance bound and no ε of \
+             its own), or send them (dptest.spark does)",
+            choices.front_end.name("ci-epsilon")
+        ))),
+    }
 }
 
 /// The interval for θ with DeLong's variance from a release of the placement statistic at
 /// `epsilon`; `None` for a group of fewer than two values (sizes are public here: the caller
 /// falls back to the bound, and nothing more is spent).
 fn placement_interval(
-    sample: &TwoSample,
+    sums: PlacementSums,
+    sizes: [usize; 2],
     epsilon: f64,
     u: f64,
     u_scale: f64,
     level: f64,
 ) -> Result<Option<Estimate>, Refusal> {
-    let sizes = [sample.x().len(), sample.y().len()];
     if sizes.iter().any(|&n| n < 2) {
         return Ok(None);
     }
     let epsilon = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
-    let t = release_placement_statistic(sample, epsilon).map_err(Refusal::from_display)?;
+    let t = release_placement_sums(sums, sizes, epsilon).map_err(Refusal::from_display)?;
     let estimate = auc_interval_placements(u, sizes, u_scale, (t.value, t.scale), level);
     Ok(estimate.map(|e| Estimate { epsilon: epsilon.value(), ..e }))
 }

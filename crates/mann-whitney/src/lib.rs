@@ -73,7 +73,8 @@ pub use crate::interval::{
     auc_interval_with, public_auc_interval,
 };
 pub use crate::placement::{
-    placement_sensitivity, placement_statistic, placement_variance, release_placement_statistic,
+    PlacementSums, placement_sensitivity, placement_statistic, placement_statistic_of_sums,
+    placement_variance, release_placement_statistic, release_placement_sums,
 };
 pub use crate::{
     error::MannWhitneyError,

@@ -31,8 +31,45 @@ use dptest_mechanisms::{Epsilon, LaplaceRelease, Sensitivity, release_laplace};
 use crate::error::MannWhitneyError;
 use crate::sample::TwoSample;
 
-/// The exact placement sums of a sample: Σ (2·#{y < x} + #{y = x})² over the x and
-/// Σ (2·#{x > y} + #{x = y})² over the y (the placements times 2n₂ and 2n₁, squared).
+/// The exact placement square sums of a sample: Σ (2·#{y < x} + #{y = x})² over the x and
+/// Σ (2·#{x > y} + #{x = y})² over the y (the placements times 2n₂ and 2n₁, squared). All
+/// that T reads from the rows besides the public sizes, so a front end that cannot bring the
+/// rows together (`dptest.spark`) computes these where they live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacementSums {
+    /// Σ (2·#{y < x} + #{y = x})² over the first group's values.
+    pub x: u128,
+    /// Σ (2·#{x > y} + #{x = y})² over the second group's values.
+    pub y: u128,
+}
+
+impl PlacementSums {
+    /// The sums of `sample`.
+    pub fn of_sample(sample: &TwoSample) -> Self {
+        let (x, y) = placement_square_sums(sample.x(), sample.y());
+        PlacementSums { x, y }
+    }
+
+    /// Refuses sums no data of these sizes give: each numerator lies in [0, 2·(the other
+    /// group's size)]. The message names the rule, never the sums.
+    ///
+    /// # Errors
+    /// [`MannWhitneyError::InvalidParameter`].
+    pub fn check(&self, sizes: [usize; 2]) -> Result<(), MannWhitneyError> {
+        let [n1, n2] = sizes.map(|n| n as u128);
+        let most = |count: u128, other: u128| count.saturating_mul((2 * other).pow(2));
+        if self.x <= most(n1, n2) && self.y <= most(n2, n1) {
+            return Ok(());
+        }
+        Err(MannWhitneyError::InvalidParameter {
+            name: "placement sums",
+            requirement: "each group's sum at most its size times (2 · the other group's \
+                          size)², as placements in [0, 1] give"
+                .to_owned(),
+        })
+    }
+}
+
 fn placement_square_sums(x: &[f64], y: &[f64]) -> (u128, u128) {
     let sorted = |v: &[f64]| {
         let mut s = v.to_vec();
@@ -75,12 +112,25 @@ fn checked_sizes(sizes: [usize; 2]) -> Result<[f64; 2], MannWhitneyError> {
 /// # Errors
 /// [`MannWhitneyError::InvalidParameter`] for a group of fewer than two values.
 pub fn placement_statistic(sample: &TwoSample) -> Result<f64, MannWhitneyError> {
-    let [n1, n2] = checked_sizes([sample.x().len(), sample.y().len()])?;
-    let (x_sum, y_sum) = placement_square_sums(sample.x(), sample.y());
-    // V₁₀ = numerator/(2n₂), so Σ V₁₀²/(n₁(n₁ − 1)) = x_sum/(4n₂²·n₁(n₁ − 1)); likewise for y.
+    let sizes = [sample.x().len(), sample.y().len()];
+    placement_statistic_of_sums(PlacementSums::of_sample(sample), sizes)
+}
+
+/// T from the placement square sums and the group sizes.
+///
+/// # Errors
+/// [`MannWhitneyError::InvalidParameter`] for a group of fewer than two values or sums no
+/// data of these sizes give ([`PlacementSums::check`]).
+pub fn placement_statistic_of_sums(
+    sums: PlacementSums,
+    sizes: [usize; 2],
+) -> Result<f64, MannWhitneyError> {
+    let [n1, n2] = checked_sizes(sizes)?;
+    sums.check(sizes)?;
+    // V₁₀ = numerator/(2n₂), so Σ V₁₀²/(n₁(n₁ − 1)) = x/(4n₂²·n₁(n₁ − 1)); likewise for y.
     let x_scale = 4.0 * n2 * n2 * n1 * (n1 - 1.0);
     let y_scale = 4.0 * n1 * n1 * n2 * (n2 - 1.0);
-    Ok(x_sum as f64 / x_scale + y_sum as f64 / y_scale)
+    Ok(sums.x as f64 / x_scale + sums.y as f64 / y_scale)
 }
 
 /// The largest T can take at these sizes, 1/(n₁ − 1) + 1/(n₂ − 1) (every placement 1).
@@ -112,8 +162,22 @@ pub fn release_placement_statistic(
     epsilon: Epsilon,
 ) -> Result<LaplaceRelease, MannWhitneyError> {
     let sizes = [sample.x().len(), sample.y().len()];
+    release_placement_sums(PlacementSums::of_sample(sample), sizes, epsilon)
+}
+
+/// [`release_placement_statistic`] from the placement square sums a front end computed where
+/// the rows live, and the (public) group sizes.
+///
+/// # Errors
+/// As [`placement_statistic_of_sums`]; [`MannWhitneyError::Privacy`] if the release is
+/// refused.
+pub fn release_placement_sums(
+    sums: PlacementSums,
+    sizes: [usize; 2],
+    epsilon: Epsilon,
+) -> Result<LaplaceRelease, MannWhitneyError> {
     let sensitivity = Sensitivity::new(placement_sensitivity(sizes)?)?;
-    Ok(release_laplace(placement_statistic(sample)?, sensitivity, epsilon)?)
+    Ok(release_laplace(placement_statistic_of_sums(sums, sizes)?, sensitivity, epsilon)?)
 }
 
 /// DeLong's variance of θ̂ from a (released) T and θ: T − θ²·(1/(n₁ − 1) + 1/(n₂ − 1)).
@@ -171,6 +235,22 @@ mod tests {
             Err(MannWhitneyError::InvalidParameter { name: "sizes", .. })
         ));
         assert!(placement_sensitivity([2, 1]).is_err());
+    }
+
+    /// The sums of a sample give its T; sums at their largest (every placement 1) pass, one
+    /// more is refused without naming a sum.
+    #[test]
+    fn placement_sums_are_checked_against_the_sizes() {
+        let s = sample(&[0.3, 1.2, 1.2, 2.5], &[1.2, 0.0, 4.0]);
+        let sums = PlacementSums::of_sample(&s);
+        assert_eq!(placement_statistic_of_sums(sums, [4, 3]), placement_statistic(&s));
+        // x = [0.3, 1.2, 1.2, 2.5] against y = [0, 1.2, 4]: numerators 2, 3, 3, 4 (squares
+        // 4 + 9 + 9 + 16 = 38); y: 8, 4, 0 (64 + 16 + 0 = 80).
+        assert_eq!(sums, PlacementSums { x: 38, y: 80 });
+        let largest = PlacementSums { x: 4 * 36, y: 3 * 64 };
+        assert!(largest.check([4, 3]).is_ok());
+        let refusal = PlacementSums { x: 4 * 36 + 1, y: 0 }.check([4, 3]).unwrap_err();
+        assert!(!refusal.to_string().contains("145"), "{refusal}");
     }
 
     /// Every dataset of values in {0, 1, 2, 3} at small sizes, and every neighbour (one value

@@ -10,7 +10,7 @@ use dptest_mechanisms::Epsilon;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::release::{Choices, Refusal};
+use crate::release::{Choices, IntervalSummary, Refusal};
 
 /// The method named in the estimate object.
 pub const MEDIAN_METHOD: &str = "noisy-histogram order-statistic interval (sign-test inversion \
@@ -69,16 +69,22 @@ impl MedianSource {
     /// # Errors
     /// An interval was asked for without cells.
     pub fn of_summary(
-        cells: Option<Vec<(GridCell, u64)>>,
+        interval: Option<IntervalSummary>,
         n: u64,
         choices: &Choices,
         test: &str,
     ) -> Result<Self, Refusal> {
-        match (cells, choices.ci) {
-            (Some(cells), _) => Ok(MedianSource::Cells { cells, n }),
+        match (interval, choices.ci) {
+            (Some(IntervalSummary::MedianCells(cells)), _) => Ok(MedianSource::Cells { cells, n }),
             (None, None) => Ok(MedianSource::Cells { cells: Vec::new(), n }),
+            (Some(other), _) => Err(Refusal(format!(
+                "the {test} test's median interval reads the values' counts on its grid, not \
+                 {}",
+                other.kind()
+            ))),
             (None, Some(_)) => Err(Refusal(format!(
-                "the {test} test's median interval reads the values' counts on its grid; this                  summary came without them: drop {}, or send them (dptest.spark does)",
+                "the {test} test's median interval reads the values' counts on its grid; this \
+                 summary came without them: drop {}, or send them (dptest.spark does)",
                 choices.front_end.name("ci")
             ))),
         }

@@ -36,8 +36,8 @@ pub use crate::interval::{
     median_interval_widths,
 };
 pub use crate::release::{
-    Choices, CiRequest, Data, EPSILON_TOTAL, Estimate, Evaluation, FrontEnd, Layout, Prepared,
-    Refusal, Release, ReleaseTest, Shape, TestOption, estimate_text,
+    Choices, CiRequest, Data, EPSILON_TOTAL, Estimate, Evaluation, FrontEnd, IntervalSummary,
+    Layout, Prepared, Refusal, Release, ReleaseTest, Shape, TestOption, estimate_text,
 };
 pub use crate::summary::Summary;
 use dptest_core::Outcome;

@@ -79,11 +79,40 @@ pub enum Data {
         summary: Summary,
         /// Whether the rows were pairs (public: it is how the data was declared).
         paired: bool,
-        /// For the median interval of `sign` and `wilcoxon` (`--ci`): the tested values'
-        /// counts on the interval's grid of the declared range, counted where the rows live
-        /// ([`crate::MedianSource::Cells`]); `None` when not sent.
-        median_cells: Option<Vec<(dptest_intervals::GridCell, u64)>>,
+        /// What an interval reads beyond the test's statistic, counted where the rows live
+        /// ([`IntervalSummary`]); `None` when not sent.
+        interval: Option<IntervalSummary>,
     },
+}
+
+/// What an interval reads from the rows beyond the test's own statistic, as a front end that
+/// counts where the rows live (`dptest.spark`) computes it for [`Data::Summary`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum IntervalSummary {
+    /// The median interval of `sign` and `wilcoxon`: the tested values' counts on the
+    /// interval's grid of the declared range (each value clamped and placed as
+    /// [`dptest_intervals::MedianGrid::cell`] places it), cells in any order and possibly
+    /// repeated ([`crate::MedianSource::Cells`]).
+    MedianCells(Vec<(dptest_intervals::GridCell, u64)>),
+    /// Mann–Whitney's placement variance (`--ci-epsilon` with known sizes): Σ (2·#{y < x} +
+    /// #{y = x})² over the first group and Σ (2·#{x > y} + #{x = y})² over the second
+    /// (`dptest_mann_whitney::PlacementSums`).
+    PlacementSums {
+        /// The first group's sum.
+        x: u128,
+        /// The second group's sum.
+        y: u128,
+    },
+}
+
+impl IntervalSummary {
+    /// Its name in messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            IntervalSummary::MedianCells(_) => "median grid counts",
+            IntervalSummary::PlacementSums { .. } => "placement sums",
+        }
+    }
 }
 
 impl Data {

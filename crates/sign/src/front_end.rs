@@ -62,11 +62,11 @@ impl ReleaseTest for PrivateSign {
             }
             Data::Summary {
                 summary: Summary::Signs { positive, negative, zeros },
-                median_cells,
+                interval,
                 ..
             } => {
                 let n = positive.saturating_add(negative).saturating_add(zeros);
-                let median = MedianSource::of_summary(median_cells, n, choices, "sign")?;
+                let median = MedianSource::of_summary(interval, n, choices, "sign")?;
                 let count = |c: u64| {
                     usize::try_from(c)
                         .map_err(|_| Refusal("more values than this machine counts".to_owned()))

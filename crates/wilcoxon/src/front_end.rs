@@ -85,8 +85,8 @@ impl ReleaseTest for PrivateWilcoxon {
                     (private_wilcoxon(&sample, &options, evaluator), MedianSource::Values(values))
                 }
             }
-            Data::Summary { summary: Summary::SignedRanks { w, n }, median_cells, .. } => {
-                let median = MedianSource::of_summary(median_cells, n, choices, "Wilcoxon")?;
+            Data::Summary { summary: Summary::SignedRanks { w, n }, interval, .. } => {
+                let median = MedianSource::of_summary(interval, n, choices, "Wilcoxon")?;
                 let n = usize::try_from(n).map_err(|_| too_many())?;
                 (private_wilcoxon_of_statistic(w, n, &options, evaluator), median)
             }

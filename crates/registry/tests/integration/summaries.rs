@@ -6,7 +6,7 @@
 
 use dptest_refdist::{CpuEngine, Evaluator, MonteCarlo};
 use dptest_registry::{ReleaseTest, find};
-use dptest_report::{Choices, CiRequest, Data, Evaluation, FrontEnd, Summary};
+use dptest_report::{Choices, CiRequest, Data, Evaluation, FrontEnd, IntervalSummary, Summary};
 
 /// Distinct values (no ties: random tie-breaking then gives the mid-ranks' sums), one zero.
 fn values() -> Vec<f64> {
@@ -32,7 +32,7 @@ fn mid_rank(x: f64, all: &[f64]) -> f64 {
 }
 
 fn summary_only(summary: Summary, paired: bool) -> Data {
-    Data::Summary { summary, paired, median_cells: None }
+    Data::Summary { summary, paired, interval: None }
 }
 
 fn release(test: &dyn ReleaseTest, data: Data, choices: &Choices) -> dptest_report::Fields {
@@ -57,7 +57,7 @@ fn assert_same(test: &str, rows: Data, summary: Summary, sensitivity: f64) {
     let paired = rows.shape().paired;
     let choices = choices();
     let from_rows = release(test, rows, &choices);
-    let data = Data::Summary { summary, paired, median_cells: None };
+    let data = Data::Summary { summary, paired, interval: None };
     let from_summary = release(test, data, &choices);
     for key in ["n", "epsilon", "delta", "reference", "variant"] {
         assert_eq!(from_rows.map().get(key), from_summary.map().get(key), "{}: {key}", test.name());
@@ -146,7 +146,7 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
     let sums = Summary::RankSums { sums: vec![10.0, 26.0], sizes: vec![4, 4] };
     let data = summary_only(sums.clone(), false);
     let refusal = find("mann-whitney").unwrap().release(data, &known, evaluator).unwrap_err();
-    assert!(refusal.0.contains("reads the rows"), "{refusal}");
+    assert!(refusal.0.contains("came without them"), "{refusal}");
     // And Kruskal–Wallis's covariance of the mean ranks.
     let data = summary_only(sums, false);
     let refusal = kw.release(data, &known, evaluator).unwrap_err();
@@ -177,17 +177,50 @@ fn the_median_interval_reads_the_grid_cells_a_summary_brings() {
         let data = Data::Summary {
             summary: summary.clone(),
             paired: true,
-            median_cells: Some(cells.clone()),
+            interval: Some(IntervalSummary::MedianCells(cells.clone())),
         };
         let fields = release(find(test).unwrap(), data, &ci);
         let estimate = fields.map()["estimate"].as_object().unwrap().clone();
         let at = |key: &str| estimate[key].as_f64().unwrap();
         assert!(-2.0 <= at("low") && at("low") <= at("value") && at("value") <= at("high"));
         assert!(at("high") <= 2.0 && at("epsilon") == 1.0, "{test}: {estimate:?}");
-        let short =
-            Data::Summary { summary, paired: true, median_cells: Some(cells[1..].to_vec()) };
+        let short = Data::Summary {
+            summary,
+            paired: true,
+            interval: Some(IntervalSummary::MedianCells(cells[1..].to_vec())),
+        };
         let evaluator = Evaluator::Exact;
         let refusal = find(test).unwrap().release(short, &ci, evaluator).unwrap_err().0;
         assert!(refusal.contains("different numbers") && !refusal.contains("29"), "{refusal}");
     }
+}
+
+/// Mann–Whitney's placement variance from a summary reads the placement sums the front end
+/// computed: the interval is DeLong's, charged the interval's ε; sums no data of the sizes
+/// give, or counts of another kind, are refused.
+#[test]
+fn the_placement_variance_reads_the_sums_a_summary_brings() {
+    use dptest_mann_whitney::{AUC_PLACEMENTS_METHOD, PlacementSums, TwoSample};
+    let values = values();
+    let (x, y): (Vec<f64>, Vec<f64>) = (values[..18].to_vec(), values[18..].to_vec());
+    let sums = PlacementSums::of_sample(&TwoSample::new(x.clone(), y.clone()).unwrap());
+    let r1: f64 = x.iter().map(|&v| mid_rank(v, &values)).sum();
+    let rank_sums =
+        Summary::RankSums { sums: vec![r1, (30.0 * 31.0) / 2.0 - r1], sizes: vec![18, 12] };
+    let mut ci = Choices { ci: Some(CiRequest { level: 0.9, epsilon: Some(1.0) }), ..choices() };
+    ci.named.push(("known-sizes".to_owned(), "true".to_owned()));
+    let test = find("mann-whitney").unwrap();
+    let with = |interval| Data::Summary { summary: rank_sums.clone(), paired: false, interval };
+    let placements = IntervalSummary::PlacementSums { x: sums.x, y: sums.y };
+    let fields = release(test, with(Some(placements)), &ci);
+    let estimate = fields.map()["estimate"].as_object().unwrap().clone();
+    assert_eq!(estimate["method"], AUC_PLACEMENTS_METHOD);
+    assert_eq!(estimate["epsilon"], 1.0);
+    let evaluator = Evaluator::Exact;
+    let impossible = IntervalSummary::PlacementSums { x: 18 * 24 * 24 + 1, y: 0 };
+    let refusal = test.release(with(Some(impossible)), &ci, evaluator).unwrap_err().0;
+    assert!(refusal.contains("placement sums") && !refusal.contains("10369"), "{refusal}");
+    let cells = IntervalSummary::MedianCells(Vec::new());
+    let refusal = test.release(with(Some(cells)), &ci, evaluator).unwrap_err().0;
+    assert!(refusal.contains("not median grid counts"), "{refusal}");
 }
