@@ -44,6 +44,9 @@ def release_summary(test: str, kind: str, floats: Sequence[float], counts: Seque
                     seed: Optional[int], alpha: float,
                     median_cells: Optional[Sequence[Tuple[int, bool, int]]] = None,
                     placement_sums: Optional[Tuple[int, int]] = None,
+                    rank_moments: Optional[Tuple[Sequence[Sequence[int]],
+                                                 Sequence[Sequence[int]],
+                                                 Sequence[int]]] = None,
                     ) -> Tuple[str, Tuple[float, float]]: ...
 def median_grid(lo: float, hi: float) -> Tuple[str, float, float, int, int]: ...
 def median_grid_cells(x: _F, lo: float, hi: float) -> List[Tuple[int, bool, int]]: ...

@@ -195,6 +195,51 @@ def _placement_square_sums(values: Any) -> Tuple[int, int]:
     return x_sum, y_sum
 
 
+def _rank_moments(values: Any, groups: int) -> Tuple[list, list, list]:
+    """Kruskal–Wallis's rank moments (``dptest_report::IntervalSummary::RankMoments``),
+    exactly: for each group m, Σ p_j and Σ p_j·p_l (j ≤ l, j, l ≠ m; 0 where j or l is m) over
+    m's values, p_j = 2·#{y ∈ j : y < x} + #{y ∈ j : y = x}, and twice m's mid-rank sum. Per
+    distinct value the groups' counts; within each range partition the counts before it; per
+    partition, sums of the numerators' local parts and of their products (38-digit decimals);
+    on the driver each expanded around its partition's offsets, in Python integers."""
+    exact = T.DecimalType(38, 0)
+    g = groups
+    pairs = [(j, l) for j in range(g) for l in range(j, g)]
+    counts = [F.sum(F.when(F.col("g") == j, 1).otherwise(0)).alias(f"c{j}") for j in range(g)]
+    per_value = values.groupBy("v").agg(F.count(F.lit(1)).alias("t"), *counts)
+    ordered = _ordered_values(per_value, ["t"] + [f"c{j}" for j in range(g)])
+    c = [F.col(f"c{j}").cast(exact) for j in range(g)]
+    q = [(2 * F.col(f"before_c{j}") + F.col(f"c{j}")).cast(exact) for j in range(g)]
+    twice_local = (2 * F.col("before_t") + F.col("t") + 1).cast(exact)
+    sums = [F.sum("t").alias("n")] + [F.sum(f"c{j}").alias(f"n{j}") for j in range(g)]
+    for m in range(g):
+        sums.append(F.sum(c[m] * twice_local).alias(f"r{m}"))
+        sums += [F.sum(c[m] * q[j]).alias(f"l{m}_{j}") for j in range(g) if j != m]
+        sums += [F.sum(c[m] * q[j] * q[l]).alias(f"p{m}_{j}_{l}") for j, l in pairs
+                 if m not in (j, l)]
+    parts = ordered.groupBy("part").agg(*sums).collect()
+    off_t = _offsets({p["part"]: int(p["n"]) for p in parts})
+    off = [_offsets({p["part"]: int(p[f"n{j}"]) for p in parts}) for j in range(g)]
+    linear = [[0] * g for _ in range(g)]
+    products = [[0] * len(pairs) for _ in range(g)]
+    twice = [0] * g
+    for p in parts:
+        o = [off[j][p["part"]] for j in range(g)]
+        for m in range(g):
+            size = int(p[f"n{m}"])
+            twice[m] += int(p[f"r{m}"]) + 2 * off_t[p["part"]] * size
+            local = {j: int(p[f"l{m}_{j}"]) for j in range(g) if j != m}
+            for j in local:
+                linear[m][j] += local[j] + 2 * o[j] * size
+            for e, (j, l) in enumerate(pairs):
+                if m in (j, l):
+                    continue
+                # p_j p_l = (q_j + 2o_j)(q_l + 2o_l), summed with the weight c_m.
+                products[m][e] += (int(p[f"p{m}_{j}_{l}"]) + 2 * o[l] * local[j]
+                                   + 2 * o[j] * local[l] + 4 * o[j] * o[l] * size)
+    return linear, products, twice
+
+
 def _mid_rank_sums(values: Any, weights: List[Any]) -> Tuple[List[float], List[int], float, int]:
     """Σ weight_j · mid-rank over the rows and Σ weight_j, for each weight column (0/1
     indicators, or ±1 signs), with Σ(t³ − t) over tie blocks and n. One aggregation by value, one sort of the
@@ -330,26 +375,33 @@ def _interval_cells(tested: Any, ci: Optional[float],
 
 def kruskal(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] = None,
             epsilon: Optional[float] = None, public: bool = False, statistic: str = "abs",
-            known_sizes: bool = False, ci: Optional[float] = None, nan_policy: str = "propagate",
-            draws: Optional[int] = None, seed: Optional[int] = None, alpha: float = 0.05,
-            ledger: Any = None, progress: Optional[bool] = None) -> "_api.TestResult":
+            known_sizes: bool = False, ci: Optional[float] = None,
+            ci_epsilon: Optional[float] = None, ci_method: Optional[str] = None,
+            nan_policy: str = "propagate", draws: Optional[int] = None,
+            seed: Optional[int] = None, alpha: float = 0.05, ledger: Any = None,
+            progress: Optional[bool] = None) -> "_api.TestResult":
     """:func:`dptest.kruskal` on a Spark DataFrame in long format (``group`` labels,
     ``value`` values). Private: ``groups`` declared, ``epsilon``; ties broken at random in the
-    cluster. ``public=True``: scipy's ``kruskal`` from mid-rank sums (``nan_policy`` as
-    scipy's)."""
+    cluster; ``known_sizes=True, ci=LEVEL, ci_epsilon=E`` (``ci_method`` as
+    :func:`dptest.kruskal`'s) releases the rank effect's interval from the rank moments,
+    computed in the cluster too. ``public=True``: scipy's ``kruskal`` from mid-rank sums
+    (``nan_policy`` as scipy's)."""
     eps = _api._mode(epsilon, public)
     if eps is None:
-        _no_public_interval(ci)
+        _no_public_interval(ci, ci_epsilon)
     rows, declared, n = _grouped_values(df, group, value, groups, eps is not None, nan_policy)
     labels = [str(g) for g in declared]
     if eps is not None:
-        options = {"statistic": statistic, "known_sizes": bool(known_sizes)}
+        options = {"statistic": statistic, "known_sizes": bool(known_sizes),
+                   "ci_method": ci_method}
         prepared = _prepare("kruskal-wallis", n, len(declared), False, eps, options=options,
-                            ci=ci)
+                            ci=ci, ci_epsilon=ci_epsilon)
         sums, sizes = _random_tie_rank_sums(rows, len(declared))
+        moments = (_rank_moments(rows, len(declared))
+                   if ci is not None and ci_epsilon is not None else None)
         return _release_summary("kruskal-wallis", "rank-sums", sums, sizes, labels, prepared,
                                 draws=draws, seed=seed, alpha=alpha, ledger=ledger,
-                                progress=progress)
+                                progress=progress, rank_moments=moments)
     _api._no_ledger(ledger)
     if rows is None:
         return _nan_result("kruskal-wallis")
@@ -587,13 +639,15 @@ def _release_summary(test: str, kind: str, floats: Sequence[float], counts: Sequ
                      paired: bool = False, alpha: float = 0.05, draws: Optional[int] = None,
                      seed: Optional[int] = None, ledger: Any = None,
                      progress: Optional[bool] = None, median_cells: Optional[list] = None,
-                     placement_sums: Optional[Tuple[int, int]] = None) -> "_api.TestResult":
+                     placement_sums: Optional[Tuple[int, int]] = None,
+                     rank_moments: Optional[tuple] = None) -> "_api.TestResult":
     """The release of the summary (and of what its interval reads beyond it: the median's grid
-    counts or Mann–Whitney's placement sums, if any) through the test's hook, charged to
-    ``ledger``."""
+    counts, Mann–Whitney's placement sums or Kruskal–Wallis's rank moments, if any) through
+    the test's hook, charged to ``ledger``."""
     choices, spent_epsilon, spent_delta = prepared
     args = (test, kind, [float(f) for f in floats], [int(c) for c in counts], list(labels),
-            paired, *choices, draws, seed, float(alpha), median_cells, placement_sums)
+            paired, *choices, draws, seed, float(alpha), median_cells, placement_sums,
+            rank_moments)
     return _api._ledger_run(
         ledger, test, spent_epsilon, spent_delta,
         lambda: _api._call(progress, "computing the reference distribution",

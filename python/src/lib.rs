@@ -553,10 +553,12 @@ fn release(
 /// [−1, 1] scale; [n]). `median_cells`, for the median interval of `sign` and `wilcoxon`: the
 /// tested values' counts on the interval's grid, `(index, at_point, count)` as
 /// [`median_grid_cells`] counts them; `placement_sums`, for Mann–Whitney's placement variance
-/// (`ci_epsilon` with known sizes): `(x, y)` as `dptest_mann_whitney::PlacementSums`.
+/// (`ci_epsilon` with known sizes): `(x, y)` as `dptest_mann_whitney::PlacementSums`;
+/// `rank_moments`, for Kruskal–Wallis's released intervals (`ci_epsilon` with known sizes):
+/// `(linear, products, twice_mid_rank_sums)` as `dptest_report::IntervalSummary::RankMoments`.
 /// Otherwise as [`release`].
 #[pyfunction]
-#[pyo3(signature = (test, kind, floats, counts, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha, median_cells=None, placement_sums=None))]
+#[pyo3(signature = (test, kind, floats, counts, labels, paired, epsilon, delta, alternative, bounds, popmean, options, ci, draws, seed, alpha, median_cells=None, placement_sums=None, rank_moments=None))]
 #[allow(clippy::too_many_arguments)]
 fn release_summary(
     py: Python<'_>,
@@ -578,12 +580,13 @@ fn release_summary(
     alpha: f64,
     median_cells: Option<Vec<(i64, bool, u64)>>,
     placement_sums: Option<(u128, u128)>,
+    rank_moments: Option<RankMoments>,
 ) -> PyResult<Released> {
     let test = registered(test)?;
     let choices = choices(test, epsilon, delta, alternative, bounds, popmean, options, ci)?;
     let summary = summary(kind, floats, counts)?;
     test.layout().check_groups(test.name(), summary.groups()).map_err(err)?;
-    let interval = interval_summary(median_cells, placement_sums)?;
+    let interval = interval_summary(median_cells, placement_sums, rank_moments)?;
     let data = Data::Summary { summary, paired, interval };
     release_data(py, test, data, &choices, labels, Simulation { draws, seed }, alpha)
 }
@@ -626,18 +629,26 @@ fn median_grid_cells(
     Ok(cells.into_iter().map(|(c, count)| (c.index, c.at_point, count)).collect())
 }
 
+/// Kruskal–Wallis's rank moments as Python sends them: Σ p_j and Σ p_j p_l per group, and
+/// twice each group's mid-rank sum.
+type RankMoments = (Vec<Vec<i128>>, Vec<Vec<i128>>, Vec<i128>);
+
 /// What an interval reads beyond the summary, as [`release_summary`] takes it (at most one).
 fn interval_summary(
     median_cells: Option<Vec<(i64, bool, u64)>>,
     placement_sums: Option<(u128, u128)>,
+    rank_moments: Option<RankMoments>,
 ) -> PyResult<Option<IntervalSummary>> {
-    Ok(match (median_cells, placement_sums) {
-        (Some(_), Some(_)) => return Err(err("median_cells or placement_sums, not both")),
-        (Some(cells), None) => Some(IntervalSummary::MedianCells(
+    Ok(match (median_cells, placement_sums, rank_moments) {
+        (Some(cells), None, None) => Some(IntervalSummary::MedianCells(
             cells.into_iter().map(|(index, at_point, n)| (GridCell { index, at_point }, n)).collect(),
         )),
-        (None, Some((x, y))) => Some(IntervalSummary::PlacementSums { x, y }),
-        (None, None) => None,
+        (None, Some((x, y)), None) => Some(IntervalSummary::PlacementSums { x, y }),
+        (None, None, Some((linear, products, twice_mid_rank_sums))) => {
+            Some(IntervalSummary::RankMoments { linear, products, twice_mid_rank_sums })
+        }
+        (None, None, None) => None,
+        _ => return Err(err("at most one of median_cells, placement_sums and rank_moments")),
     })
 }
 

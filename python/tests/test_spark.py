@@ -340,3 +340,41 @@ def test_private_placement_interval_on_spark(spark, dps):
     assert 0 <= got["estimate"]["low"] <= got["estimate"]["value"] <= got["estimate"]["high"] <= 1
     with pytest.raises(ValueError, match="known"):
         dps.mannwhitneyu(sdf, **options)
+
+
+@pytest.mark.parametrize("sizes,tie_step,partitions", [((40, 55, 30), 0.5, 5),
+                                                       ((300, 250, 200, 150), None, 9)])
+def test_rank_moments_are_their_definition(spark, dps, sizes, tie_step, partitions):
+    """Kruskal–Wallis's rank moments from the cluster against their definition: every value
+    placed against every group, and twice the mid-rank sums from scipy's ranks."""
+    pdf = grouped(np.random.default_rng(19), sizes, tie_step=tie_step)
+    labels = [chr(ord("a") + i) for i in range(len(sizes))]
+    rows, _, _ = dps._grouped_values(frame(spark, pdf, partitions=partitions), "arm", "score",
+                                     labels, True, "propagate")
+    linear, products, twice = dps._rank_moments(rows, len(sizes))
+    values = [pdf.score[pdf.arm == g].to_numpy() for g in labels]
+    p = [[(2 * (values[j][None, :] < x[:, None]).sum(axis=1)
+           + (values[j][None, :] == x[:, None]).sum(axis=1)).astype(object)
+          for j in range(len(sizes))] for x in values]
+    pairs = [(j, l) for j in range(len(sizes)) for l in range(j, len(sizes))]
+    for m in range(len(sizes)):
+        assert linear[m] == [0 if j == m else int(p[m][j].sum()) for j in range(len(sizes))]
+        assert products[m] == [0 if m in (j, l) else int((p[m][j] * p[m][l]).sum())
+                               for j, l in pairs]
+    ranks = stats.rankdata(pdf.score)
+    assert twice == [int(2 * ranks[(pdf.arm == g).to_numpy()].sum()) for g in labels]
+
+
+def test_private_rank_effect_interval_on_spark(spark, dps):
+    """kruskal(known_sizes=True, ci=, ci_epsilon=) on Spark gives every route's interval as
+    the in-memory path does (the same method), charged the interval's ε."""
+    pdf = grouped(np.random.default_rng(23), (120, 100, 90), tie_step=0.2)
+    sdf = frame(spark, pdf)
+    options = dict(group="arm", value="score", groups=["a", "b", "c"], epsilon=1.0,
+                   known_sizes=True, ci=0.95, ci_epsilon=0.5, draws=500)
+    for method in ("auto", "scaled", "covariance", "signs"):
+        got = dps.kruskal(sdf, ci_method=method, **options).to_dict()
+        memory = dptest.kruskal(data=pdf, ci_method=method, **options).to_dict()
+        assert got["estimate"]["method"] == memory["estimate"]["method"], method
+        assert got["estimate"]["epsilon"] == 0.5 and got["epsilon_total"] == 1.5
+        assert got["estimate"]["low"] <= got["estimate"]["value"] <= got["estimate"]["high"]

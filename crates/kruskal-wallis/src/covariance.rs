@@ -134,17 +134,111 @@ fn sorted_groups(sample: &GroupedSample) -> Vec<Vec<f64>> {
     groups
 }
 
-/// The exact sums behind group m's term: Σ a_i and Σ a_i a_k (i ≤ k, layout order) over m's
-/// values, a the numerators of ψ (module docs): a_m = Σ_{j≠m} p_j, a_j = −p_j.
-fn numerator_sums(groups: &[Vec<f64>], m: usize) -> (Vec<i128>, Vec<i128>) {
+/// The placement numerators' exact moments over each group's values, all that the
+/// covariance reads from the rows besides the sizes: for group m, over m's values x,
+/// Σ p_j(x) for every group j and Σ p_j(x)·p_l(x) for j ≤ l ([`covariance_layout`] order),
+/// p_j(x) = 2·#{y ∈ j : y < x} + #{y ∈ j : y = x} for j ≠ m and p_m ≡ 0 (a value is not
+/// placed against its own group). A front end that cannot bring the rows together
+/// (`dptest.spark`) computes these where they live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacementMoments {
+    /// `linear[m][j]` = Σ over m's values of p_j.
+    pub linear: Vec<Vec<i128>>,
+    /// `products[m][e]` = Σ over m's values of p_j·p_l, (j, l) the layout's entry e.
+    pub products: Vec<Vec<i128>>,
+}
+
+impl PlacementMoments {
+    /// The moments of `sample`.
+    pub fn of_sample(sample: &GroupedSample) -> Self {
+        let groups = sorted_groups(sample);
+        let (linear, products) = (0..groups.len()).map(|m| placement_sums(&groups, m)).unzip();
+        PlacementMoments { linear, products }
+    }
+
+    /// Refuses moments no data of these sizes give: one row per group of g and g(g + 1)/2
+    /// entries, own-group entries 0, each Σ p_j between 0 and n_m·2n_j and each Σ p_j p_l
+    /// between 0 and n_m·2n_j·2n_l. The message names the rule, never the moments.
+    ///
+    /// # Errors
+    /// [`KruskalWallisError::InvalidParameter`].
+    pub fn check(&self, sizes: &[usize]) -> Result<(), KruskalWallisError> {
+        let g = sizes.len();
+        let layout = covariance_layout(g);
+        let n = |j: usize| sizes[j] as i128;
+        let shaped = self.linear.len() == g
+            && self.products.len() == g
+            && self.linear.iter().all(|row| row.len() == g)
+            && self.products.iter().all(|row| row.len() == layout.len());
+        let fits = shaped
+            && (0..g).all(|m| {
+                let own = |j: usize| j == m;
+                let linear_fits = (0..g).all(|j| {
+                    let v = self.linear[m][j];
+                    if own(j) { v == 0 } else { (0..=n(m) * 2 * n(j)).contains(&v) }
+                });
+                let products_fit = layout.iter().zip(&self.products[m]).all(|(&(j, l), &v)| {
+                    if own(j) || own(l) {
+                        v == 0
+                    } else {
+                        (0..=n(m) * 4 * n(j) * n(l)).contains(&v)
+                    }
+                });
+                linear_fits && products_fit
+            });
+        if fits {
+            return Ok(());
+        }
+        Err(KruskalWallisError::InvalidParameter {
+            name: "placement moments",
+            requirement: "one row of g sums and one of g(g + 1)/2 product sums per group, own \
+                          group's entries 0, each within what placements of the public sizes \
+                          give"
+                .to_owned(),
+        })
+    }
+
+    /// Group m's term's sums: Σ a_i and Σ a_i a_k (layout order) over m's values, a the
+    /// numerators of ψ (module docs): a_m = Σ_{j≠m} p_j, a_j = −p_j.
+    fn numerator_sums(&self, m: usize) -> (Vec<i128>, Vec<i128>) {
+        let g = self.linear.len();
+        let layout = covariance_layout(g);
+        let product = |j: usize, l: usize| {
+            let (a, b) = (j.min(l), j.max(l));
+            let e = layout.iter().position(|&entry| entry == (a, b)).unwrap_or(0);
+            self.products[m][e]
+        };
+        let others = || (0..g).filter(move |&j| j != m);
+        let linear = (0..g)
+            .map(|i| {
+                if i == m { others().map(|j| self.linear[m][j]).sum() } else { -self.linear[m][i] }
+            })
+            .collect();
+        let products = layout
+            .iter()
+            .map(|&(i, k)| match (i == m, k == m) {
+                (true, true) => others()
+                    .flat_map(|j| others().map(move |l| (j, l)))
+                    .map(|(j, l)| product(j, l))
+                    .sum(),
+                (true, false) => -others().map(|j| product(j, k)).sum::<i128>(),
+                (false, true) => -others().map(|j| product(i, j)).sum::<i128>(),
+                (false, false) => product(i, k),
+            })
+            .collect();
+        (linear, products)
+    }
+}
+
+/// Σ p_j and Σ p_j p_l (layout order) over group m's values (`groups` sorted), p_m ≡ 0.
+fn placement_sums(groups: &[Vec<f64>], m: usize) -> (Vec<i128>, Vec<i128>) {
     let g = groups.len();
     let layout = covariance_layout(g);
     let (mut linear, mut products) = (vec![0i128; g], vec![0i128; layout.len()]);
     // m's values ascend, so each group's two cursors only move forward.
     let (mut below, mut not_above) = (vec![0usize; g], vec![0usize; g]);
-    let mut a = vec![0i128; g];
+    let mut p = vec![0i128; g];
     for &x in &groups[m] {
-        a[m] = 0;
         for j in (0..g).filter(|&j| j != m) {
             let others = &groups[j];
             while below[j] < others.len() && others[below[j]] < x {
@@ -154,15 +248,13 @@ fn numerator_sums(groups: &[Vec<f64>], m: usize) -> (Vec<i128>, Vec<i128>) {
             while not_above[j] < others.len() && others[not_above[j]] <= x {
                 not_above[j] += 1;
             }
-            let p = (below[j] + not_above[j]) as i128;
-            a[j] = -p;
-            a[m] += p;
+            p[j] = (below[j] + not_above[j]) as i128;
         }
-        for (i, value) in a.iter().enumerate() {
-            linear[i] += value;
+        for (sum, value) in linear.iter_mut().zip(&p) {
+            *sum += value;
         }
-        for (sum, &(i, k)) in products.iter_mut().zip(&layout) {
-            *sum += a[i] * a[k];
+        for (sum, &(j, l)) in products.iter_mut().zip(&layout) {
+            *sum += p[j] * p[l];
         }
     }
     (linear, products)
@@ -177,11 +269,24 @@ fn numerator_sums(groups: &[Vec<f64>], m: usize) -> (Vec<i128>, Vec<i128>) {
 pub fn mean_rank_covariance(sample: &GroupedSample) -> Result<Vec<f64>, KruskalWallisError> {
     let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
     check_sizes(&sizes)?;
-    let groups = sorted_groups(sample);
-    let layout = covariance_layout(groups.len());
+    mean_rank_covariance_of_moments(&PlacementMoments::of_sample(sample), &sizes)
+}
+
+/// [`mean_rank_covariance`] from the placement moments and the (public) group sizes.
+///
+/// # Errors
+/// As [`mean_rank_covariance`], and moments no data of these sizes give
+/// ([`PlacementMoments::check`]).
+pub fn mean_rank_covariance_of_moments(
+    moments: &PlacementMoments,
+    sizes: &[usize],
+) -> Result<Vec<f64>, KruskalWallisError> {
+    check_sizes(sizes)?;
+    moments.check(sizes)?;
+    let layout = covariance_layout(sizes.len());
     let mut totals = vec![0.0; layout.len()];
-    for m in 0..groups.len() {
-        let (linear, products) = numerator_sums(&groups, m);
+    for m in 0..sizes.len() {
+        let (linear, products) = moments.numerator_sums(m);
         let big_n = sizes[m] as i128;
         for ((total, &(i, k)), &product) in totals.iter_mut().zip(&layout).zip(&products) {
             let numerator = big_n * product - linear[i] * linear[k];
@@ -189,7 +294,7 @@ pub fn mean_rank_covariance(sample: &GroupedSample) -> Result<Vec<f64>, KruskalW
             *total += numerator as f64 / ((sizes[m] as f64 - 1.0) * 4.0 * ni * nk);
         }
     }
-    let scales = covariance_scales(&sizes);
+    let scales = covariance_scales(sizes);
     Ok(totals.iter().zip(&layout).map(|(t, &(i, k))| t / (scales[i] * scales[k]).sqrt()).collect())
 }
 
@@ -358,6 +463,56 @@ mod tests {
             for (a, b) in exact.iter().zip(&long_way) {
                 assert!((a - b).abs() < 1e-12, "{a} against {b}");
             }
+        }
+    }
+
+    /// The moments of a sample, by their definition (every value against every other), are
+    /// what [`PlacementMoments::of_sample`] counts; moments no data give are refused by the
+    /// rule.
+    #[test]
+    fn placement_moments_are_their_definition_and_are_checked() {
+        let groups = vec![vec![0.5, 1.0, 1.0, 3.0], vec![1.0, 2.0, 0.0], vec![1.0, 4.0, 2.0]];
+        let g = groups.len();
+        let p = |x: f64, j: usize| -> i128 {
+            groups[j]
+                .iter()
+                .map(|&y| {
+                    if y < x {
+                        2
+                    } else if y == x {
+                        1
+                    } else {
+                        0
+                    }
+                })
+                .sum()
+        };
+        let moments = PlacementMoments::of_sample(&sample_of(&groups));
+        for (m, own_values) in groups.iter().enumerate() {
+            for j in 0..g {
+                let want: i128 = if j == m { 0 } else { own_values.iter().map(|&x| p(x, j)).sum() };
+                assert_eq!(moments.linear[m][j], want, "{m} {j}");
+            }
+            for (e, (j, l)) in covariance_layout(g).into_iter().enumerate() {
+                let want: i128 = if j == m || l == m {
+                    0
+                } else {
+                    own_values.iter().map(|&x| p(x, j) * p(x, l)).sum()
+                };
+                assert_eq!(moments.products[m][e], want, "{m} {j} {l}");
+            }
+        }
+        let sizes = [4, 3, 3];
+        assert!(moments.check(&sizes).is_ok());
+        let mut own = moments.clone();
+        own.linear[1][1] = 1;
+        let mut large = moments.clone();
+        large.products[0][3] = 4 * 2 * 3 * 2 * 3 + 1;
+        let mut short = moments.clone();
+        short.products[2].pop();
+        for bad in [own, large, short] {
+            let refusal = mean_rank_covariance_of_moments(&bad, &sizes).unwrap_err().to_string();
+            assert!(refusal.contains("placement moments") && !refusal.contains("145"), "{refusal}");
         }
     }
 

@@ -63,11 +63,41 @@ pub fn rank_deviations(sample: &GroupedSample) -> Result<Vec<f64>, KruskalWallis
         }
         start = end;
     }
-    let n = order.len() as i128;
+    rank_deviations_of_twice_sums(&twice_sums, &sizes)
+}
+
+/// [`rank_deviations`] from twice each group's mid-rank sum (whole numbers) and the (public)
+/// group sizes, as a front end that ranks where the rows live (`dptest.spark`) sends them.
+///
+/// # Errors
+/// As [`rank_deviations`], and sums no ranking of these sizes gives (each between twice the
+/// smallest and twice the largest sum of its size's ranks, all adding to n(n + 1)); the
+/// message names the rule, never the sums.
+pub fn rank_deviations_of_twice_sums(
+    twice_sums: &[i128],
+    sizes: &[usize],
+) -> Result<Vec<f64>, KruskalWallisError> {
+    check_sizes(sizes)?;
+    let n = sizes.iter().sum::<usize>() as i128;
+    let triangle = |k: i128| k * (k + 1);
+    let fits = twice_sums.len() == sizes.len()
+        && twice_sums.iter().sum::<i128>() == triangle(n)
+        && twice_sums.iter().zip(sizes).all(|(&twice, &size)| {
+            let s = size as i128;
+            (triangle(s)..=triangle(n) - triangle(n - s)).contains(&twice)
+        });
+    if !fits {
+        return Err(KruskalWallisError::InvalidParameter {
+            name: "mid-rank sums",
+            requirement: "one per group, each within the sums of its size's smallest and \
+                          largest ranks, adding up to n(n + 1)/2"
+                .to_owned(),
+        });
+    }
     let divisor = (2 * n * (n + 1)) as f64;
     Ok(twice_sums
         .iter()
-        .zip(&sizes)
+        .zip(sizes)
         .map(|(&twice, &size)| (twice - size as i128 * (n + 1)) as f64 / divisor)
         .collect())
 }
@@ -169,6 +199,20 @@ mod tests {
                 assert!((a - b).abs() < 1e-14, "{a} against {b}");
             }
             assert!(exact.iter().sum::<f64>().abs() < 1e-14);
+        }
+    }
+
+    /// Twice the mid-rank sums give the deviations of the values; sums no ranking of the
+    /// sizes gives are refused by the rule.
+    #[test]
+    fn twice_the_mid_rank_sums_give_the_deviations() {
+        // Values 1, 2, 2, 3 | 2, 5: mid-ranks 1, 3, 3, 5 | 3, 6; twice: 24 | 18 (sum 42 = 6·7).
+        let sample = sample_of(&[vec![1.0, 2.0, 2.0, 3.0], vec![2.0, 5.0]]);
+        let sizes = [4, 2];
+        assert_eq!(rank_deviations_of_twice_sums(&[24, 18], &sizes), rank_deviations(&sample));
+        for bad in [[25, 18], [40, 2], [24, 18 + 1]] {
+            let refusal = rank_deviations_of_twice_sums(&bad, &sizes).unwrap_err().to_string();
+            assert!(refusal.contains("mid-rank sums") && !refusal.contains("40"), "{refusal}");
         }
     }
 

@@ -5,16 +5,18 @@ use dptest_core::{Estimate, PrivateTest};
 use dptest_mechanisms::Epsilon;
 use dptest_refdist::{Evaluator, RankStatistic, Tail, engine_for};
 use dptest_report::{
-    Choices, Data, FrontEnd, Layout, Prepared, Refusal, Release, ReleaseTest, Shape, Summary,
-    TestOption, fmt,
+    Choices, Data, FrontEnd, IntervalSummary, Layout, Prepared, Refusal, Release, ReleaseTest,
+    Shape, Summary, TestOption, fmt,
 };
 
+use crate::covariance::check_sizes as check_covariance_sizes;
 use crate::{
-    DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KwDetail, KwStatistic, PrivateKruskalWallis,
-    PrivateKwOptions, RankEffectReleases, ReferenceLaw, covariance_scale_factor,
-    equal_groups_statistic, mean_rank_covariance, private_kruskal_wallis_of_rank_sums,
-    private_kruskal_wallis_owned, rank_deviations, rank_effect_interval,
-    rank_effect_interval_covariances, rank_effect_interval_known_sizes,
+    DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KruskalWallisError, KwDetail, KwStatistic,
+    PlacementMoments, PrivateKruskalWallis, PrivateKwOptions, RankEffectReleases, ReferenceLaw,
+    covariance_scale_factor, equal_groups_statistic, mean_rank_covariance,
+    mean_rank_covariance_of_moments, private_kruskal_wallis_of_rank_sums,
+    private_kruskal_wallis_owned, rank_deviations, rank_deviations_of_twice_sums,
+    rank_effect_interval, rank_effect_interval_covariances, rank_effect_interval_known_sizes,
     rank_effect_interval_scaled, rank_effect_interval_signs, reference_null,
     release_covariance_scale, release_mean_rank_covariance, release_rank_deviations,
     signs_preferred,
@@ -111,12 +113,27 @@ impl ReleaseTest for PrivateKruskalWallis {
                 // sample as it builds its sort items.
                 let sample = GroupedSample::from_index_vec(values, groups, declared)
                     .map_err(Refusal::from_display)?;
-                covariance = exact_interval_inputs(&sample, choices)?;
+                let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
+                covariance = exact_interval_inputs(
+                    sizes,
+                    || mean_rank_covariance(&sample),
+                    || rank_deviations(&sample),
+                    choices,
+                )?;
                 private_kruskal_wallis_owned(sample, &options, evaluator)
             }
-            Data::Summary { summary: Summary::RankSums { sums, sizes }, .. } => {
-                covariance_rows(choices)?;
+            Data::Summary { summary: Summary::RankSums { sums, sizes }, interval, .. } => {
+                let moments = summary_moments(interval, choices)?;
                 let sizes = sizes_u32(&sizes)?;
+                if let Some((moments, twice_sums)) = moments {
+                    let sizes: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
+                    covariance = exact_interval_inputs(
+                        sizes.clone(),
+                        || mean_rank_covariance_of_moments(&moments, &sizes),
+                        || rank_deviations_of_twice_sums(&twice_sums, &sizes),
+                        choices,
+                    )?;
+                }
                 private_kruskal_wallis_of_rank_sums(&sums, &sizes, &options, evaluator)
             }
             _ => {
@@ -234,14 +251,20 @@ enum ExactReleases {
 /// sizes the releases do not serve (a group of fewer than two values, more than
 /// [`crate::COVARIANCE_MAX_GROUPS`] groups), where the interval falls back to the bound.
 fn exact_interval_inputs(
-    sample: &GroupedSample,
+    sizes: Vec<usize>,
+    covariance: impl FnOnce() -> Result<Vec<f64>, KruskalWallisError>,
+    deviations: impl FnOnce() -> Result<Vec<f64>, KruskalWallisError>,
     choices: &Choices,
 ) -> Result<Option<IntervalInputs>, Refusal> {
     if covariance_epsilon(choices) <= 0.0 {
         return Ok(None);
     }
-    let sizes: Vec<usize> = sample.sizes().iter().map(|&s| s as usize).collect();
-    let Ok(covariance) = mean_rank_covariance(sample) else { return Ok(None) };
+    // Sizes the releases do not serve fall back to the bound (public); anything else the
+    // covariance refuses (a summary's moments no data give) is refused.
+    if check_covariance_sizes(&sizes).is_err() {
+        return Ok(None);
+    }
+    let covariance = covariance().map_err(Refusal::from_display)?;
     let epsilon = covariance_epsilon(choices);
     let method = match ci_method(choices)? {
         CiMethod::Auto if signs_preferred(&sizes, epsilon) => CiMethod::Signs,
@@ -254,26 +277,38 @@ fn exact_interval_inputs(
             covariance_scale_factor(&covariance, &sizes).map_err(Refusal::from_display)?,
         ),
         CiMethod::Covariance => ExactReleases::Covariance(covariance),
-        CiMethod::Signs => ExactReleases::Signs(
-            covariance,
-            rank_deviations(sample).map_err(Refusal::from_display)?,
-        ),
+        CiMethod::Signs => {
+            ExactReleases::Signs(covariance, deviations().map_err(Refusal::from_display)?)
+        }
     };
     Ok(Some(IntervalInputs { exact, sizes }))
 }
 
-/// Refuses the covariance for data given as rank sums, before anything is spent: it reads
-/// the rows. Public: it depends on the choices and on how the data were given.
-fn covariance_rows(choices: &Choices) -> Result<(), Refusal> {
-    if covariance_epsilon(choices) > 0.0 {
-        return Err(Refusal(format!(
-            "the mean ranks' covariance (--ci-epsilon) reads the rows; rank sums computed where \
-             they live have none: drop {} (the interval then uses the size-free bound and no ε \
-             of its own)",
-            choices.front_end.name("ci-epsilon")
-        )));
+/// The placement moments and twice the mid-rank sums a summary brought, where the released
+/// interval is asked for; refused before anything is spent when they are missing or of
+/// another kind. Public: it depends on the choices and on how the data were given.
+fn summary_moments(
+    interval: Option<IntervalSummary>,
+    choices: &Choices,
+) -> Result<Option<(PlacementMoments, Vec<i128>)>, Refusal> {
+    if covariance_epsilon(choices) <= 0.0 {
+        return Ok(None);
     }
-    Ok(())
+    match interval {
+        Some(IntervalSummary::RankMoments { linear, products, twice_mid_rank_sums }) => {
+            Ok(Some((PlacementMoments { linear, products }, twice_mid_rank_sums)))
+        }
+        Some(other) => Err(Refusal(format!(
+            "the mean ranks' covariance (--ci-epsilon) reads the rank moments, not {}",
+            other.kind()
+        ))),
+        None => Err(Refusal(format!(
+            "the mean ranks' covariance (--ci-epsilon) reads the rank moments; these rank sums \
+             came without them: drop {} (the interval then uses the size-free bound and no ε \
+             of its own), or send them (dptest.spark does)",
+            choices.front_end.name("ci-epsilon")
+        ))),
+    }
 }
 
 /// The interval for the rank effect from releases at `epsilon`: all of it on the covariance

@@ -66,11 +66,13 @@
 #![deny(missing_docs)]
 
 pub use crate::covariance::{
-    COVARIANCE_MAX_GROUPS, MeanRankCovariance, covariance_layout, covariance_scales,
-    covariance_sensitivity, mean_rank_covariance, release_mean_rank_covariance,
+    COVARIANCE_MAX_GROUPS, MeanRankCovariance, PlacementMoments, covariance_layout,
+    covariance_scales, covariance_sensitivity, mean_rank_covariance,
+    mean_rank_covariance_of_moments, release_mean_rank_covariance,
 };
 pub use crate::deviations::{
-    RankDeviations, deviations_sensitivity, rank_deviations, release_rank_deviations,
+    RankDeviations, deviations_sensitivity, rank_deviations, rank_deviations_of_twice_sums,
+    release_rank_deviations,
 };
 pub use crate::interval::{
     RANK_EFFECT_COVARIANCE_METHOD, RANK_EFFECT_KNOWN_SIZES_METHOD, RANK_EFFECT_METHOD,

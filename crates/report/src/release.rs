@@ -103,6 +103,17 @@ pub enum IntervalSummary {
         /// The second group's sum.
         y: u128,
     },
+    /// Kruskal–Wallis's released intervals (`--ci-epsilon` with known sizes): the placement
+    /// numerators' moments over each group (`dptest_kruskal_wallis::PlacementMoments`) and
+    /// twice each group's mid-rank sum.
+    RankMoments {
+        /// Σ p_j over each group m's values, `[m][j]`.
+        linear: Vec<Vec<i128>>,
+        /// Σ p_j·p_l over each group m's values, `[m][(j, l) in layout order]`.
+        products: Vec<Vec<i128>>,
+        /// Twice each group's sum of mid-ranks.
+        twice_mid_rank_sums: Vec<i128>,
+    },
 }
 
 impl IntervalSummary {
@@ -111,6 +122,7 @@ impl IntervalSummary {
         match self {
             IntervalSummary::MedianCells(_) => "median grid counts",
             IntervalSummary::PlacementSums { .. } => "placement sums",
+            IntervalSummary::RankMoments { .. } => "rank moments",
         }
     }
 }

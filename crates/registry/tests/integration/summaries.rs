@@ -150,7 +150,7 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
     // And Kruskal–Wallis's covariance of the mean ranks.
     let data = summary_only(sums, false);
     let refusal = kw.release(data, &known, evaluator).unwrap_err();
-    assert!(refusal.0.contains("reads the rows"), "{refusal}");
+    assert!(refusal.0.contains("came without them"), "{refusal}");
 }
 
 /// The median interval of `sign` and `wilcoxon` from a summary reads the grid cells the front
@@ -223,4 +223,58 @@ fn the_placement_variance_reads_the_sums_a_summary_brings() {
     let cells = IntervalSummary::MedianCells(Vec::new());
     let refusal = test.release(with(Some(cells)), &ci, evaluator).unwrap_err().0;
     assert!(refusal.contains("not median grid counts"), "{refusal}");
+}
+
+/// Kruskal–Wallis's released intervals from a summary read the rank moments the front end
+/// computed: with them every route gives its interval, charged the interval's ε, as from the
+/// rows; moments of another kind are refused.
+#[test]
+fn the_rank_effect_routes_read_the_moments_a_summary_brings() {
+    use dptest_kruskal_wallis::{GroupedSample, PlacementMoments};
+    let values = values();
+    let groups: Vec<Vec<f64>> =
+        (0..3).map(|g| values.iter().skip(g).step_by(3).copied().collect()).collect();
+    let moments = PlacementMoments::of_sample(&GroupedSample::from_groups(&groups).unwrap());
+    // Distinct values: mid-ranks are the ranks.
+    let rank_sum = |g: &Vec<f64>| g.iter().map(|&v| mid_rank(v, &values)).sum::<f64>();
+    let sums: Vec<f64> = groups.iter().map(rank_sum).collect();
+    let twice = sums.iter().map(|&s| (2.0 * s) as i128).collect();
+    let summary = Summary::RankSums { sums, sizes: vec![10, 10, 10] };
+    let interval = IntervalSummary::RankMoments {
+        linear: moments.linear,
+        products: moments.products,
+        twice_mid_rank_sums: twice,
+    };
+    let test = find("kruskal-wallis").unwrap();
+    for method in ["scaled", "covariance", "signs"] {
+        let mut ci =
+            Choices { ci: Some(CiRequest { level: 0.9, epsilon: Some(1.0) }), ..choices() };
+        ci.named.push(("known-sizes".to_owned(), "true".to_owned()));
+        ci.named.push(("ci-method".to_owned(), method.to_owned()));
+        let data = Data::Summary {
+            summary: summary.clone(),
+            paired: false,
+            interval: Some(interval.clone()),
+        };
+        let fields = release(test, data, &ci);
+        let estimate = fields.map()["estimate"].as_object().unwrap().clone();
+        assert_eq!(estimate["epsilon"], 1.0, "{method}");
+        let rows = Data::Grouped {
+            values: groups.concat(),
+            groups: (0..3u32).flat_map(|g| std::iter::repeat_n(g, 10)).collect(),
+            declared: 3,
+        };
+        let from_rows = release(test, rows, &ci);
+        let method_of = |f: &dptest_report::Fields| f.map()["estimate"]["method"].clone();
+        assert_eq!(method_of(&fields), method_of(&from_rows), "{method}");
+        let wrong = Data::Summary {
+            summary: summary.clone(),
+            paired: false,
+            interval: Some(IntervalSummary::PlacementSums { x: 0, y: 0 }),
+        };
+        let evaluator =
+            Evaluator::MonteCarlo { engine: &CpuEngine, mc: MonteCarlo::new(100, 7).unwrap() };
+        let refusal = test.release(wrong, &ci, evaluator).unwrap_err().0;
+        assert!(refusal.contains("not placement sums"), "{refusal}");
+    }
 }
