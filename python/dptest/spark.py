@@ -165,40 +165,20 @@ def _ordered_values(per_value: Any, running: List[str]) -> Any:
 def _placement_square_sums(values: Any) -> Tuple[int, int]:
     """Mann–Whitney's placement square sums (``dptest_mann_whitney::PlacementSums``), exactly:
     Σ over the first group (``g`` = 0) of (2·#{y < x} + #{y = x})² and over the second of
-    (2·#{x > y} + #{x = y})². Per distinct value the two groups' counts; within each range
-    partition the counts before it; per partition, sums of each numerator's local part and of
-    its square (38-digit decimals: no overflow below 10⁹ rows); on the driver, each square
-    expanded around its partition's offset, in Python integers."""
-    exact = T.DecimalType(38, 0)
-    per_value = values.groupBy("v").agg(
-        F.sum(F.when(F.col("g") == 0, 1).otherwise(0)).alias("cx"),
-        F.sum(F.when(F.col("g") == 1, 1).otherwise(0)).alias("cy"))
-    ordered = _ordered_values(per_value, ["cx", "cy"])
-    cx, cy = F.col("cx").cast(exact), F.col("cy").cast(exact)
-    # The numerators less their offsets: a = 2·(y before, in the partition) + cy for the x at
-    # v; b = 2·(x before, in the partition) + cx, from which the y's numerators follow.
-    a = (2 * F.col("before_cy") + F.col("cy")).cast(exact)
-    b = (2 * F.col("before_cx") + F.col("cx")).cast(exact)
-    parts = ordered.groupBy("part").agg(
-        F.sum("cx").alias("nx"), F.sum("cy").alias("ny"),
-        F.sum(cx * a).alias("xa"), F.sum(cx * a * a).alias("xaa"),
-        F.sum(cy * b).alias("yb"), F.sum(cy * b * b).alias("ybb")).collect()
-    off_x = _offsets({p["part"]: int(p["nx"]) for p in parts})
-    off_y = _offsets({p["part"]: int(p["ny"]) for p in parts})
-    n1 = sum(int(p["nx"]) for p in parts)
-    x_sum = y_sum = 0
-    for p in parts:
-        o, m = off_y[p["part"]], n1 - off_x[p["part"]]
-        # x: (a + 2o)²; y: 2·#{x above} + cx = 2m − b, m = n₁ − (x in earlier partitions).
-        x_sum += int(p["xaa"]) + 4 * o * int(p["xa"]) + 4 * o * o * int(p["nx"])
-        y_sum += int(p["ybb"]) - 4 * m * int(p["yb"]) + 4 * m * m * int(p["ny"])
-    return x_sum, y_sum
+    (2·#{x > y} + #{x = y})², from the two groups' rank moments (:func:`_rank_moments`): the
+    first is Σ p_y² over the x; for a y, 2·#{x > y} + #{x = y} = 2n₁ − p_x(y), so the second
+    is 4n₁²n₂ − 4n₁·Σ p_x + Σ p_x² over the y."""
+    linear, products, _, (n1, n2) = _rank_moments(values, 2)
+    # Layout (0, 0), (0, 1), (1, 1): the x's Σ p_y² is products[0][2], the y's Σ p_x²
+    # products[1][0].
+    return products[0][2], 4 * n1 * n1 * n2 - 4 * n1 * linear[1][0] + products[1][0]
 
 
-def _rank_moments(values: Any, groups: int) -> Tuple[list, list, list]:
+def _rank_moments(values: Any, groups: int) -> Tuple[list, list, list, list]:
     """Kruskal–Wallis's rank moments (``dptest_report::IntervalSummary::RankMoments``),
     exactly: for each group m, Σ p_j and Σ p_j·p_l (j ≤ l, j, l ≠ m; 0 where j or l is m) over
-    m's values, p_j = 2·#{y ∈ j : y < x} + #{y ∈ j : y = x}, and twice m's mid-rank sum. Per
+    m's values, p_j = 2·#{y ∈ j : y < x} + #{y ∈ j : y = x}, twice m's mid-rank sum, and m's
+    size. Per
     distinct value the groups' counts; within each range partition the counts before it; per
     partition, sums of the numerators' local parts and of their products (38-digit decimals);
     on the driver each expanded around its partition's offsets, in Python integers."""
@@ -237,7 +217,8 @@ def _rank_moments(values: Any, groups: int) -> Tuple[list, list, list]:
                 # p_j p_l = (q_j + 2o_j)(q_l + 2o_l), summed with the weight c_m.
                 products[m][e] += (int(p[f"p{m}_{j}_{l}"]) + 2 * o[l] * local[j]
                                    + 2 * o[j] * local[l] + 4 * o[j] * o[l] * size)
-    return linear, products, twice
+    sizes = [sum(int(p[f"n{j}"]) for p in parts) for j in range(g)]
+    return linear, products, twice, sizes
 
 
 def _mid_rank_sums(values: Any, weights: List[Any]) -> Tuple[List[float], List[int], float, int]:
@@ -397,7 +378,7 @@ def kruskal(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] 
         prepared = _prepare("kruskal-wallis", n, len(declared), False, eps, options=options,
                             ci=ci, ci_epsilon=ci_epsilon)
         sums, sizes = _random_tie_rank_sums(rows, len(declared))
-        moments = (_rank_moments(rows, len(declared))
+        moments = (_rank_moments(rows, len(declared))[:3]
                    if ci is not None and ci_epsilon is not None else None)
         return _release_summary("kruskal-wallis", "rank-sums", sums, sizes, labels, prepared,
                                 draws=draws, seed=seed, alpha=alpha, ledger=ledger,

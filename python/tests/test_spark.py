@@ -351,7 +351,8 @@ def test_rank_moments_are_their_definition(spark, dps, sizes, tie_step, partitio
     labels = [chr(ord("a") + i) for i in range(len(sizes))]
     rows, _, _ = dps._grouped_values(frame(spark, pdf, partitions=partitions), "arm", "score",
                                      labels, True, "propagate")
-    linear, products, twice = dps._rank_moments(rows, len(sizes))
+    linear, products, twice, counted = dps._rank_moments(rows, len(sizes))
+    assert counted == list(sizes)
     values = [pdf.score[pdf.arm == g].to_numpy() for g in labels]
     p = [[(2 * (values[j][None, :] < x[:, None]).sum(axis=1)
            + (values[j][None, :] == x[:, None]).sum(axis=1)).astype(object)
