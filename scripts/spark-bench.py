@@ -2,11 +2,12 @@
 """The Spark benchmark of docs/benchmarks.md ("On Spark"): one test, one process, timed.
 
     python3 scripts/spark-bench.py spark  --input grouped.parquet [--public] [--partitions P]
-    python3 scripts/spark-bench.py range  --rows 100000000 [--public]
-    python3 scripts/spark-bench.py pandas --input grouped.parquet [--public]
+    python3 scripts/spark-bench.py range  --rows 100000000 [--public | --interval]
+    python3 scripts/spark-bench.py pandas --input grouped.parquet [--public | --interval]
 
 `spark` reads the Parquet file on local[2] and runs dptest.spark.kruskal (groups A, B, C,
-ε = 1, or public); `range` builds the rows in the cluster (spark.range: labels A, B, C in
+ε = 1, or public; `--interval`: with known sizes and the rank effect's interval, `ci=0.95,
+ci_epsilon=1`, whose covariance the cluster computes too); `range` builds the rows in the cluster (spark.range: labels A, B, C in
 turn, N(0, 1) values rounded to 6 decimals), so no file bounds n; `pandas` reads the file with
 pandas and runs dptest.kruskal. Each prints one JSON line: the wall time of the test call,
 the statistic, p-value, n, and peak resident memory of this Python process and (Spark) of
@@ -39,13 +40,22 @@ def session(partitions):
             .getOrCreate())
 
 
-def run_spark(df, spark, public):
+def private_options(interval):
+    """The private test's options: ε = 1, and with `interval` the rank effect's interval from
+    the released covariance (known sizes, ci_epsilon = 1)."""
+    options = {"groups": GROUPS, "epsilon": 1.0}
+    if interval:
+        options.update(known_sizes=True, ci=0.95, ci_epsilon=1.0)
+    return options
+
+
+def run_spark(df, spark, public, interval):
     from dptest import spark as dps
     start = time.perf_counter()
     if public:
         r = dps.kruskal(df, group="group", value="value", public=True)
     else:
-        r = dps.kruskal(df, group="group", value="value", groups=GROUPS, epsilon=1.0)
+        r = dps.kruskal(df, group="group", value="value", **private_options(interval))
     wall = time.perf_counter() - start
     jvm = spark.sparkContext._gateway.proc.pid
     return r, wall, {"jvm_peak_mb": peak_kb(jvm) / 1024}
@@ -57,8 +67,11 @@ def main():
     parser.add_argument("--input")
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--public", action="store_true")
+    parser.add_argument("--interval", action="store_true")
     parser.add_argument("--partitions", type=int, default=16)
     args = parser.parse_args()
+    if args.public and args.interval:
+        parser.error("--interval is the private test's interval: leave out --public")
     extra = {}
     if args.mode == "pandas":
         import pandas as pd
@@ -68,7 +81,8 @@ def main():
         if args.public:
             r = dptest.kruskal(data=df, group="group", value="value", public=True)
         else:
-            r = dptest.kruskal(data=df, group="group", value="value", groups=GROUPS, epsilon=1.0)
+            r = dptest.kruskal(data=df, group="group", value="value",
+                               **private_options(args.interval))
         wall = time.perf_counter() - start
         extra["read_s"] = read
     else:
@@ -81,9 +95,11 @@ def main():
                                   (F.col("id") % 3 + 1).cast("int"))
             df = spark.range(args.rows).select(
                 labels.alias("group"), F.round(F.randn(7), 6).alias("value"))
-        r, wall, extra = run_spark(df, spark, args.public)
+        r, wall, extra = run_spark(df, spark, args.public, args.interval)
         spark.stop()
     fields = r.to_dict()
+    if "estimate" in fields:
+        extra["estimate"] = fields["estimate"]
     print(json.dumps({"mode": args.mode, "public": args.public, "n": fields["n"],
                       "statistic": r.statistic, "p_value": r.pvalue, "test_wall_s": wall,
                       "python_peak_mb": peak_kb() / 1024, **extra}))
