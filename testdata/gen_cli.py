@@ -100,6 +100,11 @@ def main():
     positive = sum(1 for x in d if x > 0)
     r = stats.binomtest(positive, sum(1 for x in d if x != 0), 0.5)
     emit("sign_paired", file="examples/paired.csv", statistic=float(positive), p_value=r.pvalue)
+    # One-sample with a hypothesised median M = 30 (R's binom.test(sum(x > M), sum(x != M))).
+    above = sum(1 for x in after if x > 30.0)
+    r = stats.binomtest(above, sum(1 for x in after if x != 30.0), 0.5)
+    emit("sign_one_sample_popmean", file="examples/paired.csv", column="after", popmean=30.0,
+         statistic=float(above), p_value=r.pvalue)
     ci = stats.ttest_rel(after, before).confidence_interval(confidence_level=0.95)
     emit("t_test_paired_ci", file="examples/paired.csv", low=ci.low, high=ci.high)
     # The order-statistic interval for the median (the sign test inverted): the largest l with

@@ -620,6 +620,10 @@ pub struct SignArgs {
     /// Alternative hypothesis for d (greater: d tends to be positive; scipy's names).
     #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
     pub alternative: PairedAlternative,
+    /// Hypothesised median of the one-sample test (--value): the test counts values above
+    /// and below M (R's `binom.test(sum(x > M), sum(x != M))`).
+    #[arg(long, value_name = "M", default_value_t = 0.0, allow_hyphen_values = true)]
+    pub popmean: f64,
     /// Declared range LO,HI of the tested values (differences), for --ci: the interval for
     /// the median lies in it (values outside are clamped for the interval only).
     #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
@@ -980,7 +984,12 @@ impl WilcoxonArgs {
 
 impl SignArgs {
     fn release_choices(&self, choices: Choices) -> Choices {
-        Choices { alternative: self.alternative.into(), bounds: self.bounds, ..choices }
+        Choices {
+            alternative: self.alternative.into(),
+            bounds: self.bounds,
+            popmean: self.popmean,
+            ..choices
+        }
     }
 }
 

@@ -43,7 +43,7 @@ pub use crate::{
         MAX_N, PrivateSignOptions, SIGN_SENSITIVITY, SignDetail, SignReference, private_sign,
         private_sign_of_counts, release_sign,
     },
-    public::{SignTestResult, sign_test},
+    public::{SignTestResult, sign_test, sign_test_around},
     sample::{SignCounts, SignSample},
     study::{PrivateSign, simulated_counts},
 };

@@ -34,7 +34,20 @@ pub fn sign_test(
     sample: &SignSample,
     alternative: Alternative,
 ) -> Result<SignTestResult, SignError> {
-    let counts = sample.counts();
+    sign_test_around(sample, 0.0, alternative)
+}
+
+/// The public sign test of a hypothesised median M: H0 a value is as likely above M as below
+/// (R's `binom.test(sum(x > M), sum(x != M))`; values equal to M are dropped).
+///
+/// # Errors
+/// [`SignError::AllZero`] when every value is M.
+pub fn sign_test_around(
+    sample: &SignSample,
+    median: f64,
+    alternative: Alternative,
+) -> Result<SignTestResult, SignError> {
+    let counts = sample.counts_around(median);
     let trials = counts.positive + counts.negative;
     if trials == 0 {
         return Err(SignError::AllZero { n: sample.len() });

@@ -207,13 +207,16 @@ pub fn t_test(args: &TTestArgs, common: &Common) -> Result<Report> {
 /// `dptest sign`: the public test here (scipy's `binomtest` of the positive count); the
 /// private one through `super::private` like every test of the registry.
 pub fn sign(args: &SignArgs, common: &Common) -> Result<Report> {
+    if args.differences.value.is_none() && args.popmean != 0.0 {
+        bail!("--popmean applies to the one-sample test (--value); paired tests test d = 0");
+    }
     if !args.privacy.public {
         return super::private::run(args, common);
     }
     public_values(&args.privacy, &args.ledger, &args.input, &args.differences, common, |d, _| {
         let sample = dptest_sign::SignSample::new(d).map_err(|e| anyhow!("{e}"))?;
-        let result =
-            dptest_sign::sign_test(&sample, args.alternative.into()).map_err(|e| anyhow!("{e}"))?;
+        let result = dptest_sign::sign_test_around(&sample, args.popmean, args.alternative.into())
+            .map_err(|e| anyhow!("{e}"))?;
         let title = "Sign test (public, scipy.stats.binomtest of the positive count)".to_owned();
         let mut report = Report::from_result("sign", title, &result)?;
         report.set("reference", exact_reference_of("binomial"));

@@ -19,6 +19,29 @@ fn public_matches_scipys_binomtest() {
     assert_eq!((v["n_zero"].as_u64(), v["kind"].as_str()), (Some(19), Some("paired")));
 }
 
+/// `--popmean M` with `--value`: the public test counts around M as R's `binom.test(sum(x >
+/// M), sum(x != M))` (scipy's binomtest on the same counts); pairs refuse it.
+#[test]
+fn a_hypothesised_median_is_tested_as_r_tests_it() {
+    let gold = golden("sign_one_sample_popmean");
+    let args = ["sign", "--input", "examples/paired.csv", "--value", "after", "--popmean", "30"];
+    let mut public = args.to_vec();
+    public.push("--public");
+    let v = json(&public);
+    assert_eq!(v["statistic"].as_f64().unwrap(), g(&gold, "statistic"));
+    close(v["p_value"].as_f64().unwrap(), g(&gold, "p_value"), 1e-10);
+    // All 70 values of `after` are above 0; 53 are above 30 and 14 below: the private
+    // statistic is T = 39 around M = 30, against 70 around 0 (noise of scale 0.2 at ε = 10:
+    // beyond 10 with probability e⁻⁵⁰).
+    let mut private = args.to_vec();
+    private.extend(["--epsilon", "10"]);
+    let at_30 = json(&private)["statistic"].as_f64().unwrap();
+    assert!((at_30 - 39.0).abs() < 10.0, "{at_30}");
+    let mut paired = PAIRS.to_vec();
+    paired.extend(["--popmean", "1", "--public"]);
+    assert!(data_error(&paired).contains("one-sample"));
+}
+
 #[test]
 fn private_reports_its_cost_and_an_exact_reference() {
     let mut args = PAIRS.to_vec();
