@@ -26,7 +26,8 @@ use crate::walk::{ROUNDING, convolve_discrete_laplace, laplace_sum_cdf, noise_ra
 /// ε = 0.1, 0.3 and 1) shares 0.3 and 0.4 were within two counts of each other, 0.2 and 0.5
 /// up to 9 and 16 counts lower (at ε = 0.1), and the least-squares projection onto the total
 /// (the share j/(2k + 1) at the j-th point) 1–3 counts higher at ε ≥ 0.3 and 7 at ε = 0.1,
-/// with no recursion this cheap for its law. The exact threshold with ¼ at n = 1000,
+/// with no recursion this cheap for its law ([`crate::ProjectedMinimum`] tabulates it at a
+/// cost that grows with the cube of the scale, up to [`crate::PROJECTED_SCALE`]). The exact threshold with ¼ at n = 1000,
 /// ε = 0.1 is 273 (0.3 simulated: 276). In the coverage study at n = 1000, ε = 1, shares ⅓ and
 /// ⅕ gave the same widths within 0.01 (docs/intervals.md).
 pub const TOTAL_SHARE: i64 = 4;
@@ -103,8 +104,14 @@ impl CorrectedMinimum {
 /// The smallest L with P(|S_k| ≥ L) < [`LEFT_OUT`] for the continuous comparison of the
 /// k-step walk of scale `b` (the discrete step is within one of a continuous Laplace).
 fn reach(k: usize, b: f64) -> i64 {
+    reach_to(k, b, LEFT_OUT)
+}
+
+/// The smallest L (searched in steps of 10%) with P(|S_k| ≥ L) < `left_out` for the
+/// continuous comparison of the k-step walk of scale `b`.
+pub(crate) fn reach_to(k: usize, b: f64, left_out: f64) -> i64 {
     let mut l = (b * (k as f64).sqrt()).ceil().max(1.0);
-    while 2.0 * laplace_sum_cdf(k, b, -l + k as f64) >= LEFT_OUT {
+    while 2.0 * laplace_sum_cdf(k, b, -l + k as f64) >= left_out {
         l *= 1.1;
     }
     l.ceil() as i64

@@ -4,7 +4,8 @@
 //! - **The median** ([`private_median_interval`], module `median`): one noisy histogram
 //!   around two noisily chosen points gives the order-statistic interval of the sign test,
 //!   widened by the exact law of the histogram noise's worst prefix ([`WalkMinimum`]; with
-//!   every count corrected by the known total n, [`CorrectedMinimum`]); valid
+//!   every count corrected by the known total n, [`CorrectedMinimum`], or projected onto it,
+//!   [`ProjectedMinimum`]); valid
 //!   for every distribution whose median lies in the declared range, ties and atoms included.
 //!   Used by the sign and Wilcoxon tests (`--ci`); [`public_median_interval`] is its public twin.
 //! - **What the median reads from the data** ([`GridCounts`] on a [`MedianGrid`]): the
@@ -43,6 +44,7 @@ mod error;
 mod grid;
 mod median;
 mod noise;
+mod projected;
 mod walk;
 
 pub use corrected::{CORRECTED_SCALE, CorrectedMinimum, TOTAL_SHARE};
@@ -54,6 +56,7 @@ pub use median::{
     public_median_interval,
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
+pub use projected::{PROJECTED_SCALE, ProjectedMinimum};
 pub use walk::{
     DiscreteWalk, EXACT_SCALE, WalkMinimum, count_threshold, laplace_sum_cdf, offset_threshold,
     threshold_against, walk_min_bound,

@@ -6,7 +6,9 @@
 //! 1. **Count threshold** (public): the largest integer `thr` such that, for N ~ Binomial(n,
 //!    ½) and the noise of a prefix of up to k = [`SIDE_POINTS`] noisy cells,
 //!    P(N + noise ≤ thr) ≤ α/2 ([`crate::walk::count_threshold`]); where it is higher, the
-//!    same for the prefix corrected by the known total ([`crate::CorrectedMinimum`]).
+//!    same for the prefix corrected by the known total, by a constant share of its noise
+//!    ([`crate::CorrectedMinimum`]) or by the least-squares projection onto it
+//!    ([`crate::ProjectedMinimum`]).
 //! 2. **Where to look** (0.3·ε, two halves): report noisy max over the public grid of the
 //!    declared range (every multiple of a decimal step, at least [`CANDIDATES`] points, so
 //!    integers and recorded decimals are on it) picks ĝ_L where A(g) = #{x < g} crosses `thr`
@@ -19,8 +21,8 @@
 //! 4. **The interval** (post-processing): L is the largest lower point whose noisy count of
 //!    values below it (a prefix sum of j ≤ k cells) is ≤ `thr`, else the range's low end; U is
 //!    the smallest upper point whose noisy count of values above it is ≤ `thr`, else the high
-//!    end, every count less a quarter of the noisy total's excess over n when step 1 chose
-//!    the corrected threshold ([`Threshold::admits`]). Both ends can sit on an atom: on data
+//!    end, every count less a quarter of the noisy total's excess over n, or m/(2k + 1) of it
+//!    for a count of m cells, when step 1 chose a corrected threshold ([`Threshold::admits`]). Both ends can sit on an atom: on data
 //!    with an atom of mass 0.32 at the median the interval is the atom itself, as the public
 //!    one is.
 //!
@@ -48,6 +50,7 @@ use crate::corrected::{CorrectedMinimum, TOTAL_SHARE};
 use crate::counts::GridCounts;
 use crate::error::IntervalError;
 use crate::noise::IntervalNoise;
+use crate::projected::ProjectedMinimum;
 use crate::walk::{ln_half_binomial_pmf, offset_threshold, threshold_against};
 
 /// The share of the interval's ε spent on choosing where to look (steps 2, split in two).
@@ -158,19 +161,35 @@ struct Threshold {
     /// Each lower point's offset in counts ([`OFFSETS`] times the noise scale; upper point j
     /// mirrors lower point k − 1 − j).
     offsets: [i64; SIDE_POINTS],
-    /// Whether every noisy count is corrected by the noisy total: T/[`TOTAL_SHARE`] subtracted,
-    /// T the noisy total less n (module `corrected`).
-    corrected: bool,
+    /// How every noisy count is read against the total.
+    reading: Reading,
 }
 
+/// How step 4 reads a point's noisy count of m cells, E being the noisy total less n.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// As it is.
+    Plain,
+    /// Less E/[`TOTAL_SHARE`] (module `corrected`).
+    Share,
+    /// Less m·E/(2k + 1), the least-squares projection of the cells onto their known total
+    /// (module `projected`).
+    Projected,
+}
+
+/// The histogram's cells, 2k + 1 (the share of the total a cell takes in the projection).
+const CELLS: i64 = 2 * SIDE_POINTS as i64 + 1;
+
 impl Threshold {
-    /// Whether a point whose noisy count is `count`, with `offset`, is admitted as an end,
-    /// `excess` being the noisy total less n.
-    fn admits(&self, count: i64, offset: i64, excess: i64) -> bool {
-        if self.corrected {
-            TOTAL_SHARE * count - excess <= TOTAL_SHARE * (self.count - offset)
-        } else {
-            count <= self.count - offset
+    /// Whether a point whose noisy count of `cells` cells is `count`, with `offset`, is
+    /// admitted as an end, `excess` being the noisy total less n: the corrected count compared
+    /// exactly, in whole numbers.
+    fn admits(&self, count: i64, offset: i64, cells: i64, excess: i64) -> bool {
+        let bar = self.count - offset;
+        match self.reading {
+            Reading::Plain => count <= bar,
+            Reading::Share => TOTAL_SHARE * count - excess <= TOTAL_SHARE * bar,
+            Reading::Projected => CELLS * count - cells * excess <= CELLS * bar,
         }
     }
 }
@@ -183,11 +202,12 @@ static THRESHOLDS: Mutex<Vec<(ThresholdKey, Option<Threshold>)>> = Mutex::new(Ve
 /// n and the bits of α and of the noise scale.
 type ThresholdKey = (usize, u64, u64);
 
-/// Step 1 from public n, α and the histogram's noise scale: the corrected reading's threshold
-/// ([`CorrectedMinimum`], up to [`crate::CORRECTED_SCALE`]) where it is higher than the plain
-/// reading's ([`offset_threshold`]), else the plain one (at ε = 10 the corrected one is not
-/// higher, and the plain reading's outer points carry less noise); each is valid for its own reading. `None`
-/// when neither has one.
+/// Step 1 from public n, α and the histogram's noise scale: of the plain reading's threshold
+/// ([`offset_threshold`]), the constant share's ([`CorrectedMinimum`], up to
+/// [`crate::CORRECTED_SCALE`]) and the projection's ([`ProjectedMinimum`], up to
+/// [`crate::PROJECTED_SCALE`]), the highest, the simpler reading on a tie (at ε = 10 neither
+/// correction is higher, and the plain reading's outer points carry less noise); each is
+/// valid for its own reading. `None` when none has one.
 fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
     let key = (n, alpha.to_bits(), scale.to_bits());
     let known = THRESHOLDS.lock().ok().and_then(|t| t.iter().find(|e| e.0 == key).map(|e| e.1));
@@ -195,18 +215,23 @@ fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
         return found;
     }
     let offsets = OFFSETS.map(|o| (o * scale).round() as i64);
-    let plain = offset_threshold(n, &offsets, scale, alpha / 2.0).map(|count| Threshold {
-        count,
-        offsets,
-        corrected: false,
-    });
-    let corrected = CorrectedMinimum::new(&offsets, SIDE_POINTS + 1, scale)
-        .and_then(|table| threshold_against(n, alpha / 2.0, |x| table.cdf(x)))
-        .map(|count| Threshold { count, offsets, corrected: true });
-    let found = match (plain, corrected) {
-        (Some(p), Some(c)) => Some(if c.count > p.count { c } else { p }),
-        (p, c) => p.or(c),
-    };
+    let tail = alpha / 2.0;
+    let with = |reading| move |count| Threshold { count, offsets, reading };
+    let plain = offset_threshold(n, &offsets, scale, tail).map(with(Reading::Plain));
+    let share = CorrectedMinimum::new(&offsets, SIDE_POINTS + 1, scale)
+        .and_then(|table| threshold_against(n, tail, |x| table.cdf(x)))
+        .map(with(Reading::Share));
+    let projected = ProjectedMinimum::new(&offsets, SIDE_POINTS + 1, scale)
+        .and_then(|table| threshold_against(n, tail, |y| table.cdf(y)))
+        .map(with(Reading::Projected));
+    // The first of the highest: plain, then the share, then the projection.
+    let found =
+        [plain, share, projected].into_iter().flatten().fold(None, |best: Option<Threshold>, t| {
+            match best {
+                Some(b) if b.count >= t.count => Some(b),
+                _ => Some(t),
+            }
+        });
     if let Ok(mut known) = THRESHOLDS.lock() {
         if known.len() >= 256 {
             known.clear();
@@ -332,11 +357,13 @@ fn interval(
     let (low, high) = match threshold {
         Some(t) => (
             (0..k)
-                .filter(|&i| t.admits(prefix[i], t.offsets[i], excess))
+                .filter(|&i| t.admits(prefix[i], t.offsets[i], i as i64 + 1, excess))
                 .map(|i| lower[i])
                 .fold(range.lo(), f64::max),
             (0..upper.len())
-                .filter(|&j| t.admits(total - prefix[k + j], t.offsets[k - 1 - j], excess))
+                .filter(|&j| {
+                    t.admits(total - prefix[k + j], t.offsets[k - 1 - j], (k - j) as i64, excess)
+                })
                 .map(|j| upper[j])
                 .fold(range.hi(), f64::min),
         ),
@@ -425,28 +452,35 @@ mod tests {
         assert_eq!(binomial, Some(468));
     }
 
-    /// The corrected reading where it raises the threshold (n = 1000, ε = 1: 458 against the
-    /// plain 456), the plain one where it does not (ε = 10) and beyond the corrected law's
-    /// largest noise scale (ε = 0.05).
+    /// The reading whose threshold is highest (n = 1000): the projection at ε = 1 (459,
+    /// against the share's 458 and the plain 456), the share at ε = 0.3 (beyond the
+    /// projection's largest noise scale: 417), the plain one at ε = 10 and beyond both
+    /// corrections' largest scales (ε = 0.05).
     #[test]
-    fn the_reading_is_corrected_where_it_raises_the_threshold() {
+    fn the_reading_is_the_one_with_the_highest_threshold() {
         let at = |epsilon: f64| {
             threshold(1000, 0.05, 2.0 / ((1.0 - SELECT_FRACTION) * epsilon)).unwrap()
         };
-        assert_eq!((at(1.0).count, at(1.0).corrected), (458, true));
-        assert!(!at(10.0).corrected && at(10.0).count >= 458);
-        assert!(!at(0.05).corrected);
+        assert_eq!((at(1.0).count, at(1.0).reading), (459, Reading::Projected));
+        assert_eq!((at(0.3).count, at(0.3).reading), (417, Reading::Share));
+        assert!(at(10.0).reading == Reading::Plain && at(10.0).count >= 459);
+        assert_eq!(at(0.05).reading, Reading::Plain);
     }
 
-    /// The corrected reading subtracts a quarter of the noisy total's excess over n: with
-    /// threshold 458, a noisy count of 460 is admitted when the total is 8 over n, not 7.
+    /// The share subtracts a quarter of the noisy total's excess over n, the projection m/21
+    /// of it for m cells: with threshold 458, a noisy count of 460 is admitted under the share
+    /// when the total is 8 over n, not 7; under the projection, for 10 cells, when it is 5 over
+    /// (460 − 50/21 ≤ 458), not 4.
     #[test]
-    fn the_corrected_reading_subtracts_the_share_of_the_excess() {
-        let t = Threshold { count: 458, offsets: [0; SIDE_POINTS], corrected: true };
-        assert!(t.admits(460, 0, 8) && !t.admits(460, 0, 7));
-        assert!(!t.admits(460, 1, 8) && t.admits(459, 1, 8));
-        let plain = Threshold { corrected: false, ..t };
-        assert!(plain.admits(458, 0, -100) && !plain.admits(459, 0, 100));
+    fn the_corrected_readings_subtract_their_share_of_the_excess() {
+        let share = Threshold { count: 458, offsets: [0; SIDE_POINTS], reading: Reading::Share };
+        assert!(share.admits(460, 0, 10, 8) && !share.admits(460, 0, 10, 7));
+        assert!(!share.admits(460, 1, 10, 8) && share.admits(459, 1, 10, 8));
+        let projected = Threshold { reading: Reading::Projected, ..share };
+        assert!(projected.admits(460, 0, 10, 5) && !projected.admits(460, 0, 10, 4));
+        assert!(projected.admits(460, 0, 1, 42) && !projected.admits(460, 0, 1, 41));
+        let plain = Threshold { reading: Reading::Plain, ..share };
+        assert!(plain.admits(458, 0, 10, -100) && !plain.admits(459, 0, 10, 100));
     }
 
     /// Every dataset of n ≤ 4 values (at grid points, between them, beyond the range, which
