@@ -189,24 +189,18 @@ fn walk_and_minimum(offsets: &[i64], q: f64, l: i64) -> (Joint, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::paths::{every_three_cell_path, simulated_cells};
     use crate::walk::{count_threshold, threshold_against};
     use std::collections::BTreeMap;
 
     /// The law of W = 4·min(S₁ + d₁, S₂ + d₂) − (Z₁ + Z₂ + Z₃) over every path of three
-    /// discrete Laplace steps of scale 1, each cut at ±40 (the mass cut is below 10⁻¹⁷).
+    /// discrete Laplace steps of scale 1.
     fn three_cell_law(offsets: [i64; 2]) -> BTreeMap<i64, f64> {
-        let q = (-1.0f64).exp();
-        let pmf = |z: i64| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32);
         let mut law = BTreeMap::new();
-        for z1 in -40i64..=40 {
-            for z2 in -40i64..=40 {
-                for z3 in -40i64..=40 {
-                    let low = (z1 + offsets[0]).min(z1 + z2 + offsets[1]);
-                    *law.entry(TOTAL_SHARE * low - (z1 + z2 + z3)).or_default() +=
-                        pmf(z1) * pmf(z2) * pmf(z3);
-                }
-            }
-        }
+        every_three_cell_path(|[z1, z2, z3], p| {
+            let low = (z1 + offsets[0]).min(z1 + z2 + offsets[1]);
+            *law.entry(TOTAL_SHARE * low - (z1 + z2 + z3)).or_default() += p;
+        });
         law
     }
 
@@ -248,16 +242,10 @@ mod tests {
     /// random.
     #[test]
     fn the_table_matches_simulated_noise() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
         let b = 2.0 / 0.7;
-        let q = (-1.0f64 / b).exp();
-        // A geometric on {0, 1, …} of ratio q by inversion; Z is the difference of two.
-        let mut geometric = || (rng.random::<f64>().ln() / q.ln()).floor() as i64;
         let draws = 100_000;
         let mut counts = BTreeMap::<i64, usize>::new();
-        for _ in 0..draws {
-            let z: Vec<i64> = (0..21).map(|_| geometric() - geometric()).collect();
+        for z in simulated_cells(3, b, 21, draws) {
             let total: i64 = z.iter().sum();
             let low = z[..10].iter().scan(0, |s, v| {
                 *s += v;

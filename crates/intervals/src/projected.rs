@@ -160,28 +160,21 @@ fn surviving_walk(barriers: &[i64], q: f64, walk: i64, bottom: i64, heights: usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::paths::{every_three_cell_path, simulated_cells};
     use crate::walk::threshold_against;
     use std::collections::BTreeMap;
 
     /// P(min(S₁ + d₁ − T/3, S₂ + d₂ − 2T/3) ≤ y) over every path of three discrete Laplace
-    /// steps of scale 1 (two walk cells, one more in the total), each cut at ±40.
+    /// steps of scale 1 (two walk cells, one more in the total).
     fn three_cell_cdf(offsets: [i64; 2], y: i64) -> f64 {
-        let q = (-1.0f64).exp();
-        let pmf = |z: i64| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32);
         let mut below = 0.0;
-        for z1 in -40i64..=40 {
-            for z2 in -40i64..=40 {
-                for z3 in -40i64..=40 {
-                    let t = z1 + z2 + z3;
-                    // 3·(S_m + d_m) − m·t ≤ 3y, in whole numbers.
-                    let hit = 3 * (z1 + offsets[0]) - t <= 3 * y
-                        || 3 * (z1 + z2 + offsets[1]) - 2 * t <= 3 * y;
-                    if hit {
-                        below += pmf(z1) * pmf(z2) * pmf(z3);
-                    }
-                }
+        every_three_cell_path(|[z1, z2, z3], p| {
+            let t = z1 + z2 + z3;
+            // 3·(S_m + d_m) − m·t ≤ 3y, in whole numbers.
+            if 3 * (z1 + offsets[0]) - t <= 3 * y || 3 * (z1 + z2 + offsets[1]) - 2 * t <= 3 * y {
+                below += p;
             }
-        }
+        });
         below
     }
 
@@ -204,19 +197,14 @@ mod tests {
 
     /// Simulated noise of 21 cells against the table at k = 10, b = 2/0.7: the frequency of
     /// min_m (S_m − m·T/21) ≤ y (compared exactly, as 21·S_m − m·T ≤ 21·y) within four
-    /// standard errors of the table's value at five points. False-alarm rate at most 3·10⁻⁴ over the five; the stream is seeded, so a build
-    /// passes or fails, never at random.
+    /// standard errors of the table's value at five points. False-alarm rate at most 3·10⁻⁴
+    /// over the five; the stream is seeded, so a build passes or fails, never at random.
     #[test]
     fn the_table_matches_simulated_noise() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
         let b = 2.0 / 0.7;
-        let q = (-1.0f64 / b).exp();
-        let mut geometric = || (rng.random::<f64>().ln() / q.ln()).floor() as i64;
         let draws = 100_000;
         let mut counts = BTreeMap::<i64, usize>::new();
-        for _ in 0..draws {
-            let z: Vec<i64> = (0..21).map(|_| geometric() - geometric()).collect();
+        for z in simulated_cells(4, b, 21, draws) {
             let total: i64 = z.iter().sum();
             // 21·min_m (S_m − m·T/21), a whole number.
             let mut s = 0;

@@ -293,6 +293,35 @@ pub fn threshold_against(n: usize, tail: f64, noise_cdf: impl Fn(i64) -> f64) ->
     Some(lo)
 }
 
+/// Noise for the tables' tests: every path of three discrete Laplace cells of scale 1, and
+/// simulated cells of any scale.
+#[cfg(test)]
+pub(crate) mod paths {
+    /// Calls `visit` with every (z₁, z₂, z₃) of three discrete Laplace noises of scale 1, each
+    /// cut at ±40 (the mass cut is below 10⁻¹⁷), and its probability.
+    pub(crate) fn every_three_cell_path(mut visit: impl FnMut([i64; 3], f64)) {
+        let q = (-1.0f64).exp();
+        let pmf = |z: i64| (1.0 - q) / (1.0 + q) * q.powi(z.abs() as i32);
+        for z1 in -40i64..=40 {
+            for z2 in -40i64..=40 {
+                for z3 in -40i64..=40 {
+                    visit([z1, z2, z3], pmf(z1) * pmf(z2) * pmf(z3));
+                }
+            }
+        }
+    }
+
+    /// `draws` sets of `cells` discrete Laplace noises of scale `b` from a seeded stream, each
+    /// a difference of two geometrics drawn by inversion.
+    pub(crate) fn simulated_cells(seed: u64, b: f64, cells: usize, draws: u32) -> Vec<Vec<i64>> {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let q = (-1.0f64 / b).exp();
+        let mut geometric = || (rng.random::<f64>().ln() / q.ln()).floor() as i64;
+        (0..draws).map(|_| (0..cells).map(|_| geometric() - geometric()).collect()).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
