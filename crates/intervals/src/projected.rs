@@ -26,10 +26,11 @@
 use crate::corrected::reach_to;
 use crate::walk::{convolve_discrete_laplace, noise_ratio};
 
-/// The largest noise scale for which [`ProjectedMinimum`] is tabulated: its cost grows with
-/// the cube of the scale (`tests::the_tables_cost`). Beyond it the counts are read with the
-/// constant share ([`crate::CorrectedMinimum`]) or uncorrected.
-pub const PROJECTED_SCALE: f64 = 4.0;
+/// The largest noise scale for which [`ProjectedMinimum`] is tabulated (an interval ε of
+/// 0.497, its histogram's scale 2/(0.7·ε)): its cost grows faster than the cube of the scale,
+/// 0.26 s at an interval ε of 1 and 1.5 s at 0.5 (`tests::the_tables_cost`). Beyond it the
+/// counts are read with the constant share ([`crate::CorrectedMinimum`]) or uncorrected.
+pub const PROJECTED_SCALE: f64 = 5.75;
 
 /// The mass each of the table's ranges (the walk, the other cells' noise, the total) may leave
 /// out: what is left out counts as crossing the barrier, so the tails stay bounds, each too
@@ -123,36 +124,47 @@ fn rest_law(rest: usize, q: f64, reach: i64) -> Vec<f64> {
 /// The walk's law after k steps on [−walk, walk], for every y of the table at once
 /// (`law[column·heights + row]`: the walk at column − walk, y = bottom + row), each step's
 /// mass on or below y + `barriers[j]` killed. Mass leaving the range is left out (counted as
-/// killed: the tails stay bounds).
+/// killed: the tails stay bounds). A row whose every column was killed stays empty, so the
+/// steps after it skip the rows from the first such one on.
 fn surviving_walk(barriers: &[i64], q: f64, walk: i64, bottom: i64, heights: usize) -> Vec<f64> {
     let width = (2 * walk + 1) as usize;
     let mut law = vec![0.0; width * heights];
     law[walk as usize * heights..(walk as usize + 1) * heights].fill(1.0);
     let (mut up, mut down) = (vec![0.0; width * heights], vec![0.0; heights]);
     let c = (1.0 - q) / (1.0 + q);
+    let mut live = heights;
     for &barrier in barriers {
         // One step of noise along the walk's axis, for every y (two first-order recursions,
         // as `convolve_discrete_laplace`), then the kill: at walk value v, every y with
         // v ≤ y + barrier, that is y ≥ v − barrier.
-        let mut running = vec![0.0; heights];
+        let mut running = vec![0.0; live];
         for column in 0..width {
-            let cells = column * heights..(column + 1) * heights;
+            let cells = column * heights..column * heights + live;
             for ((r, &p), u) in running.iter_mut().zip(&law[cells.clone()]).zip(&mut up[cells]) {
                 *r = p + q * *r;
                 *u = *r;
             }
         }
-        down.fill(0.0);
+        down[..live].fill(0.0);
+        let first_killed = |v: i64| (v - barrier - bottom).clamp(0, live as i64) as usize;
         for column in (0..width).rev() {
-            let v = column as i64 - walk;
-            let first_killed = (v - barrier - bottom).clamp(0, heights as i64) as usize;
-            let cells = column * heights..(column + 1) * heights;
+            let kept = first_killed(column as i64 - walk);
+            let cells = column * heights..column * heights + live;
             let (row, upward) = (&mut law[cells.clone()], &up[cells]);
-            for (i, ((p, &u), d)) in row.iter_mut().zip(upward).zip(&mut down).enumerate() {
+            let (row_kept, row_killed) = row.split_at_mut(kept);
+            let (down_kept, down_killed) = down[..live].split_at_mut(kept);
+            for ((p, &u), d) in row_kept.iter_mut().zip(upward).zip(down_kept) {
                 *d = *p + q * *d;
-                *p = if i >= first_killed { 0.0 } else { c * (u + *d - *p) };
+                *p = c * (u + *d - *p);
+            }
+            for (p, d) in row_killed.iter_mut().zip(down_killed) {
+                *d = *p + q * *d;
+                *p = 0.0;
             }
         }
+        // Column v kills the rows from v − barrier − bottom on: the highest column the fewest,
+        // and the rows it kills are empty in every column.
+        live = first_killed(walk);
     }
     law
 }
@@ -235,14 +247,14 @@ mod tests {
         assert_eq!(threshold_against(1000, 0.025, |y| table.cdf(y)), Some(459));
     }
 
-    /// What a table costs at the noise scales of an interval ε of 2, 1 and 0.72 (ten points a
-    /// side, n = 1000): the figures [`PROJECTED_SCALE`] and docs/intervals.md quote. Run with
+    /// What a table costs at the noise scales of an interval ε of 2, 1, 0.72, 0.6 and 0.5 (ten
+    /// points a side, n = 1000): the figures [`PROJECTED_SCALE`] and docs/intervals.md quote. Run with
     /// `cargo test --release -p dptest-intervals --lib projected::tests::the_tables_cost --
     /// --ignored --nocapture`.
     #[test]
     #[ignore = "timing; run in release mode"]
     fn the_tables_cost() {
-        for epsilon in [2.0, 1.0, 0.72] {
+        for epsilon in [2.0, 1.0, 0.72, 0.6, 0.5] {
             let b = 2.0 / (0.7 * epsilon);
             let start = std::time::Instant::now();
             let table = ProjectedMinimum::new(&[0; 10], 11, b).unwrap();
