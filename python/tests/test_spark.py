@@ -290,7 +290,11 @@ def test_private_median_interval_on_spark(spark, dps):
     """sign and wilcoxon take ci=, ci_epsilon= and bounds= on Spark as in memory: the
     interval's ε is charged with the test's, and at a large interval ε (noise scales below
     0.02 counts) the interval holds the sample median, as the order-statistic interval it
-    approaches does. The refusals come before anything is computed."""
+    approaches does: whatever the picks, an end can pass the median only if some histogram
+    cell's noise is at least one count, which for the 21 cells of each of the two runs has
+    probability below 10⁻²⁸; the width (public: about 0.25) exceeds 1 only if a pick lands at
+    least two counts off, where a noisy max of scale 2/30 over 5001 points has probability
+    below 10⁻⁹. The refusals come before anything is computed."""
     rng = np.random.default_rng(5)
     pairs = pd.DataFrame({"before": np.round(rng.normal(0, 1, 400), 2)})
     pairs["after"] = np.round(pairs.before + 0.4 + rng.normal(0, 1, 400), 2)

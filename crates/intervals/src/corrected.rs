@@ -264,13 +264,14 @@ mod tests {
         }
     }
 
-    /// What a table costs at the noise scales of an interval ε of 1, 0.3 and 0.1 (ten points a
-    /// side, n = 1000): the figures [`CORRECTED_SCALE`] and docs/intervals.md quote. Run with
+    /// What a table costs at the noise scales of an interval ε of 1, 0.5, 0.3 and 0.1 (ten
+    /// points a side, n = 1000): the figures [`CORRECTED_SCALE`] and docs/intervals.md quote,
+    /// and the thresholds the projection's are compared with there. Run with
     /// `cargo test --release -p dptest-intervals --lib the_tables_cost -- --ignored --nocapture`.
     #[test]
     #[ignore = "timing; run in release mode"]
     fn the_tables_cost() {
-        for epsilon in [1.0, 0.3, 0.1] {
+        for epsilon in [1.0, 0.5, 0.3, 0.1] {
             let b = 2.0 / (0.7 * epsilon);
             let start = std::time::Instant::now();
             let table = CorrectedMinimum::new(&[0; 10], 11, b).unwrap();
