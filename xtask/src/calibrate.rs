@@ -136,6 +136,10 @@ pub struct Args {
     /// symmetric about 0 only: normal and t3).
     #[arg(long, value_name = "H", requires = "coverage")]
     pub mean_half_width: Option<f64>,
+    /// With --coverage: the median study's declared range [−H, H] instead of [−10, 10] (the
+    /// same data: a wider range makes the grid coarser against them).
+    #[arg(long, value_name = "H", requires = "coverage")]
+    pub median_half_width: Option<f64>,
     /// With --coverage: the mean's rows also for the t-test's bounded-sd interval and the
     /// NoisyVar route an OpenDP user would build, and P(X > Y)'s also with two variance
     /// models in place of the Birnbaum–Klose bound, on the same datasets and releases.
@@ -206,7 +210,7 @@ pub fn run(args: Args) -> Result<()> {
                 args.n,
                 args.coverage_reps,
                 args.seed,
-                args.mean_half_width,
+                coverage::HalfWidths { mean: args.mean_half_width, median: args.median_half_width },
                 args.coverage_epsilons.as_deref(),
                 args.peers,
             )?
@@ -480,6 +484,7 @@ mod tests {
             coverage: false,
             coverage_reps: 50,
             mean_half_width: None,
+            median_half_width: None,
             peers: false,
             coverage_epsilons: None,
         }

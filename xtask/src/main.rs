@@ -32,7 +32,7 @@ enum Task {
     /// Critical-value tables for every test (CSV or Markdown), with Monte Carlo error.
     Tables(tables::Args),
     /// Type-I error of a private test over many null datasets.
-    Calibrate(calibrate::Args),
+    Calibrate(Box<calibrate::Args>),
     /// The papers' power figures (CSV + SVG) and the n-for-80%-power summary.
     Power(power::Args),
     /// The federated paper's simulation designs.
@@ -47,7 +47,7 @@ fn main() {
     let cli = Cli::parse();
     let outcome = match cli.task {
         Task::Tables(args) => tables::run(args),
-        Task::Calibrate(args) => calibrate::run(args),
+        Task::Calibrate(args) => calibrate::run(*args),
         Task::Power(args) => power::run(args),
         Task::FederatedSim(args) => federated_sim::run(args),
         Task::Bench(args) => bench::run(args),

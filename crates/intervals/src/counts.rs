@@ -17,15 +17,20 @@ use dptest_core::Bounds;
 
 use crate::error::IntervalError;
 use crate::grid::{Grid, Spacing};
-use crate::median::CANDIDATES;
+use crate::median::{CANDIDATES, REFINEMENT};
 
 /// The public grid of the median interval of a declared range: every multiple of a decimal
-/// step in it (at least [`CANDIDATES`] points), or evenly spaced points for ranges far from 0
-/// for their width.
+/// step in it (at least [`CANDIDATES`] · [`REFINEMENT`] points), or evenly spaced points for
+/// ranges far from 0 for their width. The histogram's points may be any of them; the noisy
+/// max that chooses where to look runs over every [`REFINEMENT`]-th (its candidates, at
+/// least [`CANDIDATES`] of them: on a decimal grid the multiples of a step ten times
+/// coarser).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MedianGrid {
     grid: Grid,
     range: Bounds,
+    /// The indices between two candidates of the noisy max.
+    stride: i64,
 }
 
 /// How [`MedianGrid::point`] computes the point of index i, for a front end that must place
@@ -67,7 +72,16 @@ impl MedianGrid {
         if !(range.hi() - range.lo()).is_finite() {
             return Err(IntervalError::Range { lo: range.lo(), hi: range.hi() });
         }
-        Ok(Self { grid: Grid::new(range, CANDIDATES), range })
+        let grid = Grid::new(range, CANDIDATES * REFINEMENT);
+        let (first, last) = grid.indices();
+        // A range too narrow for that many points (it holds few floats) keeps all it has as
+        // candidates.
+        let stride = if last - first + 1 >= (CANDIDATES * REFINEMENT) as i64 {
+            REFINEMENT as i64
+        } else {
+            1
+        };
+        Ok(Self { grid, range, stride })
     }
 
     /// The declared range.
@@ -85,10 +99,24 @@ impl MedianGrid {
         self.grid.value(index)
     }
 
-    /// A grid of at least `fewest` points, for audits small enough to be exhaustive.
+    /// The indices of the noisy max's candidates, ascending: every multiple of the stride
+    /// inside the range (a stride above 1 only where the range holds many of them).
+    pub(crate) fn candidates(&self) -> impl Iterator<Item = i64> + use<> {
+        let (first, last) = self.indices();
+        let start = first + (-first).rem_euclid(self.stride);
+        (start..=last).step_by(self.stride as usize)
+    }
+
+    /// The indices between two candidates.
+    pub(crate) fn stride(&self) -> i64 {
+        self.stride
+    }
+
+    /// A grid of at least `fewest` points with a candidate every `stride`, for audits small
+    /// enough to be exhaustive.
     #[cfg(test)]
-    pub(crate) fn coarse(range: Bounds, fewest: usize) -> Self {
-        Self { grid: Grid::new(range, fewest), range }
+    pub(crate) fn coarse(range: Bounds, fewest: usize, stride: i64) -> Self {
+        Self { grid: Grid::new(range, fewest), range, stride }
     }
 
     /// The counts of `values` (finite, at least one) on this grid.
@@ -123,13 +151,16 @@ impl MedianGrid {
     }
 }
 
-/// The counts of the clamped values at and between the points of a [`MedianGrid`].
+/// The counts of the clamped values at and between the points of a [`MedianGrid`], kept for
+/// the cells that hold values only (at most one per value, however fine the grid).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridCounts {
     grid: MedianGrid,
-    /// `below[o]` = #{x < g_i} for i = first − 1 + o, o in 0..=last − first + 2.
-    below: Vec<u64>,
-    /// `at[o]` = #{x = g_i}, same indexing.
+    /// The occupied cells' grid indices, ascending.
+    index: Vec<i64>,
+    /// `before[o]` = #{x < g_index[o]}; one more entry, n.
+    before: Vec<u64>,
+    /// `at[o]` = #{x = g_index[o]}.
     at: Vec<u64>,
 }
 
@@ -150,11 +181,8 @@ impl GridCounts {
     }
 
     fn tally(values: &[f64], grid: MedianGrid) -> Self {
-        let mut cells = Tally::new(grid);
-        for &v in values {
-            cells.add(grid.cell(grid.range.clamp(v)), 1);
-        }
-        cells.counts()
+        let cells = values.iter().map(|&v| (grid.cell(grid.range.clamp(v)), 1)).collect();
+        Self::gather(grid, cells).expect("n values cannot overflow a u64")
     }
 
     /// The counts a front end tallied where the rows live: for each [`GridCell`] (as
@@ -171,8 +199,8 @@ impl GridCounts {
     ) -> Result<Self, IntervalError> {
         let grid = MedianGrid::new(range)?;
         let (first, last) = grid.indices();
-        let mut tally = Tally::new(grid);
-        for (cell, count) in cells {
+        let cells: Vec<(GridCell, u64)> = cells.into_iter().collect();
+        for (cell, _) in &cells {
             let inside = if cell.at_point {
                 (first..=last).contains(&cell.index)
             } else {
@@ -181,20 +209,40 @@ impl GridCounts {
             if !inside {
                 return Err(IntervalError::Cells("a cell outside the declared range's grid"));
             }
-            if !tally.add(cell, count) {
-                return Err(IntervalError::Cells("counts that overflow"));
-            }
         }
-        let counts = tally.counts();
+        let counts =
+            Self::gather(grid, cells).ok_or(IntervalError::Cells("counts that overflow"))?;
         if counts.n() == 0 {
             return Err(IntervalError::Empty);
         }
         Ok(counts)
     }
 
+    /// Sorts the cells and adds up each one's counts, keeping the occupied ones; `None` when
+    /// the total overflows.
+    fn gather(grid: MedianGrid, mut cells: Vec<(GridCell, u64)>) -> Option<Self> {
+        cells.sort_unstable_by_key(|c| c.0);
+        let mut counts = Self { grid, index: Vec::new(), before: vec![0], at: Vec::new() };
+        let mut total = 0u64;
+        for (cell, count) in cells.into_iter().filter(|c| c.1 > 0) {
+            total = total.checked_add(count)?;
+            if counts.index.last() != Some(&cell.index) {
+                counts.index.push(cell.index);
+                counts.at.push(0);
+                counts.before.push(*counts.before.last().unwrap_or(&0));
+            }
+            let o = counts.index.len() - 1;
+            if cell.at_point {
+                counts.at[o] += count;
+            }
+            counts.before[o + 1] += count;
+        }
+        Some(counts)
+    }
+
     /// The number of values.
     pub fn n(&self) -> u64 {
-        self.below[self.below.len() - 1]
+        self.before[self.before.len() - 1]
     }
 
     /// The declared range.
@@ -209,76 +257,14 @@ impl GridCounts {
 
     /// #{x < g_index} for any index.
     pub(crate) fn below(&self, index: i64) -> u64 {
-        match self.offset(index) {
-            Offset::Before => 0,
-            Offset::At(o) => self.below[o],
-            Offset::After => self.n(),
-        }
+        self.before[self.index.partition_point(|&i| i < index)]
     }
 
     /// #{x ≤ g_index} for any index.
     pub(crate) fn at_most(&self, index: i64) -> u64 {
-        match self.offset(index) {
-            Offset::Before => 0,
-            Offset::At(o) => self.below[o] + self.at[o],
-            Offset::After => self.n(),
-        }
-    }
-
-    fn offset(&self, index: i64) -> Offset {
-        let (first, _) = self.grid.indices();
-        match usize::try_from(index - (first - 1)) {
-            Err(_) => Offset::Before,
-            Ok(o) if o < self.below.len() => Offset::At(o),
-            Ok(_) => Offset::After,
-        }
-    }
-}
-
-/// Where an index lies against the tabulated points first − 1..=last + 1.
-enum Offset {
-    Before,
-    At(usize),
-    After,
-}
-
-/// Counts per cell as they arrive.
-struct Tally {
-    grid: MedianGrid,
-    /// `at[o]` and `between[o]` (values in (g_i, g_{i+1})) for i = first − 1 + o.
-    at: Vec<u64>,
-    between: Vec<u64>,
-    /// All counts so far (so no prefix sum can overflow).
-    total: u64,
-}
-
-impl Tally {
-    fn new(grid: MedianGrid) -> Self {
-        let (first, last) = grid.indices();
-        let points = (last - first + 3) as usize;
-        Self { grid, at: vec![0; points], between: vec![0; points], total: 0 }
-    }
-
-    /// Adds `count` values to `cell` (an index in first − 1..=last); false when the total
-    /// would overflow.
-    fn add(&mut self, cell: GridCell, count: u64) -> bool {
-        let Some(total) = self.total.checked_add(count) else { return false };
-        self.total = total;
-        let (first, _) = self.grid.indices();
-        let o = (cell.index - (first - 1)) as usize;
-        let slot = if cell.at_point { &mut self.at[o] } else { &mut self.between[o] };
-        *slot += count;
-        true
-    }
-
-    fn counts(self) -> GridCounts {
-        let mut below = Vec::with_capacity(self.at.len());
-        let mut running = 0u64;
-        for (at, between) in self.at.iter().zip(&self.between) {
-            below.push(running);
-            running += at + between;
-        }
-        GridCounts { grid: self.grid, below, at: self.at }
+        let o = self.index.partition_point(|&i| i < index);
+        let at = if self.index.get(o) == Some(&index) { self.at[o] } else { 0 };
+        self.before[o] + at
     }
 }
 
@@ -321,6 +307,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The grid of [−10, 10]: a step of 0.0002 for the histogram's points, and every tenth
+    /// point, the multiples of 0.002 (the grid of earlier releases), a candidate of the noisy
+    /// max, each the decimal a CSV reader parses.
+    #[test]
+    fn the_candidates_are_every_tenth_point() {
+        let grid = MedianGrid::new(Bounds::new(-10.0, 10.0).unwrap()).unwrap();
+        assert_eq!(grid.indices(), (-50_000, 50_000));
+        assert_eq!(grid.point(1), 0.0002);
+        let candidates: Vec<i64> = grid.candidates().collect();
+        assert_eq!(candidates.len(), 10_001);
+        assert_eq!(grid.stride(), 10);
+        for (k, &i) in candidates.iter().enumerate() {
+            let text = format!("{}", (k as f64 - 5000.0) / 500.0);
+            assert_eq!(grid.point(i), text.parse::<f64>().unwrap(), "{k}");
+        }
+        // A range holding fewer floats than the candidates ask for keeps every point.
+        let narrow = MedianGrid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap()).unwrap();
+        assert_eq!(narrow.stride(), 1);
+        assert_eq!(narrow.candidates().count() as i64, narrow.indices().1 - narrow.indices().0 + 1);
     }
 
     /// A front end's cells give the same counts as the values, and cells no clamped value can

@@ -57,10 +57,17 @@ use crate::walk::{ln_half_binomial_pmf, offset_threshold, threshold_against};
 pub const SELECT_FRACTION: f64 = 0.3;
 /// Points of the histogram on each side (k): the longest prefix of noisy cells summed.
 pub const SIDE_POINTS: usize = 10;
-/// The fewest candidate points of the declared range for the noisy max (the grid is every
-/// multiple of the largest decimal step that gives at least this many: 10 001 on [−10, 10],
-/// a step of 0.002, fine enough that at n = 10⁴ the grid is not what limits the width).
+/// The fewest candidate points of the declared range for the noisy max (every multiple of the
+/// largest decimal step that gives at least this many: 10 001 on [−10, 10], a step of 0.002).
 pub const CANDIDATES: usize = 4096;
+/// How many times finer than the candidates the grid of the histogram's points is (on
+/// [−10, 10] a step of 0.0002). The noisy max's cost grows with its candidates, the
+/// histogram's with nothing but k, so the points can be fine where the picks are coarse: with
+/// the points on the candidates' grid the width grew with the declared range wherever its step
+/// came near the public width (at n = 1000, ε = 1, 1.53× the public width for N(0, 1) data
+/// declared on [−100, 100], 2.55× for N(0, 0.1); docs/intervals.md, "The declared range and
+/// the grid").
+pub const REFINEMENT: usize = 10;
 /// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's
 /// mirror them around the upper pick). The pick itself is one: where the count crosses the
@@ -139,10 +146,10 @@ pub fn median_interval_of_counts(
     let threshold = threshold(n, alpha, 2.0 / histogram.value());
     let target = threshold.map_or(0, |t| t.count).clamp(0, n as i64);
     let grid = counts.grid();
-    let (first, _) = grid.indices();
+    let candidates: Vec<i64> = grid.candidates().collect();
     let (lower_scores, upper_scores) = select_scores(counts, target);
-    let low_pick = first + noise.select(&lower_scores, select)? as i64;
-    let high_pick = first + noise.select(&upper_scores, select)? as i64;
+    let low_pick = candidates[noise.select(&lower_scores, select)?];
+    let high_pick = candidates[noise.select(&upper_scores, select)?];
     let (lower, upper) = ladder(low_pick, high_pick);
     let cells = cell_counts(counts, &lower, &upper)
         .into_iter()
@@ -241,23 +248,31 @@ fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
     found
 }
 
-/// The noisy-max scores of every grid point g_i inside the range. With A(g) = #{x < g} and
+/// The noisy-max scores of every candidate g_i of the grid ([`MedianGrid`]'s every
+/// [`REFINEMENT`]-th point; g_{i+1} the next candidate). With A(g) = #{x < g} and
 /// B(g) = #{x > g}, the lower pick's score is −(A(g_i) − t)⁺ − (t − A(g_{i+1}))⁺, zero exactly
-/// where A crosses t between g_i and the next point (the largest g with A(g) ≤ t); the upper
-/// pick's is −(B(g_i) − t)⁺ − (t − B(g_{i−1}))⁺. On an atom the count jumps over t, and the
-/// score still finds the atom's point, where a score of −|A(g) − t| would pick whichever side
-/// of the jump is nearer t. Each score moves by at most 1 when one value is replaced:
+/// where A crosses t between g_i and the next candidate (the largest g with A(g) ≤ t); the
+/// upper pick's is −(B(g_i) − t)⁺ − (t − B(g_{i−1}))⁺. On an atom the count jumps over t, and
+/// the score still finds the atom's point, where a score of −|A(g) − t| would pick whichever
+/// side of the jump is nearer t. Each score moves by at most 1 when one value is replaced:
 /// A(g_i) ≤ A(g_{i+1}), so at most one term is non-zero before and after, and a change from
 /// one term to the other would need A to move by 2 (audited in `tests`).
+///
+/// [`MedianGrid`]: crate::MedianGrid
 fn select_scores(counts: &GridCounts, target: i64) -> (Vec<i64>, Vec<i64>) {
     let n = counts.n() as i64;
-    let (first, last) = counts.grid().indices();
+    let grid = counts.grid();
+    let stride = grid.stride();
     let below = |i: i64| counts.below(i) as i64;
     let above = |i: i64| n - counts.at_most(i) as i64;
     let over = |count: i64| (count - target).max(0);
     let under = |count: i64| (target - count).max(0);
-    (first..=last)
-        .map(|i| (-over(below(i)) - under(below(i + 1)), -over(above(i)) - under(above(i - 1))))
+    grid.candidates()
+        .map(|i| {
+            let lower = -over(below(i)) - under(below(i + stride));
+            let upper = -over(above(i)) - under(above(i - stride));
+            (lower, upper)
+        })
         .unzip()
 }
 
@@ -485,12 +500,13 @@ mod tests {
 
     /// Every dataset of n ≤ 4 values (at grid points, between them, beyond the range, which
     /// are clamped) and every neighbour (one value replaced), on a coarse grid of the range
-    /// (16 points): the scores move by at most 1, the histogram by at most 2 in L1, for fixed
-    /// public points (ladders inside the range and reaching beyond it).
+    /// (16 points, every one a candidate of the noisy max, and every third): the scores move
+    /// by at most 1, the histogram by at most 2 in L1, for fixed public points (ladders inside
+    /// the range and reaching beyond it).
     #[test]
     fn sensitivity_audit_exhaustive_small_n() {
         let range = Bounds::new(-1.0, 2.0).unwrap();
-        let grid = MedianGrid::coarse(range, 12);
+        let (grid, strided) = (MedianGrid::coarse(range, 12, 1), MedianGrid::coarse(range, 12, 3));
         assert_eq!(grid.indices(), (-5, 10));
         let values = [-5.0, -1.0, -0.3, 0.0, 0.5, 0.6, 1.0, 2.0, 9.0];
         let ladders = [([-5, 0, 2], [2, 3, 5]), ([-9, -1, 0], [5, 10, 14])];
@@ -506,6 +522,7 @@ mod tests {
                         for target in [0, 1, 2, n as i64] {
                             for (lower, upper) in &ladders {
                                 check(grid, &data, &neighbour, (lower, upper), target);
+                                check(strided, &data, &neighbour, (lower, upper), target);
                             }
                         }
                         checked += 1;

@@ -29,7 +29,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// The confidence level studied.
 const LEVEL: f64 = 0.95;
-/// The declared range of the median study (standardised data).
+/// The declared range of the median study (standardised data), unless `--median-half-width`.
 const RANGE: (f64, f64) = (-10.0, 10.0);
 /// The declared bounds of the mean study (the t-test clamps to them; a range a user would
 /// declare for standardised data).
@@ -210,8 +210,14 @@ fn replicate(
     })
 }
 
-fn median_row(shape: Shape, n: usize, epsilon: f64, reps: usize, seed: u64) -> Result<Row> {
-    let range = Bounds::new(RANGE.0, RANGE.1)?;
+fn median_row(
+    shape: Shape,
+    (n, epsilon): (usize, f64),
+    reps: usize,
+    seed: u64,
+    range: (f64, f64),
+) -> Result<Row> {
+    let range = Bounds::new(range.0, range.1)?;
     let eps = Epsilon::new(epsilon)?;
     let tally = replicate(reps, seed, |rng, _| {
         let values: Vec<f64> = (0..n).map(|_| (shape.draw)(rng)).collect();
@@ -904,6 +910,16 @@ fn bootstrap_rank_effect(
     Ok((at((1.0 - LEVEL) / 2.0), at(1.0 - (1.0 - LEVEL) / 2.0)))
 }
 
+/// Declared ranges other than the studies' own: the mean's [−H, H] instead of [−5, 5] and the
+/// median's instead of [−10, 10].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HalfWidths {
+    /// The mean study's H.
+    pub mean: Option<f64>,
+    /// The median study's H.
+    pub median: Option<f64>,
+}
+
 /// Runs the study: `only` picks `median`, `mean`, `auc` or `kw`; `n` one sample size (the
 /// two-group and grouped designs have their own sizes and run without `n`). A Markdown
 /// table on stdout, one line per setting on stderr as it finishes.
@@ -912,10 +928,12 @@ pub fn run(
     n: Option<usize>,
     reps: usize,
     seed: u64,
-    mean_half_width: Option<f64>,
+    half_widths: HalfWidths,
     epsilons: Option<&[f64]>,
     peers: bool,
 ) -> Result<String> {
+    let mean_half_width = half_widths.mean;
+    let median_range = half_widths.median.map_or(RANGE, |h| (-h, h));
     let routes: &[MeanRoute] = if peers { &MeanRoute::PEERS } else { &MeanRoute::PEERS[..1] };
     // The crate's two routes always (the bound, and DeLong's variance released); the models
     // with --peers.
@@ -937,7 +955,7 @@ pub fn run(
         for &n in &sizes {
             for shape in shapes() {
                 if wants("median") {
-                    push(median_row(shape, n, epsilon, reps, seed)?);
+                    push(median_row(shape, (n, epsilon), reps, seed, median_range)?);
                 }
                 if wants("mean") && mean_shape(&shape) {
                     for &route in routes {
@@ -985,7 +1003,8 @@ mod tests {
     #[test]
     fn every_interval_covers_at_small_n() {
         for (only, rows) in [("median", 21), ("mean", 21)] {
-            let table = run(Some(only), Some(20), 60, 5, None, None, false).unwrap();
+            let table =
+                run(Some(only), Some(20), 60, 5, HalfWidths::default(), None, false).unwrap();
             assert_eq!(table.lines().count(), 2 + rows, "{table}");
             assert!(!table.contains("below"), "{table}");
         }
