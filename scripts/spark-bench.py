@@ -2,13 +2,16 @@
 """The Spark benchmark of docs/benchmarks.md ("On Spark"): one test, one process, timed.
 
     python3 scripts/spark-bench.py spark  --input grouped.parquet [--public] [--partitions P]
-    python3 scripts/spark-bench.py range  --rows 100000000 [--public | --interval]
+    python3 scripts/spark-bench.py range  --rows 100000000 [--public | --interval] [--median]
     python3 scripts/spark-bench.py pandas --input grouped.parquet [--public | --interval]
 
 `spark` reads the Parquet file on local[2] and runs dptest.spark.kruskal (groups A, B, C,
 ε = 1, or public; `--interval`: with known sizes and the rank effect's interval, `ci=0.95,
 ci_epsilon=1`, whose covariance the cluster computes too); `range` builds the rows in the cluster (spark.range: labels A, B, C in
-turn, N(0, 1) values rounded to 6 decimals), so no file bounds n; `pandas` reads the file with
+turn, N(0, 1) values rounded to 6 decimals), so no file bounds n (`--median`: the private
+Wilcoxon test of the values instead, ε = 1, and with `--interval` the median's interval,
+`ci=0.95, ci_epsilon=1, bounds=(-10, 10)`, whose grid counts the cluster computes); `pandas`
+reads the file with
 pandas and runs dptest.kruskal. Each prints one JSON line: the wall time of the test call,
 the statistic, p-value, n, and peak resident memory of this Python process and (Spark) of
 the JVM (VmHWM from /proc). Run it under /usr/bin/time -v for the process as a whole. Writes
@@ -49,10 +52,13 @@ def private_options(interval):
     return options
 
 
-def run_spark(df, spark, public, interval):
+def run_spark(df, spark, public, interval, median=False):
     from dptest import spark as dps
     start = time.perf_counter()
-    if public:
+    if median:
+        options = {"ci": 0.95, "ci_epsilon": 1.0, "bounds": (-10.0, 10.0)} if interval else {}
+        r = dps.wilcoxon(df, value="value", epsilon=1.0, **options)
+    elif public:
         r = dps.kruskal(df, group="group", value="value", public=True)
     else:
         r = dps.kruskal(df, group="group", value="value", **private_options(interval))
@@ -69,9 +75,12 @@ def main():
     parser.add_argument("--public", action="store_true")
     parser.add_argument("--interval", action="store_true")
     parser.add_argument("--partitions", type=int, default=16)
+    parser.add_argument("--median", action="store_true")
     args = parser.parse_args()
     if args.public and args.interval:
         parser.error("--interval is the private test's interval: leave out --public")
+    if args.median and args.mode != "range":
+        parser.error("--median runs in the range mode only")
     extra = {}
     if args.mode == "pandas":
         import pandas as pd
@@ -95,7 +104,7 @@ def main():
                                   (F.col("id") % 3 + 1).cast("int"))
             df = spark.range(args.rows).select(
                 labels.alias("group"), F.round(F.randn(7), 6).alias("value"))
-        r, wall, extra = run_spark(df, spark, args.public, args.interval)
+        r, wall, extra = run_spark(df, spark, args.public, args.interval, args.median)
         spark.stop()
     fields = r.to_dict()
     if "estimate" in fields:
