@@ -17,7 +17,7 @@ use dptest_core::Bounds;
 
 use crate::error::IntervalError;
 use crate::grid::{Grid, Spacing};
-use crate::median::{CANDIDATES, REFINEMENT};
+use crate::median::{ALL_CANDIDATES_N, CANDIDATES, REFINEMENT};
 
 /// The public grid of the median interval of a declared range: every multiple of a decimal
 /// step in it (at least [`CANDIDATES`] · [`REFINEMENT`] points), or evenly spaced points for
@@ -99,17 +99,20 @@ impl MedianGrid {
         self.grid.value(index)
     }
 
-    /// The indices of the noisy max's candidates, ascending: every multiple of the stride
-    /// inside the range (a stride above 1 only where the range holds many of them).
-    pub(crate) fn candidates(&self) -> impl Iterator<Item = i64> + use<> {
+    /// The indices of the noisy max's candidates for `n` values, ascending: every multiple of
+    /// [`Self::stride`] inside the range.
+    pub(crate) fn candidates(&self, n: u64) -> impl Iterator<Item = i64> + use<> {
         let (first, last) = self.indices();
-        let start = first + (-first).rem_euclid(self.stride);
-        (start..=last).step_by(self.stride as usize)
+        let stride = self.stride(n);
+        let start = first + (-first).rem_euclid(stride);
+        (start..=last).step_by(stride as usize)
     }
 
-    /// The indices between two candidates.
-    pub(crate) fn stride(&self) -> i64 {
-        self.stride
+    /// The indices between two candidates for `n` values: [`REFINEMENT`] where the range
+    /// holds that many points, and 1 (every point a candidate) from [`ALL_CANDIDATES_N`]
+    /// values on.
+    pub(crate) fn stride(&self, n: u64) -> i64 {
+        if n >= ALL_CANDIDATES_N { 1 } else { self.stride }
     }
 
     /// A grid of at least `fewest` points with a candidate every `stride`, for audits small
@@ -317,17 +320,21 @@ mod tests {
         let grid = MedianGrid::new(Bounds::new(-10.0, 10.0).unwrap()).unwrap();
         assert_eq!(grid.indices(), (-50_000, 50_000));
         assert_eq!(grid.point(1), 0.0002);
-        let candidates: Vec<i64> = grid.candidates().collect();
+        let candidates: Vec<i64> = grid.candidates(1000).collect();
         assert_eq!(candidates.len(), 10_001);
-        assert_eq!(grid.stride(), 10);
+        assert_eq!(grid.stride(1000), 10);
+        assert_eq!(grid.candidates(ALL_CANDIDATES_N).count(), 100_001);
         for (k, &i) in candidates.iter().enumerate() {
             let text = format!("{}", (k as f64 - 5000.0) / 500.0);
             assert_eq!(grid.point(i), text.parse::<f64>().unwrap(), "{k}");
         }
         // A range holding fewer floats than the candidates ask for keeps every point.
         let narrow = MedianGrid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap()).unwrap();
-        assert_eq!(narrow.stride(), 1);
-        assert_eq!(narrow.candidates().count() as i64, narrow.indices().1 - narrow.indices().0 + 1);
+        assert_eq!(narrow.stride(1000), 1);
+        assert_eq!(
+            narrow.candidates(1000).count() as i64,
+            narrow.indices().1 - narrow.indices().0 + 1
+        );
     }
 
     /// A front end's cells give the same counts as the values, and cells no clamped value can

@@ -64,10 +64,17 @@ pub const CANDIDATES: usize = 4096;
 /// [−10, 10] a step of 0.0002). The noisy max's cost grows with its candidates, the
 /// histogram's with nothing but k, so the points can be fine where the picks are coarse: with
 /// the points on the candidates' grid the width grew with the declared range wherever its step
-/// came near the public width (at n = 1000, ε = 1, 1.53× the public width for N(0, 1) data
-/// declared on [−100, 100], 2.55× for N(0, 0.1); docs/intervals.md, "The declared range and
-/// the grid").
+/// came near the public width (at n = 1000, ε = 1, on [−1000, 1000]: 2.34–3.22× the public
+/// width on continuous data, now 1.76–1.89×; docs/intervals.md, "The declared range and the
+/// grid").
 pub const REFINEMENT: usize = 10;
+/// From this many values on every point of the grid is a candidate (10⁵ on [−10, 10]): the
+/// public width is then a few fine steps, and the values are denser than the points, so the
+/// noisy max is not spread over empty stretches. It costs about 25 ms more an interval (a
+/// draw of exact noise per candidate, twice) than every tenth; at n = 10⁵ it took the
+/// width from 1.08–1.11× the public interval's to 1.07–1.08× at ε = 1 and from 1.05–1.08×
+/// to 1.02–1.03× at ε = 10 (docs/intervals.md, "The declared range and the grid").
+pub const ALL_CANDIDATES_N: u64 = 100_000;
 /// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's
 /// mirror them around the upper pick). The pick itself is one: where the count crosses the
@@ -146,7 +153,7 @@ pub fn median_interval_of_counts(
     let threshold = threshold(n, alpha, 2.0 / histogram.value());
     let target = threshold.map_or(0, |t| t.count).clamp(0, n as i64);
     let grid = counts.grid();
-    let candidates: Vec<i64> = grid.candidates().collect();
+    let candidates: Vec<i64> = grid.candidates(counts.n()).collect();
     let (lower_scores, upper_scores) = select_scores(counts, target);
     let low_pick = candidates[noise.select(&lower_scores, select)?];
     let high_pick = candidates[noise.select(&upper_scores, select)?];
@@ -249,7 +256,8 @@ fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
 }
 
 /// The noisy-max scores of every candidate g_i of the grid ([`MedianGrid`]'s every
-/// [`REFINEMENT`]-th point; g_{i+1} the next candidate). With A(g) = #{x < g} and
+/// [`REFINEMENT`]-th point, every point from [`ALL_CANDIDATES_N`] values on; g_{i+1} the next
+/// candidate). With A(g) = #{x < g} and
 /// B(g) = #{x > g}, the lower pick's score is −(A(g_i) − t)⁺ − (t − A(g_{i+1}))⁺, zero exactly
 /// where A crosses t between g_i and the next candidate (the largest g with A(g) ≤ t); the
 /// upper pick's is −(B(g_i) − t)⁺ − (t − B(g_{i−1}))⁺. On an atom the count jumps over t, and
@@ -262,12 +270,12 @@ fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
 fn select_scores(counts: &GridCounts, target: i64) -> (Vec<i64>, Vec<i64>) {
     let n = counts.n() as i64;
     let grid = counts.grid();
-    let stride = grid.stride();
+    let stride = grid.stride(counts.n());
     let below = |i: i64| counts.below(i) as i64;
     let above = |i: i64| n - counts.at_most(i) as i64;
     let over = |count: i64| (count - target).max(0);
     let under = |count: i64| (target - count).max(0);
-    grid.candidates()
+    grid.candidates(counts.n())
         .map(|i| {
             let lower = -over(below(i)) - under(below(i + stride));
             let upper = -over(above(i)) - under(above(i - stride));
