@@ -9,13 +9,14 @@
 //!    same for the prefix corrected by the known total, by a constant share of its noise
 //!    ([`crate::CorrectedMinimum`]) or by the least-squares projection onto it
 //!    ([`crate::ProjectedMinimum`]).
-//! 2. **Where to look** (0.3·ε, two halves): report noisy max over the public grid of the
-//!    declared range (every multiple of a decimal step, at least [`CANDIDATES`] points, so
-//!    integers and recorded decimals are on it) picks ĝ_L where A(g) = #{x < g} crosses `thr`
-//!    and ĝ_U where B(g) = #{x > g} crosses it (scores in [`select_scores`], sensitivity 1;
-//!    on an atom the pick is the atom's point).
-//! 3. **One noisy histogram** (0.7·ε): k points on a ladder around ĝ_L and k mirrored around
-//!    ĝ_U cut the line into 2k + 1 cells, half-open towards the picks ([`cell_counts`]); every
+//! 2. **Where to look** (0.3·ε, two halves): report noisy max over the candidates of the
+//!    public grid of the declared range (the grid is every multiple of a decimal step, so
+//!    integers and recorded decimals are on it; the candidates are every [`REFINEMENT`]-th
+//!    point, at least [`CANDIDATES`], and every point from [`ALL_CANDIDATES_N`] values on)
+//!    picks ĝ_L where A(g) = #{x < g} crosses `thr` and ĝ_U where B(g) = #{x > g} crosses it
+//!    (scores in [`select_scores`], sensitivity 1; on an atom the pick is the atom's point).
+//! 3. **One noisy histogram** (0.7·ε): k points of the grid on a ladder around ĝ_L and k
+//!    mirrored around ĝ_U cut the line into 2k + 1 cells, half-open towards the picks ([`cell_counts`]); every
 //!    cell count gets exact discrete Laplace noise of scale 2/ε₂ (moving one value changes two
 //!    cells by one: L1 sensitivity 2).
 //! 4. **The interval** (post-processing): L is the largest lower point whose noisy count of
