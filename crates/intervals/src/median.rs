@@ -566,6 +566,46 @@ mod tests {
         assert!(l1 <= 2, "{a:?} {b:?}: {l1}");
     }
 
+    /// Where the lower pick lands on 1000 normal datasets (seeded noise): outside the data's
+    /// range in about half of them where n·ε is small (n = 100 at ε = 1, n = 1000 at
+    /// ε = 0.1), never where it is not (n = 300 and 1000 at ε = 1). docs/intervals.md ("Where
+    /// n·ε is small") quotes the printed shares; the test checks the two regimes apart.
+    /// `cargo test --release -p dptest-intervals --lib where_the_picks_land -- --ignored
+    /// --nocapture` (a few seconds).
+    #[test]
+    #[ignore = "a study: prints where the picks land"]
+    fn where_the_picks_land() {
+        use crate::noise::SimulatedNoise;
+        use rand::{RngExt, SeedableRng};
+        let range = Bounds::new(-10.0, 10.0).unwrap();
+        let outside = |n: usize, epsilon: f64| {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+            let mut noise = SimulatedNoise(rand_chacha::ChaCha8Rng::seed_from_u64(2));
+            let (select, histogram) = split(Epsilon::new(epsilon).unwrap()).unwrap();
+            let thr = threshold(n, 0.05, 2.0 / histogram.value()).unwrap().count;
+            let mut count = 0;
+            for _ in 0..1000 {
+                let values: Vec<f64> = (0..n)
+                    .map(|_| {
+                        let (u, v): (f64, f64) = (rng.random(), rng.random());
+                        (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+                    })
+                    .collect();
+                let counts = GridCounts::of_values(&values, range).unwrap();
+                let candidates: Vec<i64> = counts.grid().candidates(counts.n()).collect();
+                let (lower, _) = select_scores(&counts, thr);
+                let pick = counts.grid().point(candidates[noise.select(&lower, select).unwrap()]);
+                let lowest = values.iter().copied().fold(f64::INFINITY, f64::min);
+                let highest = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                count += usize::from(pick < lowest || pick > highest);
+            }
+            eprintln!("n = {n}, ε = {epsilon}: the lower pick outside the data in {count} of 1000");
+            count
+        };
+        assert!(outside(100, 1.0) > 300 && outside(1000, 0.1) > 300);
+        assert!(outside(300, 1.0) < 10 && outside(1000, 1.0) < 10);
+    }
+
     /// Adversarial search at larger n on the release's own grid: random datasets with heavy
     /// ties at grid points, one value moved to the farthest place, ladders from random picks.
     #[test]
