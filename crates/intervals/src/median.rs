@@ -15,8 +15,9 @@
 //!    point, at least [`CANDIDATES`], and every point from [`ALL_CANDIDATES_N`] values on)
 //!    picks ĝ_L where A(g) = #{x < g} crosses `thr` and ĝ_U where B(g) = #{x > g} crosses it
 //!    (scores in [`select_scores`], sensitivity 1; on an atom the pick is the atom's point).
-//! 3. **One noisy histogram** (0.7·ε): k points of the grid on a ladder around ĝ_L and k
-//!    mirrored around ĝ_U cut the line into 2k + 1 cells, half-open towards the picks ([`cell_counts`]); every
+//! 3. **One noisy histogram** (0.7·ε): k points of the grid on a ladder around the middle of
+//!    ĝ_L's candidate cell and k mirrored around ĝ_U's, with each pick itself one of them
+//!    ([`ladder`]), cut the line into 2k + 1 cells, half-open towards the picks ([`cell_counts`]); every
 //!    cell count gets exact discrete Laplace noise of scale 2/ε₂ (moving one value changes two
 //!    cells by one: L1 sensitivity 2).
 //! 4. **The interval** (post-processing): L is the largest lower point whose noisy count of
@@ -78,8 +79,10 @@ pub const REFINEMENT: usize = 10;
 pub const ALL_CANDIDATES_N: u64 = 100_000;
 /// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's
-/// mirror them around the upper pick). The pick itself is one: where the count crosses the
-/// threshold, found exactly on an atom. Six lie below, for a pick that overshot (the
+/// mirror them around the upper pick). Where the candidates are every [`REFINEMENT`]-th point
+/// the ladder is laid around the middles of the picks' candidate cells, and the point nearest
+/// each pick then moved onto it ([`ladder`]). The pick itself is one: where the count crosses
+/// the threshold, found exactly on an atom. Six lie below, for a pick that overshot (the
 /// farthest two distances below: a pick beside an atom can land in the flat stretch next to
 /// it); three lie above, for a pick that fell short, as picks do at small ε. Dense near the
 /// pick, where the ends land: an end sits on a point, and the gap to the next is width lost.
@@ -158,7 +161,7 @@ pub fn median_interval_of_counts(
     let (lower_scores, upper_scores) = select_scores(counts, target);
     let low_pick = candidates[noise.select(&lower_scores, select)?];
     let high_pick = candidates[noise.select(&upper_scores, select)?];
-    let (lower, upper) = ladder(low_pick, high_pick);
+    let (lower, upper) = ladder(low_pick, high_pick, grid.stride(counts.n()));
     let cells = cell_counts(counts, &lower, &upper)
         .into_iter()
         .map(|c| noise.count(c, histogram))
@@ -286,11 +289,37 @@ fn select_scores(counts: &GridCounts, target: i64) -> (Vec<i64>, Vec<i64>) {
 }
 
 /// The grid indices of the lower side's k points (ascending) and the upper side's
-/// (ascending): [`LADDER`] around the lower pick and mirrored around the upper, the lower side
-/// kept at or below the picks' midpoint and the upper at or above it, so every lower point is
-/// at most every upper point.
-fn ladder(low_pick: i64, high_pick: i64) -> (Vec<i64>, Vec<i64>) {
-    let (a, b) = (low_pick.min(high_pick), low_pick.max(high_pick));
+/// (ascending), for picks among candidates `stride` points apart. A lower pick g says that
+/// #{x < ·} crosses the threshold in the candidates' cell [g, g + stride), an upper pick in
+/// (g − stride, g], so [`LADDER`] is laid around the middle of the lower pick's cell and
+/// mirrored around the middle of the upper's ([`spaced`]), and then the point nearest each
+/// pick is moved onto it: there the count crosses on an atom. With every point a candidate
+/// (stride 1) the ladder is [`LADDER`] around the picks themselves.
+fn ladder(low_pick: i64, high_pick: i64, stride: i64) -> (Vec<i64>, Vec<i64>) {
+    let half_cell = stride / 2;
+    let (mut lower, mut upper) = spaced(low_pick + half_cell, high_pick - half_cell);
+    if low_pick <= upper[0] {
+        move_nearest(&mut lower, low_pick);
+    }
+    if high_pick >= lower[SIDE_POINTS - 1] {
+        move_nearest(&mut upper, high_pick);
+    }
+    (lower, upper)
+}
+
+/// Moves the point of `points` (ascending) nearest `pick` onto it, keeping them ascending.
+fn move_nearest(points: &mut [i64], pick: i64) {
+    let nearest = (0..points.len()).min_by_key(|&i| (points[i] - pick).abs()).unwrap_or(0);
+    let below = if nearest > 0 { points[nearest - 1] } else { i64::MIN };
+    let above = points.get(nearest + 1).copied().unwrap_or(i64::MAX);
+    points[nearest] = pick.clamp(below, above);
+}
+
+/// [`LADDER`] around `low` and mirrored around `high` (grid indices), the lower side kept at
+/// or below their midpoint and the upper at or above it, so every lower point is at most
+/// every upper point.
+fn spaced(low: i64, high: i64) -> (Vec<i64>, Vec<i64>) {
+    let (a, b) = (low.min(high), low.max(high));
     let span = (b - a) as f64;
     let mut steps: Vec<i64> = LADDER.iter().map(|&o| (o * span).round() as i64).collect();
     for i in (0..steps.len() - 1).rev() {
@@ -618,7 +647,7 @@ mod tests {
             let data: Vec<f64> =
                 (0..n).map(|_| f64::from(rng.random_range(0..=20u8)) / 2.0).collect();
             let picks = (rng.random_range(first..=last), rng.random_range(first..=last));
-            let (lower, upper) = ladder(picks.0, picks.1);
+            let (lower, upper) = ladder(picks.0, picks.1, rng.random_range(1..=12));
             assert!(
                 lower.windows(2).all(|w| w[0] <= w[1]) && upper.windows(2).all(|w| w[0] <= w[1])
             );
