@@ -140,7 +140,7 @@ fn the_points_are_finer_than_the_candidates() {
 /// on [−1000, 1000] that cell is 0.2 wide, wider than the public interval at n = 1000 (about
 /// 0.16), so the ladder is laid around the middles of the picks' cells, not the picks. Normal
 /// data, ε = 10: the median width is 1.13× the public one in the study (1000 datasets), where
-/// with the ladder around the picks (before 2026-12-07) it was 1.51×; here 100 datasets must
+/// with the ladder around the picks (at f337336) it was 1.51×; here 100 datasets must
 /// stay under 1.3× and cover. False-alarm rate: P(coverage below the floor) is about 0.6% at
 /// a true coverage of 0.95 and far less at the measured 0.993; the streams are seeded, so a
 /// given build passes or fails, never at random.
