@@ -294,14 +294,14 @@ fn select_scores(counts: &GridCounts, target: i64) -> (Vec<i64>, Vec<i64>) {
 /// (g − stride, g], so [`LADDER`] is laid around the middle of the lower pick's cell and
 /// mirrored around the middle of the upper's ([`spaced`]), and then the point nearest each
 /// pick is moved onto it: there the count crosses on an atom. With every point a candidate
-/// (stride 1) the ladder is [`LADDER`] around the picks themselves.
+/// (stride 1) the cells are the picks, and the ladder is [`LADDER`] around them, unmoved.
 fn ladder(low_pick: i64, high_pick: i64, stride: i64) -> (Vec<i64>, Vec<i64>) {
     let half_cell = stride / 2;
     let (mut lower, mut upper) = spaced(low_pick + half_cell, high_pick - half_cell);
-    if low_pick <= upper[0] {
+    if half_cell > 0 && low_pick <= upper[0] {
         move_nearest(&mut lower, low_pick);
     }
-    if high_pick >= lower[SIDE_POINTS - 1] {
+    if half_cell > 0 && high_pick >= lower[SIDE_POINTS - 1] {
         move_nearest(&mut upper, high_pick);
     }
     (lower, upper)
