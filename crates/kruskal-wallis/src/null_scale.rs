@@ -22,6 +22,8 @@
 //! variances σᵀVσ are at most κ·σᵀW₀σ for every pattern σ. So the interval of
 //! [`crate::rank_effect_interval_covariances`], fed κ̂·W₀, is at least as wide as with the
 //! true covariance wherever κ̂ ≥ κ, and where V is near a multiple of W₀ it loses nothing.
+//! The interval does not take the one value κ̂: its simulated quantile draws κ from what the
+//! release leaves open ([`CovarianceScale::drawn`]), so it widens with the noise.
 //!
 //! **Sensitivity** (public sizes; neighbours differ in one value within its group a).
 //! [`crate::covariance`] bounds the change of each entry Ṽ_ik by b_ik(a). So
@@ -39,11 +41,12 @@
 //! noise of scale 0.016/ε on each of 15 entries near 1/12).
 
 use dptest_mechanisms::{Epsilon, Sensitivity, release_laplace};
+use dptest_refdist::simulation_laplace;
+use rand::Rng;
 
 use crate::KruskalWallisError;
 use crate::covariance::{
-    MeanRankCovariance, check_sizes, covariance_layout, covariance_scales, entry_changes,
-    symmetric_matrix,
+    check_sizes, covariance_layout, covariance_scales, entry_changes, symmetric_matrix,
 };
 
 /// The released scale factor κ̂ and its noise's Laplace scale.
@@ -56,19 +59,23 @@ pub struct CovarianceScale {
 }
 
 impl CovarianceScale {
-    /// The covariance the interval uses: κ̂ plus one noise scale (a margin for the noise, as
-    /// the covariance route adds one noise scale to each variance), and at least the smaller
-    /// of 1 and one noise scale, times the null shape, in the covariance release's normalized
-    /// layout. The floor: where the noise is as large as the null's κ = 1, a draw far below
-    /// it would take the sampling error for nothing (at seven groups of 5 beside 965, ε = 5,
-    /// the interval without it covered 0.908); the null shape is what the release cannot
-    /// tell apart there, and the floor vanishes with the noise.
-    pub fn widened_covariance(&self, sizes: &[usize]) -> MeanRankCovariance {
-        let factor = (self.value + self.scale).max(self.scale.min(1.0));
-        MeanRankCovariance {
-            values: null_covariance(sizes).iter().map(|c| factor * c).collect(),
-            scale: 0.0,
-        }
+    /// The least κ the interval takes: the smaller of 1 and one noise scale. Where the noise
+    /// is as large as the null's κ = 1, a draw far below it would take the sampling error
+    /// for nothing (at seven groups of 5 beside 965, ε = 5, the interval without the floor
+    /// covered 0.908); the null shape is what the release cannot tell apart there, and the
+    /// floor vanishes with the noise (an exact κ is used as it is).
+    pub fn floor(&self) -> f64 {
+        self.scale.min(1.0)
+    }
+
+    /// One draw of κ as the interval's simulated quantile takes it: κ̂ plus a fresh draw of
+    /// its noise's Laplace law, at least [`Self::floor`]. The quantile is then a mixture over
+    /// the values of κ the release leaves open, so it widens as the noise grows. Until
+    /// 2026-12-07 the interval took the one value κ̂ plus one noise scale (a margin, as the
+    /// covariance route adds one noise scale to each variance): the mixture is 0.86–1.02× as
+    /// wide at n = 1000, ε = 1 (docs/intervals.md, "The scale factor's noise in the quantile").
+    pub fn drawn<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        (self.value + self.scale * simulation_laplace(rng)).max(self.floor())
     }
 }
 
@@ -247,21 +254,22 @@ mod tests {
     }
 
     #[test]
-    fn the_widened_factor_has_its_margin_and_its_floor() {
-        let sizes = [6, 6, 6, 6, 976];
-        let null = null_covariance(&sizes);
-        let factor = |value: f64, scale: f64| {
-            let widened = CovarianceScale { value, scale }.widened_covariance(&sizes);
-            assert_eq!(widened.scale, 0.0);
-            widened.values[0] / null[0]
-        };
-        // One noise scale of margin; no floor without noise (an exact κ of 0.3 stays 0.3).
-        assert_eq!(factor(1.0, 0.25), 1.25);
-        assert_eq!(factor(0.3, 0.0), 0.3);
-        // A draw far below: at least one noise scale, and at least 1 once the noise is that
-        // large.
-        assert_eq!(factor(-1.0, 0.25), 0.25);
-        assert_eq!(factor(-5.0, 2.0), 1.0);
+    fn the_drawn_factor_spreads_with_the_noise_above_its_floor() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        // No noise: the exact κ, whatever it is (an exact κ of 0.3 stays 0.3).
+        assert_eq!(CovarianceScale { value: 0.3, scale: 0.0 }.drawn(&mut rng), 0.3);
+        // The floor: the smaller of 1 and one noise scale, however far below the draw falls.
+        assert_eq!(CovarianceScale { value: -1.0, scale: 0.25 }.floor(), 0.25);
+        assert_eq!(CovarianceScale { value: -5.0, scale: 2.0 }.floor(), 1.0);
+        let released = CovarianceScale { value: 1.0, scale: 0.25 };
+        let draws: Vec<f64> = (0..20_000).map(|_| released.drawn(&mut rng)).collect();
+        assert!(draws.iter().all(|&k| k >= 0.25));
+        // Centred on the release with the noise's spread: mean 1, mean absolute deviation
+        // 0.25 (the floor at 0.25 is 3 noise scales below, P = e^−3/2).
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let spread = draws.iter().map(|k| (k - 1.0).abs()).sum::<f64>() / draws.len() as f64;
+        assert!((mean - 1.0).abs() < 0.01 && (spread - 0.25).abs() < 0.01, "{mean} {spread}");
     }
 
     #[test]

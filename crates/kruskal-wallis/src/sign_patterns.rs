@@ -46,11 +46,17 @@ pub(crate) fn sign_pattern_margin(
     laplace: f64,
     tail: f64,
 ) -> f64 {
-    let sd = largest_variance(&draw.loadings(shares), signs).sqrt();
+    let sd = largest_pattern_sd(draw, shares, signs);
     if sd == 0.0 && laplace == 0.0 {
         return 0.0;
     }
     NormalLaplaceExact::new(sd, laplace).and_then(|law| law.isf(tail)).unwrap_or(f64::INFINITY)
+}
+
+/// The largest standard deviation of σ·e over the sign patterns `signs` allows, for e_i =
+/// `shares`_i times the errors `draw` makes.
+pub(crate) fn largest_pattern_sd(draw: &ErrorDraw, shares: &[f64], signs: &[Sign]) -> f64 {
+    largest_variance(&draw.loadings(shares), signs).sqrt()
 }
 
 /// max σᵀVσ over the patterns `signs` allows, V = R·Rᵀ for the loadings R (row i: e_i's
