@@ -226,35 +226,61 @@ pub fn rank_effect_interval_scaled(
     scale: &CovarianceScale,
     level: f64,
 ) -> Option<Estimate> {
-    let alpha = check_level(level).ok()?;
-    let n: usize = sizes.iter().sum();
-    let scale_d = rank_effect_scale(n)?;
-    if sizes.iter().any(|&s| s < 2) {
-        return None;
-    }
+    let frame = Frame::new(sizes, noise_scale, level)?;
     let null = MeanRankCovariance { values: null_covariance(sizes), scale: 0.0 };
     let draw = ErrorDraw::new(covariance_factor(&null, sizes), sizes);
-    let shares: Vec<f64> = sizes.iter().map(|&s| s as f64 / n as f64).collect();
-    let laplace = noise_scale / scale_d;
-    let pattern_sd = largest_pattern_sd(&draw, &shares, &vec![Sign::Either; sizes.len()]);
-    let quantiles = [alpha, alpha / 2.0, alpha / 2.0];
-    let [symmetric, below, above] = draw.quantiles(quantiles, |rng, errors| {
+    let pattern_sd = largest_pattern_sd(&draw, &frame.shares, &vec![Sign::Either; sizes.len()]);
+    let (alpha, laplace) = (frame.alpha, frame.laplace);
+    let [symmetric, below, above] = draw.quantiles([alpha, alpha / 2.0, alpha / 2.0], |rng, e| {
         let root = scale.drawn(rng).sqrt();
-        let spread: f64 = root * errors.iter().zip(&shares).map(|(e, s)| s * e.abs()).sum::<f64>();
-        let noise = laplace * simulation_laplace(rng);
+        let (spread, noise) = (root * frame.spread(e), laplace * simulation_laplace(rng));
         let pattern = root * pattern_sd * rng.sample::<f64, _>(StandardNormal);
         [spread + noise.abs(), spread + noise, pattern + laplace * simulation_laplace(rng)]
     });
-    let estimate = h_abs_noisy / scale_d;
-    let (below, above) = narrower(symmetric, below, above);
-    let method = RANK_EFFECT_SCALED_METHOD;
-    Some(rank_effect_between(estimate, estimate - below, estimate + above, level, method))
+    Some(frame.interval(h_abs_noisy, [symmetric, below, above], RANK_EFFECT_SCALED_METHOD))
 }
 
-/// The lower and upper margins: the split ones where together they are narrower than twice
-/// the symmetric one (a choice that reads the releases' laws alone, never D̂).
-fn narrower(symmetric: f64, below: f64, above: f64) -> (f64, f64) {
-    if below + above < 2.0 * symmetric { (below, above) } else { (symmetric, symmetric) }
+/// What the released routes' intervals share: the level's α, the rescaling of H̃_abs to D,
+/// the groups' shares n_i/n and the test's Laplace scale on D's scale.
+struct Frame {
+    alpha: f64,
+    level: f64,
+    scale: f64,
+    shares: Vec<f64>,
+    laplace: f64,
+}
+
+impl Frame {
+    /// `None` for a level outside (0, 1), n < 2 or a group of fewer than two.
+    fn new(sizes: &[usize], noise_scale: f64, level: f64) -> Option<Self> {
+        let alpha = check_level(level).ok()?;
+        let n: usize = sizes.iter().sum();
+        let scale = rank_effect_scale(n)?;
+        if sizes.iter().any(|&s| s < 2) {
+            return None;
+        }
+        let shares = sizes.iter().map(|&s| s as f64 / n as f64).collect();
+        Some(Frame { alpha, level, scale, shares, laplace: noise_scale / scale })
+    }
+
+    /// Σ (n_i/n)·|e_i|: the lower end's bound on D̂ − D less the noise.
+    fn spread(&self, errors: &[f64]) -> f64 {
+        errors.iter().zip(&self.shares).map(|(e, s)| s * e.abs()).sum()
+    }
+
+    /// D̂ with the split margins where together they are narrower than twice the symmetric
+    /// one (a choice that reads the releases' laws alone, never D̂), else the symmetric.
+    fn interval(
+        &self,
+        h_abs_noisy: f64,
+        [symmetric, below, above]: [f64; 3],
+        method: &str,
+    ) -> Estimate {
+        let (below, above) =
+            if below + above < 2.0 * symmetric { (below, above) } else { (symmetric, symmetric) };
+        let estimate = h_abs_noisy / self.scale;
+        rank_effect_between(estimate, estimate - below, estimate + above, self.level, method)
+    }
 }
 
 /// [`rank_effect_interval_covariances`] with the method's name.
@@ -266,28 +292,19 @@ fn covariance_interval(
     level: f64,
     method: &str,
 ) -> Option<Estimate> {
-    let alpha = check_level(level).ok()?;
-    let n: usize = sizes.iter().sum();
-    let scale = rank_effect_scale(n)?;
-    if sizes.iter().any(|&s| s < 2)
-        || covariance.values.len() != covariance_layout(sizes.len()).len()
-    {
+    let frame = Frame::new(sizes, noise_scale, level)?;
+    if covariance.values.len() != covariance_layout(sizes.len()).len() {
         return None;
     }
     let draw = ErrorDraw::new(covariance_factor(covariance, sizes), sizes);
-    let shares: Vec<f64> = sizes.iter().map(|&s| s as f64 / n as f64).collect();
-    let laplace = noise_scale / scale;
-    let spread =
-        |errors: &[f64]| -> f64 { errors.iter().zip(&shares).map(|(e, s)| s * e.abs()).sum() };
+    let (alpha, laplace) = (frame.alpha, frame.laplace);
     let [symmetric, below] = draw.quantiles([alpha, alpha / 2.0], |rng, errors| {
-        let (spread, noise) = (spread(errors), laplace * simulation_laplace(rng));
+        let (spread, noise) = (frame.spread(errors), laplace * simulation_laplace(rng));
         [spread + noise.abs(), spread + noise]
     });
     let every_pattern = vec![Sign::Either; sizes.len()];
-    let above = sign_pattern_margin(&draw, &shares, &every_pattern, laplace, alpha / 2.0);
-    let (below, above) = narrower(symmetric, below, above);
-    let estimate = h_abs_noisy / scale;
-    Some(rank_effect_between(estimate, estimate - below, estimate + above, level, method))
+    let above = sign_pattern_margin(&draw, &frame.shares, &every_pattern, laplace, alpha / 2.0);
+    Some(frame.interval(h_abs_noisy, [symmetric, below, above], method))
 }
 
 /// The largest each diagonal entry Ṽ_ii/s_i can be: Σ_m n_m·κ_m·range²/4 over s_i, the range
@@ -509,7 +526,8 @@ mod tests {
     /// value the interval widens as the factor's noise grows (with κ̂ plugged in as it is it
     /// would not, and its width across datasets stopped growing as less ε was spent on it:
     /// docs/intervals.md, "The scale factor's noise in the quantile"); with no noise it is
-    /// the covariance route's at κ̂·W₀.
+    /// the covariance route's at κ̂·W₀. No false alarms: the quantiles draw from a fixed
+    /// seed, so a given build passes or fails, never at random.
     #[test]
     fn the_scaled_interval_widens_with_the_factors_noise() {
         let sizes = [100, 300, 600];
