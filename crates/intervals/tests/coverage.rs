@@ -152,3 +152,23 @@ fn the_ladder_lies_around_the_picks_cells() {
     assert!(c >= floor(100), "{c}");
     assert!(w <= 1.3 * p, "{w} against {p}");
 }
+
+/// Where the two picks' cells touch (on [−1000, 1000] the candidates are 0.2 apart and the
+/// grid 0.02; here the cells [−0.2, 0) and (0, 0.2]), the top half of the lower cell has a
+/// point at every grid step and the bottom half of the upper cell likewise. 1000 values
+/// evenly spaced on [−0.43, 0.43] put the crossings of a threshold near 468 at about ∓0.028,
+/// between the grid steps ∓0.04 and ∓0.02: the interval is [−0.04, 0.04], where the ladder
+/// around the cells' middles (points at −0.06 and −0.02 there) gave [−0.06, 0.06]. At ε = 20
+/// the picks and the counts are all but exact; the streams are seeded, so a given build passes
+/// or fails, never at random.
+#[test]
+fn the_ladder_fills_where_the_picks_cells_touch() {
+    let mut noise = SimulatedNoise(ChaCha8Rng::seed_from_u64(59));
+    let range = Bounds::new(-1000.0, 1000.0).unwrap();
+    let eps = Epsilon::new(20.0).unwrap();
+    let values: Vec<f64> = (0..1000).map(|i| -0.43 + 0.86 * i as f64 / 999.0).collect();
+    for _ in 0..10 {
+        let ci = median_interval_with(&values, range, 0.95, eps, &mut noise).unwrap();
+        assert!((ci.low + 0.04).abs() < 1e-9 && (ci.high - 0.04).abs() < 1e-9, "{ci:?}");
+    }
+}
