@@ -36,7 +36,7 @@ impl fmt::Display for IntervalError {
             IntervalError::NonFinite(i) => write!(f, "value {i} is not finite"),
             IntervalError::Range { lo, hi } => write!(
                 f,
-                "the declared range [{lo}, {hi}] is too wide: its width overflows a float, so \
+                "the declared range [{lo:?}, {hi:?}] is too wide: its width overflows a float, so \
                  the interval's grid has no finite step; declare a narrower range"
             ),
             IntervalError::Mechanism(m) => write!(f, "the interval's release failed: {m}"),
@@ -46,3 +46,17 @@ impl fmt::Display for IntervalError {
 }
 
 impl std::error::Error for IntervalError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A range too wide for the grid is named in a line a user can read: Rust's `Display`
+    /// writes 1e308 as 309 digits, its `Debug` as `1e308`.
+    #[test]
+    fn a_range_too_wide_is_named_briefly() {
+        let message = IntervalError::Range { lo: -1e308, hi: 1e308 }.to_string();
+        assert!(message.starts_with("the declared range [-1e308, 1e308] is too wide"), "{message}");
+        assert!(message.len() < 200, "{message}");
+    }
+}
