@@ -133,7 +133,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1000)]
     pub coverage_reps: usize,
     /// With --coverage: the mean study's bounds [−H, H] instead of [−5, 5] (the shapes
-    /// symmetric about 0 only: normal and t3).
+    /// symmetric about 0 only: normal and t3; with --held-out-shapes, two modes and Cauchy).
     #[arg(long, value_name = "H", requires = "coverage")]
     pub mean_half_width: Option<f64>,
     /// With --coverage: the median study's declared range [−H, H] instead of [−10, 10] (the
@@ -145,6 +145,11 @@ pub struct Args {
     /// models in place of the Birnbaum–Klose bound, on the same datasets and releases.
     #[arg(long, requires = "coverage")]
     pub peers: bool,
+    /// With --coverage: the median's and the mean's rows on five shapes no interval was chosen
+    /// on (log-normal, uniform, two modes with the median between them, atoms at thirds off
+    /// the decimal grid, Cauchy) instead of the study's seven.
+    #[arg(long, requires = "coverage")]
+    pub held_out_shapes: bool,
     /// With --coverage: these ε instead of the grid 0.1, 1, 10.
     #[arg(long, value_delimiter = ',', value_name = "E,..", requires = "coverage")]
     pub coverage_epsilons: Option<Vec<f64>>,
@@ -212,7 +217,7 @@ pub fn run(args: Args) -> Result<()> {
                 args.seed,
                 coverage::HalfWidths { mean: args.mean_half_width, median: args.median_half_width },
                 args.coverage_epsilons.as_deref(),
-                args.peers,
+                coverage::Variants { peers: args.peers, held_out_shapes: args.held_out_shapes },
             )?
         );
         return Ok(());
@@ -486,6 +491,7 @@ mod tests {
             mean_half_width: None,
             median_half_width: None,
             peers: false,
+            held_out_shapes: false,
             coverage_epsilons: None,
         }
     }
