@@ -85,14 +85,17 @@ fn two_point(rng: &mut ChaCha8Rng) -> f64 {
     if rng.random::<f64>() < 0.1 { 4.5 } else { -0.5 }
 }
 
-/// P(round(2(Z + 0.3))/2 ≤ 0.5) > ½ and P(≥ 0.5) > ½: the median is 0.5.
-fn discrete_mean() -> f64 {
-    // E[round(2(Z + 0.3))]/2 by summing the half-integer atoms.
-    (-40..=40)
+/// E[round(steps·(Z + shift))/steps], each atom clamped to the mean study's bounds, summed
+/// over the atoms within 20 of 0 (the mass beyond is below 10⁻⁸⁰): the clamped mean of the
+/// half-integers (steps 2, shift 0.3; median 0.5, as P(X ≤ 0.5) and P(X ≥ 0.5) both exceed ½)
+/// and of the thirds (steps 3, shift 0.35).
+fn rounded_normal_mean(steps: f64, shift: f64) -> f64 {
+    let reach = (20.0 * steps) as i32;
+    (-reach..=reach)
         .map(|k| {
             let k = f64::from(k);
-            let p = normal_cdf((k + 0.5) / 2.0 - 0.3) - normal_cdf((k - 0.5) / 2.0 - 0.3);
-            p * k / 2.0
+            let p = normal_cdf((k + 0.5) / steps - shift) - normal_cdf((k - 0.5) / steps - shift);
+            p * (k / steps).clamp(MEAN_BOUNDS.0, MEAN_BOUNDS.1)
         })
         .sum()
 }
@@ -111,7 +114,12 @@ fn shapes() -> Vec<Shape> {
             mean: 1.0 - (-5f64).exp(),
         },
         Shape { name: "t3 (heavy tails)", draw: student3, median: 0.0, mean: 0.0 },
-        Shape { name: "half-integers (ties)", draw: discrete, median: 0.5, mean: discrete_mean() },
+        Shape {
+            name: "half-integers (ties)",
+            draw: discrete,
+            median: 0.5,
+            mean: rounded_normal_mean(2.0, 0.3),
+        },
         Shape {
             name: "integers (atom 0.32 at the median)",
             draw: integers,
@@ -157,17 +165,6 @@ fn lognormal_clamped_mean() -> f64 {
     0.5f64.exp() * normal_cdf(top.ln() - 1.0) + top * (1.0 - normal_cdf(top.ln()))
 }
 
-/// The mean of the thirds clamped to the mean study's bounds, summed over the atoms.
-fn thirds_clamped_mean() -> f64 {
-    (-60..=60)
-        .map(|k| {
-            let k = f64::from(k);
-            let p = normal_cdf((k + 0.5) / 3.0 - 0.35) - normal_cdf((k - 0.5) / 3.0 - 0.35);
-            p * (k / 3.0).clamp(MEAN_BOUNDS.0, MEAN_BOUNDS.1)
-        })
-        .sum()
-}
-
 /// Shapes no interval was chosen on (`--held-out-shapes`): strong skew, a flat law, a median
 /// in a gap between two modes, atoms off the decimal grid, and tails without a mean.
 fn held_out_shapes() -> Vec<Shape> {
@@ -184,7 +181,7 @@ fn held_out_shapes() -> Vec<Shape> {
             name: "thirds (atoms off the grid)",
             draw: thirds,
             median: 1.0 / 3.0,
-            mean: thirds_clamped_mean(),
+            mean: rounded_normal_mean(3.0, 0.35),
         },
         Shape { name: "Cauchy (clamped)", draw: cauchy, median: 0.0, mean: 0.0 },
     ]
