@@ -591,14 +591,15 @@ fn release_summary(
     release_data(py, test, data, &choices, labels, Simulation { draws, seed }, alpha)
 }
 
-/// The public grid of the median interval on the declared range `(lo, hi)`, for a front end
-/// that counts the values' cells where the rows live: `(kind, a, b, first, last)` with kind
+/// The public grid of the median interval on the declared range `(lo, hi)` for `n` values
+/// (finer from `dptest_intervals::FINE_GRID_N` on), for a front end that counts the values'
+/// cells where the rows live: `(kind, a, b, first, last)` with kind
 /// `"decimal"` (a = mantissa, b = exponent: the point of index i is `(i·a) as f64 · 10^b`, or
 /// `/ 10^−b` for b < 0) or `"even"` (a = origin, b = step: `a + b·i`), and the first and last
 /// index inside the range (`dptest_intervals::MedianGrid`).
 #[pyfunction]
-fn median_grid(lo: f64, hi: f64) -> PyResult<(String, f64, f64, i64, i64)> {
-    let grid = MedianGrid::new(Bounds::new(lo, hi).map_err(err)?).map_err(err)?;
+fn median_grid(lo: f64, hi: f64, n: u64) -> PyResult<(String, f64, f64, i64, i64)> {
+    let grid = MedianGrid::new(Bounds::new(lo, hi).map_err(err)?, n).map_err(err)?;
     let (first, last) = grid.indices();
     Ok(match grid.spacing() {
         GridSpacing::Decimal { mantissa, exponent } => {
@@ -618,9 +619,10 @@ fn median_grid_cells(
     hi: f64,
 ) -> PyResult<Vec<(i64, bool, u64)>> {
     let range = Bounds::new(lo, hi).map_err(err)?;
-    let grid = MedianGrid::new(range).map_err(err)?;
+    let x = values(&x)?;
+    let grid = MedianGrid::new(range, x.len() as u64).map_err(err)?;
     let mut cells = std::collections::BTreeMap::new();
-    for &v in values(&x)?.iter() {
+    for &v in x.iter() {
         if !v.is_finite() {
             return Err(err("the values must be finite"));
         }

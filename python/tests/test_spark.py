@@ -259,14 +259,18 @@ def test_public_wilcoxon_is_the_pandas_path_and_scipy(spark, dps, zero_method, n
             assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
 
 
-@pytest.mark.parametrize("bounds", [(-10.0, 10.0), (0.13, 0.29), (1e10, 1e10 + 1e-3),
-                                    (-3.0, 1e5)])
-def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds):
+@pytest.mark.parametrize("bounds,copies", [((-10.0, 10.0), 1), ((0.13, 0.29), 1),
+                                           ((1e10, 1e10 + 1e-3), 1), ((-3.0, 1e5), 1),
+                                           ((-10.0, 10.0), 100)])
+def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds, copies):
     """The cluster places every value in the median grid's cells exactly as the Rust code
     does: values at grid points, one float either side of them, between points, at the ends
-    and beyond them (decimal grids and an evenly spaced one)."""
+    and beyond them (decimal grids and an evenly spaced one); with 100 copies of them, more
+    than 10⁵ values, on the grid ten times finer that n brings."""
     lo, hi = bounds
-    kind, a, b, first, last = dptest._dptest.median_grid(lo, hi)
+    n = copies * (3 * 300 + 300 + 6)
+    kind, a, b, first, last = dptest._dptest.median_grid(lo, hi, n)
+    assert (last - first >= 10 ** 6) == (copies > 1)
     rng = np.random.default_rng(21)
     index = rng.integers(first, last + 1, 300)
     if kind == "even":
@@ -275,15 +279,15 @@ def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds):
         points = (index * int(a)) / 10.0 ** -int(b)
     else:
         points = (index * int(a)) * 10.0 ** int(b)
-    values = np.concatenate([
+    values = np.tile(np.concatenate([
         points, np.nextafter(points, np.inf), np.nextafter(points, -np.inf),
         rng.uniform(lo, hi, 300), [lo, hi, lo - 1.0, hi + 1.0, np.nextafter(lo, -np.inf),
-                                   np.nextafter(hi, np.inf)]])
+                                   np.nextafter(hi, np.inf)]]), copies)
     sdf = spark.createDataFrame(pd.DataFrame({"x": values})).repartition(3)
-    tested, _, n = dps._tested(sdf, None, None, "x", 0.0, True, "propagate")
-    got = sorted(dps._median_cells(tested, bounds))
+    tested, _, rows = dps._tested(sdf, None, None, "x", 0.0, True, "propagate")
+    got = sorted(dps._median_cells(tested, bounds, rows))
     want = dptest._dptest.median_grid_cells(values, lo, hi)
-    assert got == want and sum(c for _, _, c in got) == n == values.size
+    assert got == want and sum(c for _, _, c in got) == rows == n == values.size
 
 
 def test_private_median_interval_on_spark(spark, dps):

@@ -17,14 +17,14 @@ use dptest_core::Bounds;
 
 use crate::error::IntervalError;
 use crate::grid::{Grid, Spacing};
-use crate::median::{ALL_CANDIDATES_N, CANDIDATES, REFINEMENT};
+use crate::median::{CANDIDATES, FINE_GRID_N, FINER, REFINEMENT};
 
-/// The public grid of the median interval of a declared range: every multiple of a decimal
-/// step in it (at least [`CANDIDATES`] · [`REFINEMENT`] points), or evenly spaced points for
-/// ranges far from 0 for their width. The histogram's points may be any of them; the noisy
-/// max that chooses where to look runs over every [`REFINEMENT`]-th (its candidates, at
-/// least [`CANDIDATES`] of them: on a decimal grid the multiples of a step ten times
-/// coarser).
+/// The public grid of the median interval of a declared range and a public number of values:
+/// every multiple of a decimal step in the range (at least [`CANDIDATES`] · [`REFINEMENT`]
+/// points, [`FINER`] times as many from [`FINE_GRID_N`] values on), or evenly spaced points
+/// for ranges far from 0 for their width. The histogram's points may be any of them; the
+/// noisy max that chooses where to look runs over every [`REFINEMENT`]-th (its candidates: on
+/// a decimal grid the multiples of a step ten times coarser).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MedianGrid {
     grid: Grid,
@@ -64,23 +64,21 @@ pub struct GridCell {
 }
 
 impl MedianGrid {
-    /// The grid of the declared `range`.
+    /// The grid of the declared `range` for `n` values (public, as the interval's n is).
     ///
     /// # Errors
     /// [`IntervalError::Range`] for a range whose width overflows a float.
-    pub fn new(range: Bounds) -> Result<Self, IntervalError> {
+    pub fn new(range: Bounds, n: u64) -> Result<Self, IntervalError> {
         if !(range.hi() - range.lo()).is_finite() {
             return Err(IntervalError::Range { lo: range.lo(), hi: range.hi() });
         }
-        let grid = Grid::new(range, CANDIDATES * REFINEMENT);
+        let finer = if n >= FINE_GRID_N { FINER } else { 1 };
+        let fewest = CANDIDATES * REFINEMENT * finer;
+        let grid = Grid::new(range, fewest);
         let (first, last) = grid.indices();
         // A range too narrow for that many points (it holds few floats) keeps all it has as
         // candidates.
-        let stride = if last - first + 1 >= (CANDIDATES * REFINEMENT) as i64 {
-            REFINEMENT as i64
-        } else {
-            1
-        };
+        let stride = if last - first + 1 >= fewest as i64 { REFINEMENT as i64 } else { 1 };
         Ok(Self { grid, range, stride })
     }
 
@@ -99,20 +97,19 @@ impl MedianGrid {
         self.grid.value(index)
     }
 
-    /// The indices of the noisy max's candidates for `n` values, ascending: every multiple of
+    /// The indices of the noisy max's candidates, ascending: every multiple of
     /// [`Self::stride`] inside the range.
-    pub(crate) fn candidates(&self, n: u64) -> impl Iterator<Item = i64> + use<> {
+    pub(crate) fn candidates(&self) -> impl Iterator<Item = i64> + use<> {
         let (first, last) = self.indices();
-        let stride = self.stride(n);
+        let stride = self.stride();
         let start = first + (-first).rem_euclid(stride);
         (start..=last).step_by(stride as usize)
     }
 
-    /// The indices between two candidates for `n` values: [`REFINEMENT`] where the range
-    /// holds that many points, and 1 (every point a candidate) from [`ALL_CANDIDATES_N`]
-    /// values on.
-    pub(crate) fn stride(&self, n: u64) -> i64 {
-        if n >= ALL_CANDIDATES_N { 1 } else { self.stride }
+    /// The indices between two candidates: [`REFINEMENT`] where the range holds that many
+    /// points, else 1 (every point a candidate).
+    pub(crate) fn stride(&self) -> i64 {
+        self.stride
     }
 
     /// A grid of at least `fewest` points with a candidate every `stride`, for audits small
@@ -180,7 +177,7 @@ impl GridCounts {
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
             return Err(IntervalError::NonFinite(i));
         }
-        Ok(Self::tally(values, MedianGrid::new(range)?))
+        Ok(Self::tally(values, MedianGrid::new(range, values.len() as u64)?))
     }
 
     fn tally(values: &[f64], grid: MedianGrid) -> Self {
@@ -193,6 +190,10 @@ impl GridCounts {
     /// appear more than once (its counts add up).
     ///
     /// # Errors
+    /// The cells are read on the grid of their total ([`MedianGrid::new`] with n the sum of
+    /// the counts), as the front end placed them for the n it sends.
+    ///
+    /// # Errors
     /// [`IntervalError::Cells`] for a cell no clamped value can fall in, or counts that
     /// overflow; [`IntervalError::Empty`] for no values; [`IntervalError::Range`] as
     /// [`MedianGrid::new`]. No message names a count.
@@ -200,9 +201,13 @@ impl GridCounts {
         range: Bounds,
         cells: impl IntoIterator<Item = (GridCell, u64)>,
     ) -> Result<Self, IntervalError> {
-        let grid = MedianGrid::new(range)?;
-        let (first, last) = grid.indices();
         let cells: Vec<(GridCell, u64)> = cells.into_iter().collect();
+        let total = cells
+            .iter()
+            .try_fold(0u64, |sum, c| sum.checked_add(c.1))
+            .ok_or(IntervalError::Cells("counts that overflow"))?;
+        let grid = MedianGrid::new(range, total)?;
+        let (first, last) = grid.indices();
         for (cell, _) in &cells {
             let inside = if cell.at_point {
                 (first..=last).contains(&cell.index)
@@ -284,7 +289,8 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         for (lo, hi) in [(-10.0, 10.0), (0.13, 0.29), (1.0e10, 1.0e10 + 1.0e-3), (-3.0, 1.0e5)] {
             let range = Bounds::new(lo, hi).unwrap();
-            let grid = MedianGrid::new(range).unwrap();
+            // Every n here is below FINE_GRID_N: one grid for all of them.
+            let grid = MedianGrid::new(range, 300).unwrap();
             let (first, last) = grid.indices();
             for _ in 0..20 {
                 let n = rng.random_range(1..300);
@@ -314,27 +320,31 @@ mod tests {
 
     /// The grid of [−10, 10]: a step of 0.0002 for the histogram's points, and every tenth
     /// point, the multiples of 0.002 (the grid of earlier releases), a candidate of the noisy
-    /// max, each the decimal a CSV reader parses.
+    /// max, each the decimal a CSV reader parses. From FINE_GRID_N values on the points are
+    /// 0.00002 apart and the candidates are the coarser grid's every point.
     #[test]
     fn the_candidates_are_every_tenth_point() {
-        let grid = MedianGrid::new(Bounds::new(-10.0, 10.0).unwrap()).unwrap();
+        let range = Bounds::new(-10.0, 10.0).unwrap();
+        let grid = MedianGrid::new(range, 1000).unwrap();
         assert_eq!(grid.indices(), (-50_000, 50_000));
         assert_eq!(grid.point(1), 0.0002);
-        let candidates: Vec<i64> = grid.candidates(1000).collect();
+        let candidates: Vec<i64> = grid.candidates().collect();
         assert_eq!(candidates.len(), 10_001);
-        assert_eq!(grid.stride(1000), 10);
-        assert_eq!(grid.candidates(ALL_CANDIDATES_N).count(), 100_001);
+        assert_eq!(grid.stride(), 10);
         for (k, &i) in candidates.iter().enumerate() {
             let text = format!("{}", (k as f64 - 5000.0) / 500.0);
             assert_eq!(grid.point(i), text.parse::<f64>().unwrap(), "{k}");
         }
+        assert_eq!(MedianGrid::new(range, FINE_GRID_N - 1).unwrap(), grid);
+        let fine = MedianGrid::new(range, FINE_GRID_N).unwrap();
+        assert_eq!(fine.indices(), (-500_000, 500_000));
+        assert_eq!((fine.point(1), fine.stride()), (0.00002, 10));
+        let coarse_points = (-50_000..=50_000).map(|i| grid.point(i));
+        assert!(fine.candidates().map(|i| fine.point(i)).eq(coarse_points));
         // A range holding fewer floats than the candidates ask for keeps every point.
-        let narrow = MedianGrid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap()).unwrap();
-        assert_eq!(narrow.stride(1000), 1);
-        assert_eq!(
-            narrow.candidates(1000).count() as i64,
-            narrow.indices().1 - narrow.indices().0 + 1
-        );
+        let narrow = MedianGrid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap(), 1000).unwrap();
+        assert_eq!(narrow.stride(), 1);
+        assert_eq!(narrow.candidates().count() as i64, narrow.indices().1 - narrow.indices().0 + 1);
     }
 
     /// A front end's cells give the same counts as the values, and cells no clamped value can
@@ -343,7 +353,7 @@ mod tests {
     fn cells_from_a_front_end_are_checked() {
         let range = Bounds::new(-1.0, 2.0).unwrap();
         let values = [-3.0, -1.0, -0.3, 0.0, 0.0, 0.5, 1.2345, 2.0, 5.0];
-        let grid = MedianGrid::new(range).unwrap();
+        let grid = MedianGrid::new(range, values.len() as u64).unwrap();
         let cells = values.iter().map(|&v| (grid.cell(range.clamp(v)), 1));
         let from_cells = GridCounts::from_cells(range, cells).unwrap();
         assert_eq!(from_cells, GridCounts::of_values(&values, range).unwrap());
@@ -359,5 +369,12 @@ mod tests {
         let cell = GridCell { index: first, at_point: true };
         assert!(GridCounts::from_cells(range, [(cell, u64::MAX), (cell, 1)]).is_err());
         assert_eq!(GridCounts::from_cells(range, []), Err(IntervalError::Empty));
+        // From FINE_GRID_N values on, the cells are placed and read on the finer grid.
+        let many: Vec<f64> = (0..FINE_GRID_N).map(|i| 2.0 * (i as f64 * 0.37).sin()).collect();
+        let fine = MedianGrid::new(range, FINE_GRID_N).unwrap();
+        let cells = many.iter().map(|&v| (fine.cell(range.clamp(v)), 1));
+        let counts = GridCounts::from_cells(range, cells).unwrap();
+        assert_eq!(counts.grid(), fine);
+        assert_eq!(counts, GridCounts::of_values(&many, range).unwrap());
     }
 }

@@ -51,7 +51,7 @@ pub use corrected::{CORRECTED_SCALE, CorrectedMinimum, TOTAL_SHARE};
 pub use counts::{GridCell, GridCounts, GridSpacing, MedianGrid};
 pub use error::IntervalError;
 pub use median::{
-    ALL_CANDIDATES_N, CANDIDATES, MEDIAN_PUBLIC_METHOD, MedianInterval, REFINEMENT,
+    CANDIDATES, FINE_GRID_N, FINER, MEDIAN_PUBLIC_METHOD, MedianInterval, REFINEMENT,
     SELECT_FRACTION, SIDE_POINTS, check_median_interval, median_interval_of_counts,
     median_interval_with, public_median_estimate, public_median_interval,
 };

@@ -12,7 +12,8 @@
 //! 2. **Where to look** (0.3·ε, two halves): report noisy max over the candidates of the
 //!    public grid of the declared range (the grid is every multiple of a decimal step, so
 //!    integers and recorded decimals are on it; the candidates are every [`REFINEMENT`]-th
-//!    point, at least [`CANDIDATES`], and every point from [`ALL_CANDIDATES_N`] values on)
+//!    point, at least [`CANDIDATES`]; from [`FINE_GRID_N`] values on the grid is [`FINER`]
+//!    times finer)
 //!    picks ĝ_L where A(g) = #{x < g} crosses `thr` and ĝ_U where B(g) = #{x > g} crosses it
 //!    (scores in [`select_scores`], sensitivity 1; on an atom the pick is the atom's point).
 //! 3. **One noisy histogram** (0.7·ε): k points of the grid on a ladder around the middle of
@@ -71,13 +72,18 @@ pub const CANDIDATES: usize = 4096;
 /// width on continuous data, now 1.76–1.89×; docs/intervals.md, "The declared range and the
 /// grid").
 pub const REFINEMENT: usize = 10;
-/// From this many values on every point of the grid is a candidate (10⁵ on [−10, 10]): the
-/// public width is then a few fine steps, and the values are denser than the points, so the
-/// noisy max is not spread over empty stretches. It costs about 25 ms more an interval (a
-/// draw of exact noise per candidate, twice) than every tenth; at n = 10⁵ it took the
-/// width from 1.08–1.11× the public interval's to 1.07–1.08× at ε = 1 and from 1.05–1.08×
-/// to 1.02–1.03× at ε = 10 (docs/intervals.md, "The declared range and the grid").
-pub const ALL_CANDIDATES_N: u64 = 100_000;
+/// From this many values on the grid is [`FINER`] times finer, and the candidates are still
+/// every [`REFINEMENT`]-th point (on [−10, 10] the points 0.00002 apart and the candidates
+/// 0.0002 apart). The public width is then a few steps of the coarser grid wherever the
+/// declared range is wide for the data, and the ends sit on its points; the candidates are the
+/// coarser grid's every point, which is what this size used before (every point a candidate,
+/// from 2026-12-07), so the noisy max costs what it did. At n = 10⁵ on [−1000, 1000] it took
+/// the width from 1.60–2.57× the public interval's to 1.12–1.19× at ε = 1 and 10, and on
+/// [−10, 10] it is level (1.07–1.08× at ε = 1, 1.02–1.03× at ε = 10; docs/intervals.md, "A
+/// finer grid from n = 10⁵ on"). n is public, so the grid is too.
+pub const FINE_GRID_N: u64 = 100_000;
+/// How many times finer the grid is from [`FINE_GRID_N`] values on.
+pub const FINER: usize = 10;
 /// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's
 /// mirror them around the upper pick). Where the candidates are every [`REFINEMENT`]-th point
@@ -169,11 +175,11 @@ pub fn median_interval_of_counts(
     let threshold = threshold(n, alpha, 2.0 / histogram.value());
     let target = threshold.map_or(0, |t| t.count).clamp(0, n as i64);
     let grid = counts.grid();
-    let candidates: Vec<i64> = grid.candidates(counts.n()).collect();
+    let candidates: Vec<i64> = grid.candidates().collect();
     let (lower_scores, upper_scores) = select_scores(counts, target);
     let low_pick = candidates[noise.select(&lower_scores, select)?];
     let high_pick = candidates[noise.select(&upper_scores, select)?];
-    let (lower, upper) = ladder(low_pick, high_pick, grid.stride(counts.n()));
+    let (lower, upper) = ladder(low_pick, high_pick, grid.stride());
     let cells = cell_counts(counts, &lower, &upper)
         .into_iter()
         .map(|c| noise.count(c, histogram))
@@ -272,8 +278,7 @@ fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
 }
 
 /// The noisy-max scores of every candidate g_i of the grid ([`MedianGrid`]'s every
-/// [`REFINEMENT`]-th point, every point from [`ALL_CANDIDATES_N`] values on; g_{i+1} the next
-/// candidate). With A(g) = #{x < g} and
+/// [`REFINEMENT`]-th point; g_{i+1} the next candidate). With A(g) = #{x < g} and
 /// B(g) = #{x > g}, the lower pick's score is −(A(g_i) − t)⁺ − (t − A(g_{i+1}))⁺, zero exactly
 /// where A crosses t between g_i and the next candidate (the largest g with A(g) ≤ t); the
 /// upper pick's is −(B(g_i) − t)⁺ − (t − B(g_{i−1}))⁺. On an atom the count jumps over t, and
@@ -286,12 +291,12 @@ fn threshold(n: usize, alpha: f64, scale: f64) -> Option<Threshold> {
 fn select_scores(counts: &GridCounts, target: i64) -> (Vec<i64>, Vec<i64>) {
     let n = counts.n() as i64;
     let grid = counts.grid();
-    let stride = grid.stride(counts.n());
+    let stride = grid.stride();
     let below = |i: i64| counts.below(i) as i64;
     let above = |i: i64| n - counts.at_most(i) as i64;
     let over = |count: i64| (count - target).max(0);
     let under = |count: i64| (target - count).max(0);
-    grid.candidates(counts.n())
+    grid.candidates()
         .map(|i| {
             let lower = -over(below(i)) - under(below(i + stride));
             let upper = -over(above(i)) - under(above(i - stride));
@@ -306,7 +311,8 @@ fn select_scores(counts: &GridCounts, target: i64) -> (Vec<i64>, Vec<i64>) {
 /// (g − stride, g], so [`LADDER`] is laid around the middle of the lower pick's cell and
 /// mirrored around the middle of the upper's ([`spaced`]), and then the point nearest each
 /// pick is moved onto it: there the count crosses on an atom. With every point a candidate
-/// (stride 1) the cells are the picks, and the ladder is [`LADDER`] around them, unmoved.
+/// (stride 1, a range holding fewer floats than the grid asks for) the cells are the picks,
+/// and the ladder is [`LADDER`] around them, unmoved.
 /// Where the two cells touch, the ladder is [`TOUCHING`] ([`touching`]).
 fn ladder(low_pick: i64, high_pick: i64, stride: i64) -> (Vec<i64>, Vec<i64>) {
     if stride > 1 && high_pick - low_pick == 2 * stride {
@@ -646,7 +652,7 @@ mod tests {
             for _ in 0..1000 {
                 let values: Vec<f64> = (0..n).map(|_| rng.sample(StandardNormal)).collect();
                 let counts = GridCounts::of_values(&values, range).unwrap();
-                let candidates: Vec<i64> = counts.grid().candidates(counts.n()).collect();
+                let candidates: Vec<i64> = counts.grid().candidates().collect();
                 let (lower, _) = select_scores(&counts, thr);
                 let pick = counts.grid().point(candidates[noise.select(&lower, select).unwrap()]);
                 let lowest = values.iter().copied().fold(f64::INFINITY, f64::min);
@@ -667,7 +673,7 @@ mod tests {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         let range = Bounds::new(0.0, 10.0).unwrap();
-        let grid = MedianGrid::new(range).unwrap();
+        let grid = MedianGrid::new(range, 200).unwrap();
         let (first, last) = grid.indices();
         for _ in 0..200 {
             let n = rng.random_range(5..200);
