@@ -317,14 +317,14 @@ def _grid_point(index: Any, spacing: Tuple[str, float, float]) -> Any:
     return F.lit(float(a)) + F.lit(float(b)) * index.cast("double")
 
 
-def _median_cells(tested: Any, bounds: Tuple[float, float],
-                  n: int) -> List[Tuple[int, bool, int]]:
-    """The ``n`` tested values' counts on the median interval's grid of the declared range
-    (finer from 10⁵ values on), counted in the cluster: each value clamped to the range and
-    placed at a grid point or strictly between two (``MedianGrid::cell``), then one
-    aggregation; only the counts (at most two a grid point) reach the driver."""
+def _median_cells(tested: Any, bounds: Tuple[float, float], n: int,
+                  epsilon: float) -> List[Tuple[int, bool, int]]:
+    """The ``n`` tested values' counts on the median interval's grid of the declared range and
+    the interval's ε (finer for large n or n·ε), counted in the cluster: each value clamped to
+    the range and placed at a grid point or strictly between two (``MedianGrid::cell``), then
+    one aggregation; only the counts (at most two a grid point) reach the driver."""
     lo, hi = float(bounds[0]), float(bounds[1])
-    kind, a, b, first, last = _dptest.median_grid(lo, hi, int(n))
+    kind, a, b, first, last = _dptest.median_grid(lo, hi, int(n), float(epsilon))
     spacing = (kind, a, b)
     x = F.greatest(F.least(F.col("x"), F.lit(hi)), F.lit(lo))
     if kind == "decimal":
@@ -344,13 +344,13 @@ def _median_cells(tested: Any, bounds: Tuple[float, float],
     return [(int(r["i"]), bool(r["at"]), int(r["count"])) for r in counted]
 
 
-def _interval_cells(tested: Any, ci: Optional[float],
+def _interval_cells(tested: Any, ci: Optional[float], ci_epsilon: Optional[float],
                     bounds: Optional[Tuple[float, float]], n: int) -> Optional[list]:
     """The median interval's grid counts when an interval was asked for (``_prepare`` has
-    already refused an interval without its range)."""
-    if ci is None or bounds is None:
+    already refused an interval without its range or its ε)."""
+    if ci is None or bounds is None or ci_epsilon is None:
         return None
-    return _median_cells(tested, bounds, n)
+    return _median_cells(tested, bounds, n, ci_epsilon)
 
 
 # --- tests -----------------------------------------------------------------------------------
@@ -497,7 +497,7 @@ def wilcoxon(df: Any, *, before: Optional[str] = None, after: Optional[str] = No
         (w,), _, _, n = _mid_rank_sums(d.select(F.abs("d").alias("v"), "d"), [signs])
         return _release_summary("wilcoxon", "signed-ranks", [w], [n], [], prepared,
                                 paired=paired, alpha=alpha, ledger=ledger, progress=progress,
-                                median_cells=_interval_cells(d, ci, bounds, n))
+                                median_cells=_interval_cells(d, ci, ci_epsilon, bounds, n))
     _api._no_ledger(ledger)
     if d is None:
         return _nan_result("wilcoxon")
@@ -554,7 +554,7 @@ def sign(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
         return _public.binomtest(positive, positive + negative, 0.5, alternative)
     return _release_summary("sign", "signs", [], [positive, negative, zeros], [], prepared,
                             paired=paired, alpha=alpha, ledger=ledger, progress=progress,
-                            median_cells=_interval_cells(d, ci, bounds, n))
+                            median_cells=_interval_cells(d, ci, ci_epsilon, bounds, n))
 
 
 def ttest(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,

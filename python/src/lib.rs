@@ -591,15 +591,16 @@ fn release_summary(
     release_data(py, test, data, &choices, labels, Simulation { draws, seed }, alpha)
 }
 
-/// The public grid of the median interval on the declared range `(lo, hi)` for `n` values
-/// (finer from `dptest_intervals::FINE_GRID_N` on), for a front end that counts the values'
-/// cells where the rows live: `(kind, a, b, first, last)` with kind
+/// The public grid of the median interval on the declared range `(lo, hi)` for `n` values and
+/// the interval's ε `epsilon` (finer for large n or n·ε: `dptest_intervals::MedianGrid::new`),
+/// for a front end that counts the values' cells where the rows live: `(kind, a, b, first,
+/// last)` with kind
 /// `"decimal"` (a = mantissa, b = exponent: the point of index i is `(i·a) as f64 · 10^b`, or
 /// `/ 10^−b` for b < 0) or `"even"` (a = origin, b = step: `a + b·i`), and the first and last
 /// index inside the range (`dptest_intervals::MedianGrid`).
 #[pyfunction]
-fn median_grid(lo: f64, hi: f64, n: u64) -> PyResult<(String, f64, f64, i64, i64)> {
-    let grid = MedianGrid::new(Bounds::new(lo, hi).map_err(err)?, n).map_err(err)?;
+fn median_grid(lo: f64, hi: f64, n: u64, epsilon: f64) -> PyResult<(String, f64, f64, i64, i64)> {
+    let grid = MedianGrid::new(Bounds::new(lo, hi).map_err(err)?, n, epsilon).map_err(err)?;
     let (first, last) = grid.indices();
     Ok(match grid.spacing() {
         GridSpacing::Decimal { mantissa, exponent } => {
@@ -609,18 +610,20 @@ fn median_grid(lo: f64, hi: f64, n: u64) -> PyResult<(String, f64, f64, i64, i64
     })
 }
 
-/// The cells of `values` (clamped to `(lo, hi)`) on the median interval's grid, as the
-/// in-memory path counts them: `(index, at_point, count)` in order, empty cells left out.
-/// For checking a front end's own counting (`dptest.spark`'s tests).
+/// The cells of `values` (clamped to `(lo, hi)`) on the median interval's grid for their
+/// number and the interval's ε `epsilon`, as the in-memory path counts them: `(index,
+/// at_point, count)` in order, empty cells left out. For checking a front end's own counting
+/// (`dptest.spark`'s tests).
 #[pyfunction]
 fn median_grid_cells(
     x: PyReadonlyArray1<'_, f64>,
     lo: f64,
     hi: f64,
+    epsilon: f64,
 ) -> PyResult<Vec<(i64, bool, u64)>> {
     let range = Bounds::new(lo, hi).map_err(err)?;
     let x = values(&x)?;
-    let grid = MedianGrid::new(range, x.len() as u64).map_err(err)?;
+    let grid = MedianGrid::new(range, x.len() as u64, epsilon).map_err(err)?;
     let mut cells = std::collections::BTreeMap::new();
     for &v in x.iter() {
         if !v.is_finite() {

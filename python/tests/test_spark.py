@@ -259,17 +259,18 @@ def test_public_wilcoxon_is_the_pandas_path_and_scipy(spark, dps, zero_method, n
             assert got.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
 
 
-@pytest.mark.parametrize("bounds,copies", [((-10.0, 10.0), 1), ((0.13, 0.29), 1),
-                                           ((1e10, 1e10 + 1e-3), 1), ((-3.0, 1e5), 1),
-                                           ((-10.0, 10.0), 100)])
-def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds, copies):
+@pytest.mark.parametrize("bounds,copies,epsilon", [
+    ((-10.0, 10.0), 1, 1.0), ((0.13, 0.29), 1, 1.0), ((1e10, 1e10 + 1e-3), 1, 1.0),
+    ((-3.0, 1e5), 1, 1.0), ((-10.0, 10.0), 10, 2.0), ((-10.0, 10.0), 100, 0.1)])
+def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds, copies, epsilon):
     """The cluster places every value in the median grid's cells exactly as the Rust code
     does: values at grid points, one float either side of them, between points, at the ends
-    and beyond them (decimal grids and an evenly spaced one); with 100 copies of them, more
-    than 10⁵ values, on the grid ten times finer that n brings."""
+    and beyond them (decimal grids and an evenly spaced one); with 10 copies of them at an
+    interval ε of 2 (n·ε above 2·10⁴) and with 100 copies (more than 10⁵ values), on the grid
+    ten times finer that n and ε bring."""
     lo, hi = bounds
     n = copies * (3 * 300 + 300 + 6)
-    kind, a, b, first, last = dptest._dptest.median_grid(lo, hi, n)
+    kind, a, b, first, last = dptest._dptest.median_grid(lo, hi, n, epsilon)
     assert (last - first >= 10 ** 6) == (copies > 1)
     rng = np.random.default_rng(21)
     index = rng.integers(first, last + 1, 300)
@@ -285,8 +286,8 @@ def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds, copies):
                                    np.nextafter(hi, np.inf)]]), copies)
     sdf = spark.createDataFrame(pd.DataFrame({"x": values})).repartition(3)
     tested, _, rows = dps._tested(sdf, None, None, "x", 0.0, True, "propagate")
-    got = sorted(dps._median_cells(tested, bounds, rows))
-    want = dptest._dptest.median_grid_cells(values, lo, hi)
+    got = sorted(dps._median_cells(tested, bounds, rows, epsilon))
+    want = dptest._dptest.median_grid_cells(values, lo, hi, epsilon)
     assert got == want and sum(c for _, _, c in got) == rows == n == values.size
 
 

@@ -17,11 +17,14 @@ use dptest_core::Bounds;
 
 use crate::error::IntervalError;
 use crate::grid::{Grid, Spacing};
-use crate::median::{CANDIDATES, FINE_GRID_N, FINER, REFINEMENT};
+use crate::median::{
+    CANDIDATES, FINE_GRID_N, FINE_GRID_N_EPSILON, FINE_GRID_SMALLEST_N, FINER, REFINEMENT,
+};
 
-/// The public grid of the median interval of a declared range and a public number of values:
-/// every multiple of a decimal step in the range (at least [`CANDIDATES`] · [`REFINEMENT`]
-/// points, [`FINER`] times as many from [`FINE_GRID_N`] values on), or evenly spaced points
+/// The public grid of the median interval of a declared range, a public number of values and
+/// the interval's ε: every multiple of a decimal step in the range (at least [`CANDIDATES`] ·
+/// [`REFINEMENT`] points, [`FINER`] times as many from [`FINE_GRID_N`] values on and from
+/// [`FINE_GRID_SMALLEST_N`] where n·ε ≥ [`FINE_GRID_N_EPSILON`]), or evenly spaced points
 /// for ranges far from 0 for their width. The histogram's points may be any of them; the
 /// noisy max that chooses where to look runs over every [`REFINEMENT`]-th (its candidates: on
 /// a decimal grid the multiples of a step ten times coarser).
@@ -64,15 +67,16 @@ pub struct GridCell {
 }
 
 impl MedianGrid {
-    /// The grid of the declared `range` for `n` values (public, as the interval's n is).
+    /// The grid of the declared `range` for `n` values and an interval of ε `epsilon` (public,
+    /// as the interval's n and ε are).
     ///
     /// # Errors
     /// [`IntervalError::Range`] for a range whose width overflows a float.
-    pub fn new(range: Bounds, n: u64) -> Result<Self, IntervalError> {
+    pub fn new(range: Bounds, n: u64, epsilon: f64) -> Result<Self, IntervalError> {
         if !(range.hi() - range.lo()).is_finite() {
             return Err(IntervalError::Range { lo: range.lo(), hi: range.hi() });
         }
-        let finer = if n >= FINE_GRID_N { FINER } else { 1 };
+        let finer = if finer_grid(n, epsilon) { FINER } else { 1 };
         let fewest = CANDIDATES * REFINEMENT * finer;
         let grid = Grid::new(range, fewest);
         let (first, last) = grid.indices();
@@ -151,6 +155,11 @@ impl MedianGrid {
     }
 }
 
+/// Whether the grid of `n` values and an interval of ε `epsilon` is [`FINER`] times finer.
+fn finer_grid(n: u64, epsilon: f64) -> bool {
+    n >= FINE_GRID_N || (n >= FINE_GRID_SMALLEST_N && n as f64 * epsilon >= FINE_GRID_N_EPSILON)
+}
+
 /// The counts of the clamped values at and between the points of a [`MedianGrid`], kept for
 /// the cells that hold values only (at most one per value, however fine the grid).
 #[derive(Clone, Debug, PartialEq)]
@@ -165,19 +174,20 @@ pub struct GridCounts {
 }
 
 impl GridCounts {
-    /// The counts of `values`, each clamped to `range`.
+    /// The counts of `values`, each clamped to `range`, on the grid of their number and the
+    /// interval's ε `epsilon` ([`MedianGrid::new`]).
     ///
     /// # Errors
     /// [`IntervalError::Empty`] for no values, [`IntervalError::NonFinite`] for a NaN or an
     /// infinity, [`IntervalError::Range`] as [`MedianGrid::new`].
-    pub fn of_values(values: &[f64], range: Bounds) -> Result<Self, IntervalError> {
+    pub fn of_values(values: &[f64], range: Bounds, epsilon: f64) -> Result<Self, IntervalError> {
         if values.is_empty() {
             return Err(IntervalError::Empty);
         }
         if let Some(i) = values.iter().position(|v| !v.is_finite()) {
             return Err(IntervalError::NonFinite(i));
         }
-        Ok(Self::tally(values, MedianGrid::new(range, values.len() as u64)?))
+        Ok(Self::tally(values, MedianGrid::new(range, values.len() as u64, epsilon)?))
     }
 
     fn tally(values: &[f64], grid: MedianGrid) -> Self {
@@ -189,9 +199,9 @@ impl GridCounts {
     /// [`MedianGrid::cell`] places a clamped value), how many values it holds; a cell may
     /// appear more than once (its counts add up).
     ///
-    /// # Errors
-    /// The cells are read on the grid of their total ([`MedianGrid::new`] with n the sum of
-    /// the counts), as the front end placed them for the n it sends.
+    /// The cells are read on the grid of their total and the interval's ε `epsilon`
+    /// ([`MedianGrid::new`] with n the sum of the counts), as the front end placed them for
+    /// the n it sends.
     ///
     /// # Errors
     /// [`IntervalError::Cells`] for a cell no clamped value can fall in, or counts that
@@ -199,6 +209,7 @@ impl GridCounts {
     /// [`MedianGrid::new`]. No message names a count.
     pub fn from_cells(
         range: Bounds,
+        epsilon: f64,
         cells: impl IntoIterator<Item = (GridCell, u64)>,
     ) -> Result<Self, IntervalError> {
         let cells: Vec<(GridCell, u64)> = cells.into_iter().collect();
@@ -206,7 +217,7 @@ impl GridCounts {
             .iter()
             .try_fold(0u64, |sum, c| sum.checked_add(c.1))
             .ok_or(IntervalError::Cells("counts that overflow"))?;
-        let grid = MedianGrid::new(range, total)?;
+        let grid = MedianGrid::new(range, total, epsilon)?;
         let (first, last) = grid.indices();
         for (cell, _) in &cells {
             let inside = if cell.at_point {
@@ -290,7 +301,7 @@ mod tests {
         for (lo, hi) in [(-10.0, 10.0), (0.13, 0.29), (1.0e10, 1.0e10 + 1.0e-3), (-3.0, 1.0e5)] {
             let range = Bounds::new(lo, hi).unwrap();
             // Every n here is below FINE_GRID_N: one grid for all of them.
-            let grid = MedianGrid::new(range, 300).unwrap();
+            let grid = MedianGrid::new(range, 300, 1.0).unwrap();
             let (first, last) = grid.indices();
             for _ in 0..20 {
                 let n = rng.random_range(1..300);
@@ -302,7 +313,7 @@ mod tests {
                         _ => lo + (hi - lo) * (rng.random_range(0..7) as f64 / 6.0),
                     })
                     .collect();
-                let counts = GridCounts::of_values(&values, range).unwrap();
+                let counts = GridCounts::of_values(&values, range, 1.0).unwrap();
                 let mut sorted: Vec<f64> = values.iter().map(|&v| range.clamp(v)).collect();
                 sorted.sort_by(f64::total_cmp);
                 assert_eq!(counts.n(), n as u64);
@@ -325,7 +336,7 @@ mod tests {
     #[test]
     fn the_candidates_are_every_tenth_point() {
         let range = Bounds::new(-10.0, 10.0).unwrap();
-        let grid = MedianGrid::new(range, 1000).unwrap();
+        let grid = MedianGrid::new(range, 1000, 1.0).unwrap();
         assert_eq!(grid.indices(), (-50_000, 50_000));
         assert_eq!(grid.point(1), 0.0002);
         let candidates: Vec<i64> = grid.candidates().collect();
@@ -335,16 +346,44 @@ mod tests {
             let text = format!("{}", (k as f64 - 5000.0) / 500.0);
             assert_eq!(grid.point(i), text.parse::<f64>().unwrap(), "{k}");
         }
-        assert_eq!(MedianGrid::new(range, FINE_GRID_N - 1).unwrap(), grid);
-        let fine = MedianGrid::new(range, FINE_GRID_N).unwrap();
+        assert_eq!(MedianGrid::new(range, FINE_GRID_N - 1, 0.1).unwrap(), grid);
+        let fine = MedianGrid::new(range, FINE_GRID_N, 0.01).unwrap();
         assert_eq!(fine.indices(), (-500_000, 500_000));
         assert_eq!((fine.point(1), fine.stride()), (0.00002, 10));
         let coarse_points = (-50_000..=50_000).map(|i| grid.point(i));
         assert!(fine.candidates().map(|i| fine.point(i)).eq(coarse_points));
         // A range holding fewer floats than the candidates ask for keeps every point.
-        let narrow = MedianGrid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap(), 1000).unwrap();
+        let narrow =
+            MedianGrid::new(Bounds::new(1.0e10, 1.0e10 + 1.0e-3).unwrap(), 1000, 1.0).unwrap();
         assert_eq!(narrow.stride(), 1);
         assert_eq!(narrow.candidates().count() as i64, narrow.indices().1 - narrow.indices().0 + 1);
+    }
+
+    /// The grid is ten times finer from FINE_GRID_N values on whatever ε, and from
+    /// FINE_GRID_SMALLEST_N where n·ε reaches FINE_GRID_N_EPSILON; nowhere else.
+    #[test]
+    fn the_grid_is_finer_where_n_or_n_epsilon_is_large() {
+        let range = Bounds::new(-10.0, 10.0).unwrap();
+        let points = |n: u64, epsilon: f64| {
+            let (first, last) = MedianGrid::new(range, n, epsilon).unwrap().indices();
+            last - first + 1
+        };
+        let smallest = FINE_GRID_SMALLEST_N;
+        let epsilon = FINE_GRID_N_EPSILON / smallest as f64;
+        assert_eq!(epsilon, 2.0);
+        for (n, epsilon, fine) in [
+            (1000, 1000.0, false),
+            (smallest - 1, 1000.0, false),
+            (smallest, 1.0, false),
+            (smallest, epsilon, true),
+            (3 * smallest, 0.6, false),
+            (3 * smallest, 0.7, true),
+            (FINE_GRID_N - 1, 0.2, false),
+            (FINE_GRID_N, 0.01, true),
+            (FINE_GRID_N, f64::NAN, true),
+        ] {
+            assert_eq!(points(n, epsilon), if fine { 1_000_001 } else { 100_001 }, "{n} {epsilon}");
+        }
     }
 
     /// A front end's cells give the same counts as the values, and cells no clamped value can
@@ -353,28 +392,28 @@ mod tests {
     fn cells_from_a_front_end_are_checked() {
         let range = Bounds::new(-1.0, 2.0).unwrap();
         let values = [-3.0, -1.0, -0.3, 0.0, 0.0, 0.5, 1.2345, 2.0, 5.0];
-        let grid = MedianGrid::new(range, values.len() as u64).unwrap();
+        let grid = MedianGrid::new(range, values.len() as u64, 1.0).unwrap();
         let cells = values.iter().map(|&v| (grid.cell(range.clamp(v)), 1));
-        let from_cells = GridCounts::from_cells(range, cells).unwrap();
-        assert_eq!(from_cells, GridCounts::of_values(&values, range).unwrap());
+        let from_cells = GridCounts::from_cells(range, 1.0, cells).unwrap();
+        assert_eq!(from_cells, GridCounts::of_values(&values, range, 1.0).unwrap());
         let (first, last) = grid.indices();
         for bad in [
             GridCell { index: last + 1, at_point: false },
             GridCell { index: first - 1, at_point: true },
             GridCell { index: first - 2, at_point: false },
         ] {
-            let refusal = GridCounts::from_cells(range, [(bad, 3)]).unwrap_err().to_string();
+            let refusal = GridCounts::from_cells(range, 1.0, [(bad, 3)]).unwrap_err().to_string();
             assert!(refusal.contains("outside") && !refusal.contains('3'), "{refusal}");
         }
         let cell = GridCell { index: first, at_point: true };
-        assert!(GridCounts::from_cells(range, [(cell, u64::MAX), (cell, 1)]).is_err());
-        assert_eq!(GridCounts::from_cells(range, []), Err(IntervalError::Empty));
+        assert!(GridCounts::from_cells(range, 1.0, [(cell, u64::MAX), (cell, 1)]).is_err());
+        assert_eq!(GridCounts::from_cells(range, 1.0, []), Err(IntervalError::Empty));
         // From FINE_GRID_N values on, the cells are placed and read on the finer grid.
         let many: Vec<f64> = (0..FINE_GRID_N).map(|i| 2.0 * (i as f64 * 0.37).sin()).collect();
-        let fine = MedianGrid::new(range, FINE_GRID_N).unwrap();
+        let fine = MedianGrid::new(range, FINE_GRID_N, 1.0).unwrap();
         let cells = many.iter().map(|&v| (fine.cell(range.clamp(v)), 1));
-        let counts = GridCounts::from_cells(range, cells).unwrap();
+        let counts = GridCounts::from_cells(range, 1.0, cells).unwrap();
         assert_eq!(counts.grid(), fine);
-        assert_eq!(counts, GridCounts::of_values(&many, range).unwrap());
+        assert_eq!(counts, GridCounts::of_values(&many, range, 1.0).unwrap());
     }
 }

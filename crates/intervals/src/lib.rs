@@ -51,9 +51,10 @@ pub use corrected::{CORRECTED_SCALE, CorrectedMinimum, TOTAL_SHARE};
 pub use counts::{GridCell, GridCounts, GridSpacing, MedianGrid};
 pub use error::IntervalError;
 pub use median::{
-    CANDIDATES, FINE_GRID_N, FINER, MEDIAN_PUBLIC_METHOD, MedianInterval, REFINEMENT,
-    SELECT_FRACTION, SIDE_POINTS, check_median_interval, median_interval_of_counts,
-    median_interval_with, public_median_estimate, public_median_interval,
+    CANDIDATES, FINE_GRID_N, FINE_GRID_N_EPSILON, FINE_GRID_SMALLEST_N, FINER,
+    MEDIAN_PUBLIC_METHOD, MedianInterval, REFINEMENT, SELECT_FRACTION, SIDE_POINTS,
+    check_median_interval, median_interval_of_counts, median_interval_with, public_median_estimate,
+    public_median_interval,
 };
 pub use noise::{IntervalNoise, OsNoise, SimulatedNoise};
 pub use projected::{PROJECTED_SCALE, ProjectedMinimum};

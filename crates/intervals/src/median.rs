@@ -12,8 +12,9 @@
 //! 2. **Where to look** (0.3·ε, two halves): report noisy max over the candidates of the
 //!    public grid of the declared range (the grid is every multiple of a decimal step, so
 //!    integers and recorded decimals are on it; the candidates are every [`REFINEMENT`]-th
-//!    point, at least [`CANDIDATES`]; from [`FINE_GRID_N`] values on the grid is [`FINER`]
-//!    times finer)
+//!    point, at least [`CANDIDATES`]; from [`FINE_GRID_N`] values on, and from
+//!    [`FINE_GRID_SMALLEST_N`] where n·ε is at least [`FINE_GRID_N_EPSILON`], the grid is
+//!    [`FINER`] times finer)
 //!    picks ĝ_L where A(g) = #{x < g} crosses `thr` and ĝ_U where B(g) = #{x > g} crosses it
 //!    (scores in [`select_scores`], sensitivity 1; on an atom the pick is the atom's point).
 //! 3. **One noisy histogram** (0.7·ε): k points of the grid on a ladder around the middle of
@@ -51,7 +52,7 @@ use dptest_core::{Bounds, Estimate, check_level};
 use dptest_mechanisms::Epsilon;
 
 use crate::corrected::{CorrectedMinimum, TOTAL_SHARE};
-use crate::counts::GridCounts;
+use crate::counts::{GridCounts, MedianGrid};
 use crate::error::IntervalError;
 use crate::noise::IntervalNoise;
 use crate::projected::ProjectedMinimum;
@@ -82,8 +83,20 @@ pub const REFINEMENT: usize = 10;
 /// [−10, 10] it is level (1.07–1.08× at ε = 1, 1.02–1.03× at ε = 10; docs/intervals.md, "A
 /// finer grid from n = 10⁵ on"). n is public, so the grid is too.
 pub const FINE_GRID_N: u64 = 100_000;
-/// How many times finer the grid is from [`FINE_GRID_N`] values on.
+/// How many times finer the grid is where it is finer.
 pub const FINER: usize = 10;
+/// Below [`FINE_GRID_N`] the grid is [`FINER`] times finer too from this many values on, where
+/// n times the interval's ε is at least [`FINE_GRID_N_EPSILON`]. Ten times the candidates add
+/// a noise scale's ln 10 to the score a flat stretch of empty candidates (or the stretch
+/// between two atoms) needs to outweigh the crossing; where n·ε is large, those stretches
+/// score far more noise scales below it. At n = 10⁴, ε = 5 on [−1000, 1000] it took the width
+/// from 1.51–1.62× the public interval's to 1.12–1.14× (normal, exponential, t3), while at
+/// ε = 1 it cost the half-integers their atom (docs/intervals.md, "A finer grid from n = 10⁵
+/// on").
+pub const FINE_GRID_SMALLEST_N: u64 = 10_000;
+/// The least n·ε (the interval's ε) for the finer grid between [`FINE_GRID_SMALLEST_N`] and
+/// [`FINE_GRID_N`] values: 2·10⁴, ε ≥ 2 at n = 10⁴.
+pub const FINE_GRID_N_EPSILON: f64 = 20_000.0;
 /// Where the lower side's points sit around the lower pick, as fractions of the distance
 /// between the two picks (each at least one grid step below the next; the upper side's
 /// mirror them around the upper pick). Where the candidates are every [`REFINEMENT`]-th point
@@ -151,7 +164,7 @@ pub fn median_interval_with(
 ) -> Result<MedianInterval, IntervalError> {
     check_level(level).map_err(|e| IntervalError::Level(e.0))?;
     check_median_interval(range, epsilon.value())?;
-    let counts = GridCounts::of_values(values, range)?;
+    let counts = GridCounts::of_values(values, range, epsilon.value())?;
     median_interval_of_counts(&counts, level, epsilon, noise)
 }
 
@@ -160,7 +173,8 @@ pub fn median_interval_with(
 /// them. The same counts and noise give the same interval as the values.
 ///
 /// # Errors
-/// A level outside (0, 1), an ε the interval refuses, or the mechanism's error.
+/// A level outside (0, 1), an ε the interval refuses, counts on the grid of another n or ε
+/// ([`MedianGrid::new`]), or the mechanism's error.
 pub fn median_interval_of_counts(
     counts: &GridCounts,
     level: f64,
@@ -171,6 +185,9 @@ pub fn median_interval_of_counts(
     let range = counts.range();
     check_median_interval(range, epsilon.value())?;
     let n = usize::try_from(counts.n()).map_err(|_| IntervalError::Cells("too many values"))?;
+    if counts.grid() != MedianGrid::new(range, counts.n(), epsilon.value())? {
+        return Err(IntervalError::Cells("counts on the grid of another ε"));
+    }
     let (select, histogram) = split(epsilon)?;
     let threshold = threshold(n, alpha, 2.0 / histogram.value());
     let target = threshold.map_or(0, |t| t.count).clamp(0, n as i64);
@@ -651,7 +668,7 @@ mod tests {
             let mut count = 0;
             for _ in 0..1000 {
                 let values: Vec<f64> = (0..n).map(|_| rng.sample(StandardNormal)).collect();
-                let counts = GridCounts::of_values(&values, range).unwrap();
+                let counts = GridCounts::of_values(&values, range, epsilon).unwrap();
                 let candidates: Vec<i64> = counts.grid().candidates().collect();
                 let (lower, _) = select_scores(&counts, thr);
                 let pick = counts.grid().point(candidates[noise.select(&lower, select).unwrap()]);
@@ -666,6 +683,23 @@ mod tests {
         assert!(outside(300, 1.0) < 10 && outside(1000, 1.0) < 10);
     }
 
+    /// The interval reads counts on the grid of its own n and ε only: counts a front end
+    /// placed on the grid of another ε (at n = 10⁴, ε = 1 the coarser grid, at ε = 2 the finer)
+    /// are refused, and the same counts at their own ε give an interval.
+    #[test]
+    fn counts_on_the_grid_of_another_epsilon_are_refused() {
+        use crate::noise::SimulatedNoise;
+        use rand::SeedableRng;
+        let range = Bounds::new(-10.0, 10.0).unwrap();
+        let values: Vec<f64> = (0..10_000).map(|i| (f64::from(i) * 0.37).sin()).collect();
+        let counts = GridCounts::of_values(&values, range, 1.0).unwrap();
+        let mut noise = SimulatedNoise(rand_chacha::ChaCha8Rng::seed_from_u64(2));
+        let at = |e: f64| Epsilon::new(e).unwrap();
+        let refusal = median_interval_of_counts(&counts, 0.95, at(2.0), &mut noise).unwrap_err();
+        assert!(refusal.to_string().contains("another"), "{refusal}");
+        assert!(median_interval_of_counts(&counts, 0.95, at(1.0), &mut noise).is_ok());
+    }
+
     /// Adversarial search at larger n on the release's own grid: random datasets with heavy
     /// ties at grid points, one value moved to the farthest place, ladders from random picks.
     #[test]
@@ -673,7 +707,7 @@ mod tests {
         use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         let range = Bounds::new(0.0, 10.0).unwrap();
-        let grid = MedianGrid::new(range, 200).unwrap();
+        let grid = MedianGrid::new(range, 200, 1.0).unwrap();
         let (first, last) = grid.indices();
         for _ in 0..200 {
             let n = rng.random_range(5..200);

@@ -90,14 +90,15 @@ impl MedianSource {
         }
     }
 
-    /// The counts the interval reads, on the declared `range`.
-    fn counts(&self, range: Bounds) -> Result<GridCounts, Refusal> {
+    /// The counts the interval reads, on the declared `range`'s grid for the interval's
+    /// `epsilon`.
+    fn counts(&self, range: Bounds, epsilon: f64) -> Result<GridCounts, Refusal> {
         match self {
             MedianSource::Values(values) => {
-                GridCounts::of_values(values, range).map_err(Refusal::from_display)
+                GridCounts::of_values(values, range, epsilon).map_err(Refusal::from_display)
             }
             MedianSource::Cells { cells, n } => {
-                let counts = GridCounts::from_cells(range, cells.iter().copied())
+                let counts = GridCounts::from_cells(range, epsilon, cells.iter().copied())
                     .map_err(Refusal::from_display)?;
                 if counts.n() != *n {
                     return Err(Refusal(
@@ -125,7 +126,7 @@ pub fn median_estimate(
     let epsilon = median_ci_epsilon(choices, what)?;
     let (Some(ci), Some(range)) = (choices.ci, choices.bounds) else { return Ok(None) };
     let e = Epsilon::new(epsilon).map_err(Refusal::from_display)?;
-    let counts = source.counts(range)?;
+    let counts = source.counts(range, epsilon)?;
     let m = median_interval_of_counts(&counts, ci.level, e, &mut OsNoise)
         .map_err(Refusal::from_display)?;
     Ok(Some(Estimate {

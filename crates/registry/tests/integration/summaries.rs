@@ -162,7 +162,7 @@ fn the_median_interval_reads_the_grid_cells_a_summary_brings() {
     let d = values();
     let n = d.len() as u64;
     let range = dptest_core::Bounds::new(-2.0, 2.0).unwrap();
-    let grid = MedianGrid::new(range, n).unwrap();
+    let grid = MedianGrid::new(range, n, 1.0).unwrap();
     let cells: Vec<_> = d.iter().map(|&v| (grid.cell(range.clamp(v)), 1)).collect();
     let ci = Choices { ci: Some(CiRequest { level: 0.9, epsilon: Some(1.0) }), ..choices() };
     let count = |f: fn(&f64) -> bool| d.iter().filter(|x| f(x)).count() as u64;
