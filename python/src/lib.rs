@@ -594,10 +594,9 @@ fn release_summary(
 /// The public grid of the median interval on the declared range `(lo, hi)` for `n` values and
 /// the interval's ε `epsilon` (finer for large n or n·ε: `dptest_intervals::MedianGrid::new`),
 /// for a front end that counts the values' cells where the rows live: `(kind, a, b, first,
-/// last)` with kind
-/// `"decimal"` (a = mantissa, b = exponent: the point of index i is `(i·a) as f64 · 10^b`, or
-/// `/ 10^−b` for b < 0) or `"even"` (a = origin, b = step: `a + b·i`), and the first and last
-/// index inside the range (`dptest_intervals::MedianGrid`).
+/// last)` with kind `"decimal"` (a = mantissa, b = exponent: the point of index i is
+/// `(i·a) as f64 · 10^b`, or `/ 10^−b` for b < 0) or `"even"` (a = origin, b = step:
+/// `a + b·i`), and the first and last index inside the range.
 #[pyfunction]
 fn median_grid(lo: f64, hi: f64, n: u64, epsilon: f64) -> PyResult<(String, f64, f64, i64, i64)> {
     let grid = MedianGrid::new(Bounds::new(lo, hi).map_err(err)?, n, epsilon).map_err(err)?;
