@@ -322,7 +322,8 @@ def _median_cells(tested: Any, bounds: Tuple[float, float], n: int,
     """The ``n`` tested values' counts on the median interval's grid of the declared range and
     the interval's ε (finer for large n or n·ε), counted in the cluster: each value clamped to
     the range and placed at a grid point or strictly between two (``MedianGrid::cell``), then
-    one aggregation; only the counts (at most two a grid point) reach the driver."""
+    one aggregation by grid index; only the counts (one row a grid index, read a partition at
+    a time, two cells at most) reach the driver."""
     lo, hi = float(bounds[0]), float(bounds[1])
     kind, a, b, first, last = _dptest.median_grid(lo, hi, int(n), float(epsilon))
     spacing = (kind, a, b)
@@ -339,9 +340,17 @@ def _median_cells(tested: Any, bounds: Tuple[float, float], n: int,
     for _ in range(_CELL_STEPS):
         up = (F.col("i") < last) & (_grid_point(F.col("i") + 1, spacing) <= F.col("x"))
         cells = cells.withColumn("i", F.when(up, F.col("i") + 1).otherwise(F.col("i")))
-    at_point = _grid_point(F.col("i"), spacing) == F.col("x")
-    counted = cells.groupBy("i", at_point.alias("at")).count().collect()
-    return [(int(r["i"]), bool(r["at"]), int(r["count"])) for r in counted]
+    at_point = F.when(_grid_point(F.col("i"), spacing) == F.col("x"), 1).otherwise(0)
+    counted = cells.groupBy("i").agg(F.count(F.lit(1)).alias("n"), F.sum(at_point).alias("at"))
+    # One row a grid index, streamed a partition at a time: the driver holds the cells only.
+    out: List[Tuple[int, bool, int]] = []
+    for r in counted.toLocalIterator():
+        index, total, at = int(r["i"]), int(r["n"]), int(r["at"])
+        if at:
+            out.append((index, True, at))
+        if total > at:
+            out.append((index, False, total - at))
+    return out
 
 
 def _interval_cells(tested: Any, ci: Optional[float], ci_epsilon: Optional[float],
