@@ -192,7 +192,7 @@ impl GridCounts {
 
     fn tally(values: &[f64], grid: MedianGrid) -> Self {
         let cells = values.iter().map(|&v| (grid.cell(grid.range.clamp(v)), 1)).collect();
-        Self::gather(grid, cells).expect("n values cannot overflow a u64")
+        Self::gather(grid, cells)
     }
 
     /// The counts a front end tallied where the rows live: for each [`GridCell`] (as
@@ -229,22 +229,19 @@ impl GridCounts {
                 return Err(IntervalError::Cells("a cell outside the declared range's grid"));
             }
         }
-        let counts =
-            Self::gather(grid, cells).ok_or(IntervalError::Cells("counts that overflow"))?;
+        let counts = Self::gather(grid, cells);
         if counts.n() == 0 {
             return Err(IntervalError::Empty);
         }
         Ok(counts)
     }
 
-    /// Sorts the cells and adds up each one's counts, keeping the occupied ones; `None` when
-    /// the total overflows.
-    fn gather(grid: MedianGrid, mut cells: Vec<(GridCell, u64)>) -> Option<Self> {
+    /// Sorts the cells and adds up each one's counts, keeping the occupied ones (the callers
+    /// know the total fits in a `u64`: n values, or a sum checked before).
+    fn gather(grid: MedianGrid, mut cells: Vec<(GridCell, u64)>) -> Self {
         cells.sort_unstable_by_key(|c| c.0);
         let mut counts = Self { grid, index: Vec::new(), before: vec![0], at: Vec::new() };
-        let mut total = 0u64;
         for (cell, count) in cells.into_iter().filter(|c| c.1 > 0) {
-            total = total.checked_add(count)?;
             if counts.index.last() != Some(&cell.index) {
                 counts.index.push(cell.index);
                 counts.at.push(0);
@@ -256,7 +253,7 @@ impl GridCounts {
             }
             counts.before[o + 1] += count;
         }
-        Some(counts)
+        counts
     }
 
     /// The number of values.
@@ -300,7 +297,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         for (lo, hi) in [(-10.0, 10.0), (0.13, 0.29), (1.0e10, 1.0e10 + 1.0e-3), (-3.0, 1.0e5)] {
             let range = Bounds::new(lo, hi).unwrap();
-            // Every n here is below FINE_GRID_N: one grid for all of them.
+            // Every n here is below FINE_GRID_SMALLEST_N: one grid for all of them.
             let grid = MedianGrid::new(range, 300, 1.0).unwrap();
             let (first, last) = grid.indices();
             for _ in 0..20 {
