@@ -39,6 +39,8 @@
 //! - **Released noise is never seeded.** [`release_laplace`] reads the operating system's
 //!   CSPRNG ([`rand::rngs::SysRng`]) and accepts no RNG or seed. A seeded variant exists
 //!   only behind the cargo feature `insecure-seeded-noise`, for tests; it is not private.
+//!   [`report_noisy_max`] reads the same CSPRNG 4096 bytes at a time (each byte used once,
+//!   one reader a call), since it draws a noise for every candidate.
 //!   [`sample_discrete_laplace`] takes any RNG because simulations of public reference
 //!   distributions need seeds; never use it to release noise about real data.
 //! - **Public parameters.** ε, Δ, the sample size n and the declared groups are public; group
@@ -55,6 +57,7 @@ mod cks20;
 mod error;
 mod exact;
 mod noisy_max;
+mod os_bytes;
 mod params;
 mod plan;
 mod release;
