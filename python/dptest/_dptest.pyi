@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 __version__: str
 _F = npt.NDArray[np.float64]
+_I = npt.NDArray[np.int64]
 
 def kruskal(samples: Sequence[_F], labels: Sequence[str], alpha: float) -> str: ...
 def kruskal_reference_pvalue(released: float, n: int, groups: int, epsilon: float,
@@ -42,7 +43,7 @@ def release_summary(test: str, kind: str, floats: Sequence[float], counts: Seque
                     options: Sequence[Tuple[str, str]],
                     ci: Optional[Tuple[float, Optional[float]]], draws: Optional[int],
                     seed: Optional[int], alpha: float,
-                    median_cells: Optional[Sequence[Tuple[int, bool, int]]] = None,
+                    median_cells: Optional[Tuple[_I, _I, _I]] = None,
                     placement_sums: Optional[Tuple[int, int]] = None,
                     rank_moments: Optional[Tuple[Sequence[Sequence[int]],
                                                  Sequence[Sequence[int]],

@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import math
 import secrets
+from array import array
 from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
 
 from . import _api, _dptest
 from . import public as _public
@@ -318,12 +321,13 @@ def _grid_point(index: Any, spacing: Tuple[str, float, float]) -> Any:
 
 
 def _median_cells(tested: Any, bounds: Tuple[float, float], n: int,
-                  epsilon: float) -> List[Tuple[int, bool, int]]:
+                  epsilon: float) -> Tuple[Any, Any, Any]:
     """The ``n`` tested values' counts on the median interval's grid of the declared range and
     the interval's ε (finer for large n or n·ε), counted in the cluster: each value clamped to
     the range and placed at a grid point or strictly between two (``MedianGrid::cell``), then
     one aggregation by grid index; only the counts (one row a grid index, read a partition at
-    a time, two cells at most) reach the driver."""
+    a time) reach the driver, kept as three int64 arrays (the index, the values at its point,
+    those strictly after it), 24 bytes an index, as ``_dptest.release_summary`` takes them."""
     lo, hi = float(bounds[0]), float(bounds[1])
     kind, a, b, first, last = _dptest.median_grid(lo, hi, int(n), float(epsilon))
     spacing = (kind, a, b)
@@ -342,19 +346,17 @@ def _median_cells(tested: Any, bounds: Tuple[float, float], n: int,
         cells = cells.withColumn("i", F.when(up, F.col("i") + 1).otherwise(F.col("i")))
     at_point = F.when(_grid_point(F.col("i"), spacing) == F.col("x"), 1).otherwise(0)
     counted = cells.groupBy("i").agg(F.count(F.lit(1)).alias("n"), F.sum(at_point).alias("at"))
-    # One row a grid index, streamed a partition at a time: the driver holds the cells only.
-    out: List[Tuple[int, bool, int]] = []
+    # One row a grid index, streamed a partition at a time: the driver holds the counts only.
+    indices, at_point, after_point = array("q"), array("q"), array("q")
     for r in counted.toLocalIterator():
-        index, total, at = int(r["i"]), int(r["n"]), int(r["at"])
-        if at:
-            out.append((index, True, at))
-        if total > at:
-            out.append((index, False, total - at))
-    return out
+        indices.append(r["i"])
+        at_point.append(r["at"])
+        after_point.append(r["n"] - r["at"])
+    return tuple(np.frombuffer(a, dtype=np.int64) for a in (indices, at_point, after_point))
 
 
 def _interval_cells(tested: Any, ci: Optional[float], ci_epsilon: Optional[float],
-                    bounds: Optional[Tuple[float, float]], n: int) -> Optional[list]:
+                    bounds: Optional[Tuple[float, float]], n: int) -> Optional[tuple]:
     """The median interval's grid counts when an interval was asked for (``_prepare`` has
     already refused an interval without its range or its ε)."""
     if ci is None or bounds is None or ci_epsilon is None:
@@ -629,7 +631,7 @@ def _release_summary(test: str, kind: str, floats: Sequence[float], counts: Sequ
                      labels: Sequence[str], prepared: Tuple[tuple, float, float], *,
                      paired: bool = False, alpha: float = 0.05, draws: Optional[int] = None,
                      seed: Optional[int] = None, ledger: Any = None,
-                     progress: Optional[bool] = None, median_cells: Optional[list] = None,
+                     progress: Optional[bool] = None, median_cells: Optional[tuple] = None,
                      placement_sums: Optional[Tuple[int, int]] = None,
                      rank_moments: Optional[tuple] = None) -> "_api.TestResult":
     """The release of the summary (and of what its interval reads beyond it: the median's grid

@@ -457,3 +457,34 @@ def test_the_ledger_is_charged_the_test_and_its_interval(tmp_path):
     assert r.ledger["spent"] == 1.5
     with pytest.raises(dptest.PrivacyBudgetError):
         dptest.wilcoxon(PAIRS, epsilon=0.4, ci=0.95, ci_epsilon=0.2, bounds=(-5, 5), ledger=led)
+
+
+def test_median_cells_from_a_front_end_are_checked():
+    """The median's grid counts arrive as three int64 arrays, one entry a grid index (what
+    dptest.spark sends): well formed, they give an interval inside the declared range; arrays
+    of different lengths, a negative count or counts that do not add up to n are refused."""
+    x = np.round(np.random.default_rng(3).normal(size=2000), 2)
+    lo, hi, eps = -10.0, 10.0, 1.0
+    cells = dptest._dptest.median_grid_cells(x, lo, hi, eps)
+    indices = np.array(sorted({i for i, _, _ in cells}), dtype=np.int64)
+    where = {i: k for k, i in enumerate(indices)}
+    at_point, after_point = np.zeros_like(indices), np.zeros_like(indices)
+    for i, at, count in cells:
+        (at_point if at else after_point)[where[i]] += count
+    positive, negative = int((x > 0).sum()), int((x < 0).sum())
+    choices = dptest._api._choices(1.0, bounds=(lo, hi), ci=0.95, ci_epsilon=eps)
+
+    def release(median_cells):
+        return dptest._dptest.release_summary(
+            "sign", "signs", [], [positive, negative, x.size - positive - negative], [], False,
+            *choices, None, None, 0.05, median_cells)
+
+    text, _ = release((indices, at_point, after_point))
+    estimate = json.loads(text)["estimate"]
+    assert lo <= estimate["low"] <= estimate["high"] <= hi
+    short = (indices, at_point[:-1], after_point)
+    negative_count = (indices, at_point, np.where(indices == indices[0], -1, after_point))
+    missing = (indices[1:], at_point[1:], after_point[1:])
+    for bad in (short, negative_count, missing):
+        with pytest.raises(ValueError):
+            release(bad)

@@ -286,7 +286,10 @@ def test_median_grid_cells_are_the_in_memory_cells(spark, dps, bounds, copies, e
                                    np.nextafter(hi, np.inf)]]), copies)
     sdf = spark.createDataFrame(pd.DataFrame({"x": values})).repartition(3)
     tested, _, rows = dps._tested(sdf, None, None, "x", 0.0, True, "propagate")
-    got = sorted(dps._median_cells(tested, bounds, rows, epsilon))
+    indices, at_point, after_point = dps._median_cells(tested, bounds, rows, epsilon)
+    assert all(a.dtype == np.int64 and a.size == indices.size for a in (at_point, after_point))
+    got = sorted((int(i), at, int(c)) for i, a, b in zip(indices, at_point, after_point)
+                 for at, c in ((True, a), (False, b)) if c > 0)
     want = dptest._dptest.median_grid_cells(values, lo, hi, epsilon)
     assert got == want and sum(c for _, _, c in got) == rows == n == values.size
 
