@@ -9,7 +9,8 @@ use dptest_core::Alternative;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{SIGN_SENSITIVITY, SignReference, SignSample};
+use crate::binomial::BinomialLaw;
+use crate::{SIGN_SENSITIVITY, SignReference, SignSample, WINDOW_SDS};
 
 fn statistic(values: &[f64]) -> f64 {
     SignSample::new(values).unwrap().counts().statistic()
@@ -50,22 +51,18 @@ fn adversarial_neighbours_stay_within_the_sensitivity() {
     }
 }
 
-/// P(p ≤ α) with m non-zero values of n: Σ_B P(B) · P(release of 2B − m rejects).
+/// P(p ≤ α) with m non-zero values of n: Σ_B P(B) · P(release of 2B − m rejects), over B
+/// within `WINDOW_SDS` standard deviations of m/2 (the rest weighs below 2·e^{−800}).
 fn exact_size(reference: &SignReference, m: usize, alpha: f64, alternative: Alternative) -> f64 {
     let critical = reference.critical_value(alpha, alternative).unwrap();
-    let mut pmf = vec![1.0];
-    for j in 1..=m {
-        pmf.push(0.0);
-        for k in (1..=j).rev() {
-            pmf[k] = 0.5 * (pmf[k] + pmf[k - 1]);
-        }
-        pmf[0] *= 0.5;
-    }
-    pmf.iter()
-        .enumerate()
-        .map(|(b, p)| {
+    let binomial = BinomialLaw::new(m as u64, 0.5);
+    let (mean, reach) = (m as f64 / 2.0, WINDOW_SDS * (m as f64).sqrt() / 2.0);
+    let first = (mean - reach).floor().max(0.0) as u64;
+    let last = ((mean + reach).ceil() as u64).min(m as u64);
+    (first..=last)
+        .map(|b| {
             let t = 2.0 * b as f64 - m as f64;
-            p * reference.rejection_probability(t, critical, alternative)
+            binomial.pmf(b) * reference.rejection_probability(t, critical, alternative)
         })
         .sum()
 }
@@ -147,5 +144,89 @@ fn a_single_value_reference_is_the_larger_of_two_closed_forms() {
         let want = zero.max(one).min(1.0);
         let got = reference.p_value(x, Alternative::TwoSided).unwrap();
         assert!((got - want).abs() < 1e-14, "x {x}: {got} vs {want}");
+    }
+}
+
+/// (2·B − m) ⊕ Laplace for every m = 0, …, n, the pmf of m by averaging that of m − 1 with
+/// itself shifted: the reference as the largest tail over every number of zeros, computed
+/// without the argument of the module docs of `private`.
+fn every_null(n: usize, scale: f64) -> Vec<dptest_refdist::exact::LatticeLaplace> {
+    let mut pmf = vec![1.0];
+    let mut laws = Vec::with_capacity(n + 1);
+    for m in 0..=n {
+        if m > 0 {
+            pmf.push(0.0);
+            for k in (1..=m).rev() {
+                pmf[k] = 0.5 * (pmf[k] + pmf[k - 1]);
+            }
+            pmf[0] *= 0.5;
+        }
+        let law = dptest_refdist::exact::LatticeLaplace::new(-(m as f64), 2.0, pmf.clone(), scale);
+        laws.push(law.unwrap());
+    }
+    laws
+}
+
+/// The p-value from the four numbers of non-zero values 0, 1, n − 1 and n is the largest tail
+/// over every number, for every n ≤ 40 and at n = 300, at noise scales from far below the
+/// lattice step to far above it, at released values on, beside and between lattice points,
+/// for every alternative.
+#[test]
+fn the_largest_tail_is_at_the_ends() {
+    let sizes = (1..=40).chain([300]);
+    for n in sizes {
+        for scale in [0.05, 0.2, 1.0, 2.0, 20.0] {
+            let reference = SignReference::with_scale(n, scale).unwrap();
+            let laws = every_null(n, scale);
+            let reach = n as f64 + 4.0 + 3.0 * scale;
+            let points = (0..=(4.0 * reach) as i64).map(|i| -reach + i as f64 / 2.0);
+            let beside = (-(n as i64) - 2..=n as i64 + 2).flat_map(|k| {
+                let k = k as f64;
+                [k, k + 1e-9, k - 1e-9, k + 0.5]
+            });
+            let stride = if n > 100 { 23 } else { 1 };
+            for t in points.chain(beside).step_by(stride) {
+                for alternative in Alternative::ALL {
+                    let tail = |law: &dptest_refdist::exact::LatticeLaplace| match alternative {
+                        Alternative::Greater => law.sf(t),
+                        Alternative::Less => law.cdf(t),
+                        Alternative::TwoSided => law.two_sided_p(t),
+                    };
+                    let want = laws.iter().map(tail).fold(0.0, f64::max).min(1.0);
+                    let got = reference.p_value(t, alternative).unwrap();
+                    assert!(
+                        (got - want).abs() <= 1e-12 * want.max(1e-300) + 1e-300,
+                        "n {n}, b {scale}, t {t}, {alternative:?}: {got} against {want}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The exact size at sizes the reference once refused (n > 10⁴), for numbers of non-zero
+/// values from one to all, two-sided and one-sided: a table for docs/notes/sign.md. Run with
+/// `cargo test --release -p dptest-sign --lib audit::the_size_at_large_n -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore = "a table; run in release mode"]
+fn the_size_at_large_n() {
+    println!("| n | ε | α | m = n | n − 1 | n/2 | n/10 | 1000 | 1 | one-sided, m = n |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    for n in [100_000, 1_000_000, 10_000_000] {
+        for epsilon in [0.1, 1.0, 10.0] {
+            let reference = SignReference::with_scale(n, SIGN_SENSITIVITY / epsilon).unwrap();
+            for alpha in [0.01, 0.05] {
+                let sizes: Vec<String> = [n, n - 1, n / 2, n / 10, 1000, 1]
+                    .iter()
+                    .map(|&m| {
+                        format!("{:.5}", exact_size(&reference, m, alpha, Alternative::TwoSided))
+                    })
+                    .collect();
+                let one_sided = exact_size(&reference, n, alpha, Alternative::Greater);
+                println!("| {n} | {epsilon} | {alpha} | {} | {one_sided:.5} |", sizes.join(" | "));
+                assert!(sizes.iter().all(|s| s.parse::<f64>().unwrap() <= alpha + 1e-9));
+            }
+        }
     }
 }

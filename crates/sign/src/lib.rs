@@ -40,8 +40,8 @@ pub use crate::{
     binomtest::{BinomTestResult, ProportionCiMethod, ProportionInterval, binomtest},
     error::SignError,
     private::{
-        MAX_N, PrivateSignOptions, SIGN_SENSITIVITY, SignDetail, SignReference, private_sign,
-        private_sign_of_counts, release_sign,
+        MAX_N, PrivateSignOptions, SIGN_SENSITIVITY, SignDetail, SignReference, WINDOW_SDS,
+        private_sign, private_sign_of_counts, release_sign,
     },
     public::{SignTestResult, sign_test, sign_test_around},
     sample::{SignCounts, SignSample},

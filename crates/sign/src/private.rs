@@ -12,6 +12,24 @@
 //! of zeros is private, so the p-value is the largest tail over m = 0, …, n of
 //! (2·B − m) ⊕ Laplace: conditionally valid for every m, hence valid (and exact in the sense
 //! of no Monte Carlo error: each tail is an exact lattice ⊕ Laplace sum).
+//!
+//! **Where the largest tail is.** Write X_m = T_m + L. Two more non-zero values add
+//! η ∈ {−2, 0, 2} with probabilities ¼, ½, ¼, so P(X_{m+2} ≥ t) − P(X_m ≥ t) =
+//! ¼·(h_m(t − 2) − h_m(t)) with h_m(x) = P(x ≤ X_m < x + 2). A window of length 2 holds
+//! exactly one point of T_m's lattice (step 2), so h_m is the Laplace density convolved
+//! with the step function that takes, at y, the binomial probability of the lattice point in
+//! (y − 2, y]: a unimodal function, as the binomial law is. The Laplace density is
+//! log-concave, hence strongly unimodal (Ibragimov 1956), so h_m is unimodal; X_m is
+//! continuous and symmetric about 0, so h_m is symmetric about −1. Hence h_m(t − 2) ≥ h_m(t)
+//! exactly when |t − 1| ≤ |t + 1|, that is t ≥ 0: for t ≥ 0 the upper tail grows along each
+//! parity of m and is largest at m = n − 1 or n; for t ≤ 0 it shrinks, and is largest at m = 0
+//! or 1. The lower tail at t is the upper tail at −t, and the two-sided p-value is twice the
+//! upper tail at |t|. So the largest tail over m = 0, …, n is the largest over m ∈ {0, 1,
+//! n − 1, n}, and each p-value costs four lattice sums instead of n + 1
+//! (`audit::the_largest_tail_is_at_the_ends` compares the two for every n ≤ 40 and at
+//! n = 300). Each sum runs over the binomial's terms within [`WINDOW_SDS`] standard
+//! deviations of its mean; by Hoeffding's inequality the mass left out is below 2·e^{−800},
+//! zero in floating point.
 
 use dptest_core::{Alternative, Outcome};
 use dptest_mechanisms::{Epsilon, LaplaceRelease, Sensitivity, laplace_plan, release_laplace};
@@ -19,15 +37,20 @@ use dptest_refdist::exact::LatticeLaplace;
 use dptest_refdist::{Evaluator, ReferenceInfo};
 use serde::Serialize;
 
+use crate::binomial::BinomialLaw;
 use crate::{SignCounts, SignError, SignSample};
 
 /// How far T = #positive − #negative moves when one value changes: 2 (one value goes from
 /// positive to negative or back).
 pub const SIGN_SENSITIVITY: f64 = 2.0;
 
-/// The largest n of the exact reference (each p-value sums O(n²) lattice terms: about half a
-/// second at this n in a release build).
-pub const MAX_N: usize = 10_000;
+/// The largest n of the exact reference: each p-value sums four lattice laws of about
+/// 40·√n points (1.3·10⁶ at this n), well inside the integers a float holds exactly.
+pub const MAX_N: usize = 1_000_000_000;
+
+/// How many standard deviations of binomial(m, ½) either side of its mean the reference laws
+/// keep (module docs: the mass left out is below 2·e^{−800}).
+pub const WINDOW_SDS: f64 = 40.0;
 
 /// The private release of T with Laplace noise (ε-DP; OS CSPRNG, exact sampler).
 ///
@@ -98,16 +121,16 @@ impl SignReference {
     /// # Errors
     /// [`SignError::Reference`] if a lattice cannot be built (never for a valid reference).
     pub fn p_value(&self, released: f64, alternative: Alternative) -> Result<f64, SignError> {
-        let mut worst: f64 = 0.0;
-        for_each_null(self.n, self.scale, |law| {
-            let p = match alternative {
-                Alternative::Greater => law.sf(released),
-                Alternative::Less => law.cdf(released),
-                Alternative::TwoSided => law.two_sided_p(released),
-            };
-            worst = worst.max(p);
-        })?;
-        Ok(worst.min(1.0))
+        Ok(largest_tail(&self.null_laws()?, released, alternative))
+    }
+
+    /// (2·B − m) ⊕ Laplace for the numbers m of non-zero values whose tails can be the
+    /// largest: 0, 1, n − 1 and n (module docs).
+    fn null_laws(&self) -> Result<Vec<LatticeLaplace>, SignError> {
+        let mut counts = vec![0, 1, self.n - 1, self.n];
+        counts.sort_unstable();
+        counts.dedup();
+        counts.into_iter().map(|m| null_law(m, self.scale)).collect()
     }
 
     /// The smallest c ≥ 0 whose p-value is at most α (`|T̃| ≥ c` rejects two-sided, `T̃ ≥ c`
@@ -124,9 +147,10 @@ impl SignReference {
             if alternative == Alternative::TwoSided { alternative } else { Alternative::Greater };
         // Beyond n + b·ln(2/α) every tail is below α.
         let (mut lo, mut hi) = (0.0, self.n as f64 + self.scale * (2.0 / alpha).ln());
+        let laws = self.null_laws()?;
         while hi - lo > 1e-9 * (1.0 + hi) {
             let mid = 0.5 * (lo + hi);
-            if self.p_value(mid, tail)? <= alpha {
+            if largest_tail(&laws, mid, tail) <= alpha {
                 hi = mid;
             } else {
                 lo = mid;
@@ -158,25 +182,25 @@ fn laplace_sf(y: f64, b: f64) -> f64 {
     if y >= 0.0 { 0.5 * (-y / b).exp() } else { 1.0 - 0.5 * (y / b).exp() }
 }
 
-/// Calls `visit` with (2·B − m) ⊕ Laplace(scale) for m = 0, …, n, B ~ binomial(m, ½); the
-/// pmf of m is the pmf of m − 1 averaged with itself shifted (stable, no factorials).
-fn for_each_null(
-    n: usize,
-    scale: f64,
-    mut visit: impl FnMut(&LatticeLaplace),
-) -> Result<(), SignError> {
-    let mut pmf = vec![1.0];
-    for m in 0..=n {
-        if m > 0 {
-            pmf.push(0.0);
-            for k in (1..=m).rev() {
-                pmf[k] = 0.5 * (pmf[k] + pmf[k - 1]);
-            }
-            pmf[0] *= 0.5;
-        }
-        visit(&LatticeLaplace::new(-(m as f64), 2.0, pmf.clone(), scale)?);
-    }
-    Ok(())
+/// The largest of `laws`' tails at `released` for `alternative` (at most 1).
+fn largest_tail(laws: &[LatticeLaplace], released: f64, alternative: Alternative) -> f64 {
+    let tail = |law: &LatticeLaplace| match alternative {
+        Alternative::Greater => law.sf(released),
+        Alternative::Less => law.cdf(released),
+        Alternative::TwoSided => law.two_sided_p(released),
+    };
+    laws.iter().map(tail).fold(0.0, f64::max).min(1.0)
+}
+
+/// (2·B − m) ⊕ Laplace(`scale`), B ~ binomial(m, ½), on the lattice points within
+/// [`WINDOW_SDS`] standard deviations of the mean (every point for small m).
+pub(crate) fn null_law(m: usize, scale: f64) -> Result<LatticeLaplace, SignError> {
+    let (mean, reach) = (m as f64 / 2.0, WINDOW_SDS * (m as f64).sqrt() / 2.0);
+    let first = (mean - reach).floor().max(0.0) as u64;
+    let last = ((mean + reach).ceil() as u64).min(m as u64);
+    let binomial = BinomialLaw::new(m as u64, 0.5);
+    let pmf = (first..=last).map(|k| binomial.pmf(k)).collect();
+    Ok(LatticeLaplace::new(2.0 * first as f64 - m as f64, 2.0, pmf, scale)?)
 }
 
 /// Public choices of [`private_sign`].
