@@ -10,7 +10,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::binomial::BinomialLaw;
-use crate::{SIGN_SENSITIVITY, SignReference, SignSample, WINDOW_SDS};
+use crate::private::binomial_window;
+use crate::{SIGN_SENSITIVITY, SignReference, SignSample};
 
 fn statistic(values: &[f64]) -> f64 {
     SignSample::new(values).unwrap().counts().statistic()
@@ -51,15 +52,12 @@ fn adversarial_neighbours_stay_within_the_sensitivity() {
     }
 }
 
-/// P(p ≤ α) with m non-zero values of n: Σ_B P(B) · P(release of 2B − m rejects), over B
-/// within `WINDOW_SDS` standard deviations of m/2 (the rest weighs below 2·e^{−800}).
+/// P(p ≤ α) with m non-zero values of n: Σ_B P(B) · P(release of 2B − m rejects), over B in
+/// the reference's window (the rest weighs below 2·e^{−800}).
 fn exact_size(reference: &SignReference, m: usize, alpha: f64, alternative: Alternative) -> f64 {
     let critical = reference.critical_value(alpha, alternative).unwrap();
     let binomial = BinomialLaw::new(m as u64, 0.5);
-    let (mean, reach) = (m as f64 / 2.0, WINDOW_SDS * (m as f64).sqrt() / 2.0);
-    let first = (mean - reach).floor().max(0.0) as u64;
-    let last = ((mean + reach).ceil() as u64).min(m as u64);
-    (first..=last)
+    binomial_window(m)
         .map(|b| {
             let t = 2.0 * b as f64 - m as f64;
             binomial.pmf(b) * reference.rejection_probability(t, critical, alternative)

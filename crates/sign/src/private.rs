@@ -18,7 +18,7 @@
 //! ¼·(h_m(t − 2) − h_m(t)) with h_m(x) = P(x ≤ X_m < x + 2). A window of length 2 holds
 //! exactly one point of T_m's lattice (step 2), so h_m is the Laplace density convolved
 //! with the step function that takes, at y, the binomial probability of the lattice point in
-//! (y − 2, y]: a unimodal function, as the binomial law is. The Laplace density is
+//! [y, y + 2): a unimodal function, as the binomial law is. The Laplace density is
 //! log-concave, hence strongly unimodal (Ibragimov 1956), so h_m is unimodal; X_m is
 //! continuous and symmetric about 0, so h_m is symmetric about −1. Hence h_m(t − 2) ≥ h_m(t)
 //! exactly when |t − 1| ≤ |t + 1|, that is t ≥ 0: for t ≥ 0 the upper tail grows along each
@@ -192,15 +192,23 @@ fn largest_tail(laws: &[LatticeLaplace], released: f64, alternative: Alternative
     laws.iter().map(tail).fold(0.0, f64::max).min(1.0)
 }
 
-/// (2·B − m) ⊕ Laplace(`scale`), B ~ binomial(m, ½), on the lattice points within
-/// [`WINDOW_SDS`] standard deviations of the mean (every point for small m).
-pub(crate) fn null_law(m: usize, scale: f64) -> Result<LatticeLaplace, SignError> {
+/// (2·B − m) ⊕ Laplace(`scale`), B ~ binomial(m, ½), on the values of B in
+/// [`binomial_window`].
+fn null_law(m: usize, scale: f64) -> Result<LatticeLaplace, SignError> {
+    let window = binomial_window(m);
+    let first = *window.start();
+    let binomial = BinomialLaw::new(m as u64, 0.5);
+    let pmf = window.map(|k| binomial.pmf(k)).collect();
+    Ok(LatticeLaplace::new(2.0 * first as f64 - m as f64, 2.0, pmf, scale)?)
+}
+
+/// The values of B ~ binomial(m, ½) within [`WINDOW_SDS`] standard deviations of its mean
+/// (all of them for small m): the rest weigh below 2·e^{−800} together.
+pub(crate) fn binomial_window(m: usize) -> std::ops::RangeInclusive<u64> {
     let (mean, reach) = (m as f64 / 2.0, WINDOW_SDS * (m as f64).sqrt() / 2.0);
     let first = (mean - reach).floor().max(0.0) as u64;
     let last = ((mean + reach).ceil() as u64).min(m as u64);
-    let binomial = BinomialLaw::new(m as u64, 0.5);
-    let pmf = (first..=last).map(|k| binomial.pmf(k)).collect();
-    Ok(LatticeLaplace::new(2.0 * first as f64 - m as f64, 2.0, pmf, scale)?)
+    first..=last
 }
 
 /// Public choices of [`private_sign`].
