@@ -22,7 +22,8 @@ use crate::{Epsilon, MechanismError, Sensitivity};
 /// OS CSPRNG: ε-DP when each score has sensitivity `sensitivity` (Δ, an integer ≥ 1).
 ///
 /// The OS is asked for 4096 bytes at a time (one release's reader, never kept), since one
-/// system call a word made a noisy max over 10⁵ candidates forty times slower.
+/// system call a word made a noisy max over 10⁵ candidates about twelve times slower
+/// (`tests::the_block_reader_saves`).
 ///
 /// # Errors
 /// [`MechanismError::InvalidSensitivity`] for Δ = 0 or no scores, or the sampler's errors.
@@ -91,5 +92,27 @@ mod tests {
         assert!((1200..1900).contains(&wins), "{wins}");
         assert!(noisy_max_with(&[], 1, eps, &mut rng).is_err());
         assert!(report_noisy_max(&[1, 5], 1, eps).is_ok());
+    }
+
+    /// What reading the OS CSPRNG a block at a time saves: a noisy max over 10⁵ candidates
+    /// with the OS asked for every word, and through [`OsBytes`] (the figures CHANGELOG.md
+    /// quotes). Run with `cargo test --release -p dptest-mechanisms --lib
+    /// noisy_max::tests::the_block_reader_saves -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "timing; run in release mode"]
+    fn the_block_reader_saves() {
+        let scores: Vec<i64> = (0..100_000).map(|i| i % 1000).collect();
+        let eps = Epsilon::new(1.0).unwrap();
+        for round in 0..3 {
+            let start = std::time::Instant::now();
+            noisy_max_with(&scores, 1, eps, &mut rand::rngs::SysRng).unwrap();
+            let word_at_a_time = start.elapsed();
+            let start = std::time::Instant::now();
+            noisy_max_with(&scores, 1, eps, &mut OsBytes::new()).unwrap();
+            println!(
+                "round {round}: {word_at_a_time:?} a word at a time, {:?} through OsBytes",
+                start.elapsed()
+            );
+        }
     }
 }
