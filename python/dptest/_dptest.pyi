@@ -37,6 +37,11 @@ def release(test: str, samples: Sequence[_F], labels: Sequence[str], paired: boo
             ci: Optional[Tuple[float, Optional[float]]], draws: Optional[int],
             seed: Optional[int], alpha: float) -> str: ...
 WILCOXON_PERMUTATION_MAX_N: int
+LEDGER_FORMAT: str
+DEFAULT_DELTA_BUDGET: float
+def ttest_grid(lo: float, hi: float, popmean: float) -> Tuple[int, int, int]: ...
+def ttest_grid_sums(values: _F, lo: float, hi: float,
+                    popmean: float) -> Tuple[int, int, int]: ...
 def release_summary(test: str, kind: str, floats: Sequence[float], counts: Sequence[int],
                     labels: Sequence[str], paired: bool, epsilon: float, delta: Optional[float],
                     alternative: str, bounds: Optional[Tuple[float, float]], popmean: float,

@@ -15,8 +15,10 @@ from . import _dptest
 
 __all__ = ["Ledger", "LEDGER_FORMAT", "DEFAULT_DELTA_BUDGET"]
 
-LEDGER_FORMAT = "dptest-ledger-2"
-DEFAULT_DELTA_BUDGET = 1e-5
+#: The file format's name and a dataset's δ budget when none is declared (0: only pure ε-DP
+#: releases), both from the Rust crate.
+LEDGER_FORMAT: str = _dptest.LEDGER_FORMAT
+DEFAULT_DELTA_BUDGET: float = _dptest.DEFAULT_DELTA_BUDGET
 
 
 class Ledger:
@@ -31,7 +33,8 @@ class Ledger:
     budget : float, optional
         Total ε of the dataset, set on its first release (fixed after).
     delta_budget : float, optional
-        Total δ, set on its first release (default 1e-5).
+        Total δ, set on its first release (default 0: only pure ε-DP releases; a
+        release with δ > 0, such as ``statistic="paper"``, is refused until one is declared).
 
     Examples
     --------

@@ -600,19 +600,31 @@ def ttest(df: Any, *, before: Optional[str] = None, after: Optional[str] = None,
     lo, hi = float(bounds[0]), float(bounds[1])
     prepared = _prepare("t-test", n, 1, paired, eps, alternative=alternative, bounds=(lo, hi),
                         popmean=float(popmean), options={"reference": reference}, ci=ci)
-    # The release's scale (dptest_t_test::Rescaling): clamp to the bounds, centre at popmean,
-    # divide by the larger half-width.
-    half = max(hi - popmean, popmean - lo)
-    y = F.greatest(F.least((F.greatest(F.least(F.col("d"), F.lit(hi)), F.lit(lo))
-                            - F.lit(float(popmean))) / F.lit(half), F.lit(1.0)), F.lit(-1.0))
-    m = d.agg(F.count(F.lit(1)).alias("n"), F.avg(y).alias("mean"),
-              F.var_samp(y).alias("variance")).first()
-    n = int(m["n"])
-    mean = float(m["mean"]) if m["mean"] is not None else 0.0
-    variance = float(m["variance"]) if m["variance"] is not None and n > 1 else 0.0
-    return _release_summary("t-test", "moments", [mean, variance], [n], [], prepared,
+    n, total, squares = _grid_sums(d, lo, hi, float(popmean))
+    return _release_summary("t-test", "moments", [], [n, total, squares], [], prepared,
                             paired=paired, draws=draws, seed=seed, alpha=alpha, ledger=ledger,
                             progress=progress)
+
+
+def _grid_sums(d: Any, lo: float, hi: float, popmean: float) -> Tuple[int, int, int]:
+    """n, Σq and Σq² of the values' grid points q on the private t-test's scale
+    (``dptest_t_test::GridSums``), summed exactly in the cluster: q = round(y·2^bits) clamped
+    to the grid inside the declared range (``_dptest.ttest_grid``), y the value clamped to the
+    bounds, centred at popmean and divided by the larger half-width (``Rescaling::apply``, the
+    same floating-point steps), summed as 38-digit decimals, so neither the order nor the
+    partitioning of the rows can change a sum (a mean or a variance in floating point can)."""
+    bits, first, last = _dptest.ttest_grid(lo, hi, popmean)
+    half = max(hi - popmean, popmean - lo)
+    y = F.greatest(F.least((F.greatest(F.least(F.col("d"), F.lit(hi)), F.lit(lo))
+                            - F.lit(popmean)) / F.lit(half), F.lit(1.0)), F.lit(-1.0))
+    # y·2^bits is exact in floating point and round() takes halves away from zero, as Rust's.
+    q = F.greatest(F.least(F.round(y * F.lit(float(2 ** bits))), F.lit(float(last))),
+                   F.lit(float(first))).cast(T.DecimalType(38, 0))
+    m = d.agg(F.count(F.lit(1)).alias("n"), F.sum(q).alias("sum"),
+              F.sum(q * q).alias("squares")).first()
+    if m["sum"] is None and int(m["n"]) > 0:
+        raise ValueError("the t-test's grid sums overflowed 38 digits")
+    return int(m["n"]), int(m["sum"] or 0), int(m["squares"] or 0)
 
 
 # --- the release --------------------------------------------------------------------------------

@@ -31,9 +31,6 @@ use pyo3::prelude::*;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-/// Seed used when neither `seed` nor the test crate gives one (the CLI's `DEFAULT_SEED`).
-const DEFAULT_SEED: u64 = 1;
-
 fn err(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -57,8 +54,10 @@ fn alternative(name: &str) -> PyResult<Alternative> {
     }
 }
 
-fn monte_carlo(draws: Option<u64>, default_draws: u64, seed: Option<u64>, default_seed: u64) -> PyResult<MonteCarlo> {
-    MonteCarlo::new(draws.unwrap_or(default_draws), seed.unwrap_or(default_seed))
+/// A reference's draws and seed: `seed` where given (to reproduce a run), else a fresh one from
+/// the OS CSPRNG, as the CLI's (`dptest_report::reference_monte_carlo`).
+fn monte_carlo(draws: Option<u64>, default_draws: u64, seed: Option<u64>) -> PyResult<MonteCarlo> {
+    dptest_report::reference_monte_carlo(draws.unwrap_or(default_draws), seed)
         .map_err(|e| err(format!("draws: {e}")))
 }
 
@@ -166,7 +165,7 @@ fn kruskal_reference_pvalue(
     let statistic = kw_statistic(statistic)?;
     let model = kw::reference_null(n, groups, statistic, Epsilon::new(epsilon).map_err(err)?)
         .map_err(err)?;
-    let mc = monte_carlo(draws, kw::DEFAULT_DRAWS, seed, kw::DEFAULT_SEED)?;
+    let mc = monte_carlo(draws, kw::DEFAULT_DRAWS, seed)?;
     let p = py.detach(|| CpuEngine.p_value(&model, released, Tail::Upper, &mc)).map_err(err)?;
     Ok(p.p_value)
 }
@@ -549,8 +548,8 @@ fn release(
 /// A private release of `test` from its sufficient statistic, computed where the rows live
 /// (`dptest.spark`): `kind` names it and `floats` and `counts` hold it —
 /// `"rank-sums"` (the group rank sums; the group sizes), `"signed-ranks"` ([W]; [n]),
-/// `"signs"` ([]; [positive, negative, zeros]) or `"moments"` ([mean, variance] on the
-/// [−1, 1] scale; [n]). `median_cells`, for the median interval of `sign` and `wilcoxon`: the
+/// `"signs"` ([]; [positive, negative, zeros]) or `"moments"` ([]; [n, Σq, Σq²]: the exact
+/// sums of the values' grid points q on the t-test's scale, [`ttest_grid`]). `median_cells`, for the median interval of `sign` and `wilcoxon`: the
 /// tested values' counts on the interval's grid as three arrays of one entry a grid index,
 /// `(indices, at_point, after_point)`: the values at the point and those strictly between it
 /// and the next ([`MedianCells`]; [`median_grid_cells`] counts them); `placement_sums`, for
@@ -566,7 +565,7 @@ fn release_summary(
     test: &str,
     kind: &str,
     floats: Vec<f64>,
-    counts: Vec<u64>,
+    counts: Vec<i128>,
     labels: Vec<String>,
     paired: bool,
     epsilon: f64,
@@ -681,17 +680,47 @@ fn interval_summary(
 }
 
 /// The summary `kind` from its numbers (see [`release_summary`]).
-fn summary(kind: &str, floats: Vec<f64>, counts: Vec<u64>) -> PyResult<Summary> {
-    let malformed = || err(format!("a {kind} summary with {} floats and {} counts", floats.len(), counts.len()));
+fn summary(kind: &str, floats: Vec<f64>, counts: Vec<i128>) -> PyResult<Summary> {
+    let (float_count, count_count) = (floats.len(), counts.len());
+    let malformed = || err(format!("a {kind} summary with {float_count} floats and {count_count} counts"));
+    if let ("moments", &[], &[n, sum, sum_squares]) = (kind, floats.as_slice(), counts.as_slice()) {
+        let n = u64::try_from(n).map_err(|_| malformed())?;
+        let sum_squares = u128::try_from(sum_squares).map_err(|_| malformed())?;
+        return Ok(Summary::Moments { n, sum, sum_squares });
+    }
+    let counts = counts.into_iter().map(u64::try_from).collect::<Result<Vec<u64>, _>>().map_err(|_| malformed())?;
     Ok(match (kind, floats.as_slice(), counts.as_slice()) {
         ("rank-sums", _, _) if floats.len() == counts.len() => {
             Summary::RankSums { sums: floats, sizes: counts }
         }
         ("signed-ranks", &[w], &[n]) => Summary::SignedRanks { w, n },
         ("signs", &[], &[positive, negative, zeros]) => Summary::Signs { positive, negative, zeros },
-        ("moments", &[mean, variance], &[n]) => Summary::Moments { n, mean, variance },
         _ => return Err(malformed()),
     })
+}
+
+/// The private t-test's public grid on the declared bounds `(lo, hi)` about `popmean`, for a
+/// front end that sums the values' grid points where the rows live: `(bits, first, last)`, so
+/// that a value's grid point is round(y·2^bits) clamped to [first, last], y its image on the
+/// [−1, 1] scale (`dptest_t_test::Rescaling::apply`, `grid_ends`, `grid_point`).
+#[pyfunction]
+fn ttest_grid(lo: f64, hi: f64, popmean: f64) -> PyResult<(u32, i64, i64)> {
+    let bounds = tt::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}")))?;
+    let rescaling = tt::Rescaling::new(bounds, popmean).map_err(err)?;
+    let (first, last) = tt::grid_ends(rescaling.range());
+    Ok((tt::GRID_BITS, first, last))
+}
+
+/// n, Σq and Σq² of `values`' grid points on the private t-test's scale for bounds `(lo, hi)`
+/// about `popmean` (`dptest_t_test::GridSums::of` after `Rescaling::apply`): what the
+/// in-memory release sums, for comparison with a front end's own sums ([`ttest_grid`]).
+#[pyfunction]
+fn ttest_grid_sums(values: PyReadonlyArray1<'_, f64>, lo: f64, hi: f64, popmean: f64) -> PyResult<(u64, i128, u128)> {
+    let bounds = tt::Bounds::new(lo, hi).map_err(|e| err(format!("bounds: {e}")))?;
+    let rescaling = tt::Rescaling::new(bounds, popmean).map_err(err)?;
+    let y: Vec<f64> = self::values(&values)?.iter().map(|&x| rescaling.apply(x)).collect();
+    let sums = tt::GridSums::of(&y, rescaling.range());
+    Ok((sums.n, sums.sum, sums.sum_squares))
 }
 
 /// The release of `data` on the CPU engine, with the labels or the kind of the data.
@@ -739,7 +768,7 @@ fn anova(
     let bounds = av::Bounds::new(bounds.0, bounds.1).map_err(|e| err(format!("bounds: {e}")))?;
     let options = av::SwanbergOptions::new(Epsilon::new(epsilon).map_err(err)?);
     options.noise_scales().map_err(err)?;
-    let mc = monte_carlo(draws, av::DEFAULT_NULL_DRAWS, seed, DEFAULT_SEED)?;
+    let mc = monte_carlo(draws, av::DEFAULT_NULL_DRAWS, seed)?;
     let sample = av::BoundedGroups::new(&groups, bounds).map_err(err)?;
     let engine = CpuEngine;
     let evaluator = Evaluator::MonteCarlo { engine: &engine, mc };
@@ -792,7 +821,7 @@ fn task_clifton(
             "variant must be 'high-utility', 'high-privacy', 'high-utility-plus' or 'high-privacy-plus', not {other:?}"
         ))),
     };
-    let evaluator = Evaluator::cpu(monte_carlo(draws, wx::TC_DEFAULT_DRAWS, seed, DEFAULT_SEED)?);
+    let evaluator = Evaluator::cpu(monte_carlo(draws, wx::TC_DEFAULT_DRAWS, seed)?);
     let eps = Epsilon::new(epsilon).map_err(err)?;
     let options =
         wx::TcOptions { variant, alternative: self::alternative(alternative)?, alpha, epsilon: eps };
@@ -1256,12 +1285,16 @@ fn _dptest(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(binomtest_proportion_ci, m)?)?;
     m.add_function(wrap_pyfunction!(release, m)?)?;
     m.add("WILCOXON_PERMUTATION_MAX_N", wx::PERMUTATION_MAX_N)?;
+    m.add("LEDGER_FORMAT", dptest_ledger::LEDGER_FORMAT)?;
+    m.add("DEFAULT_DELTA_BUDGET", dptest_ledger::DEFAULT_DELTA_BUDGET)?;
     m.add_function(wrap_pyfunction!(release_summary, m)?)?;
     m.add_function(wrap_pyfunction!(median_grid, m)?)?;
     m.add_function(wrap_pyfunction!(median_grid_cells, m)?)?;
     m.add_function(wrap_pyfunction!(kruskal_of_rank_sums, m)?)?;
     m.add_function(wrap_pyfunction!(mannwhitneyu_of_rank_sum, m)?)?;
     m.add_function(wrap_pyfunction!(ttest_of_moments, m)?)?;
+    m.add_function(wrap_pyfunction!(ttest_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(ttest_grid_sums, m)?)?;
     m.add_function(wrap_pyfunction!(wilcoxon_of_summary, m)?)?;
     m.add_function(wrap_pyfunction!(tests, m)?)?;
     m.add_function(wrap_pyfunction!(release_cost, m)?)?;

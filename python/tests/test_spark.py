@@ -161,9 +161,9 @@ def test_private_releases_run_through_the_hook(spark, dps):
     pdf = grouped(rng, (60, 50, 40), tie_step=0.5)
     sdf = frame(spark, pdf)
     kw = dps.kruskal(sdf, group="arm", value="score", groups=["a", "b", "c", "empty"],
-                     epsilon=1.0, draws=2000)
+                     epsilon=1.0, draws=2000, seed=5)
     memory = dptest.kruskal(data=pdf, group="arm", value="score",
-                            groups=["a", "b", "c", "empty"], epsilon=1.0, draws=2000)
+                            groups=["a", "b", "c", "empty"], epsilon=1.0, draws=2000, seed=5)
     for key in ("test", "n", "epsilon", "reference", "noise_scale", "group_labels"):
         assert kw.to_dict()[key] == memory.to_dict()[key], key
     two = sdf.filter(sdf.arm.isin("a", "b"))
@@ -192,6 +192,21 @@ def test_private_releases_have_the_in_memory_law(spark, dps):
     assert t["mean_estimate"] == pytest.approx(np.clip(pdf.x, -3, 3).mean(), abs=2e-3)
     s = dps.sign(sdf, value="x", epsilon=2000.0)
     assert s.statistic == pytest.approx(float((pdf.x > 0).sum() - (pdf.x < 0).sum()), abs=0.2)
+
+
+@pytest.mark.parametrize("partitions", [1, 3, 7])
+def test_the_t_tests_grid_sums_are_the_rust_codes(spark, dps, partitions):
+    """The private t-test's sums from the cluster (issue 70: avg and var_samp rounded by the
+    partitioning) are exactly the in-memory release's, on asymmetric bounds, values outside
+    them, values half a grid step apart and a large offset."""
+    rng = np.random.default_rng(partitions)
+    step = 4.0 / 2.0**32  # a grid step on the data scale for bounds (-3, 5) about 1: c = 4
+    values = np.concatenate([rng.normal(1.0, 2.0, 400), [-7.0, 9.0, 5.0, -3.0, 1.0],
+                             1.0 + step * (np.arange(20) + 0.5)])
+    sdf = spark.createDataFrame(pd.DataFrame({"d": values})).repartition(partitions)
+    got = dps._grid_sums(sdf, -3.0, 5.0, 1.0)
+    assert got == dptest._dptest.ttest_grid_sums(values, -3.0, 5.0, 1.0)
+    assert got[0] == len(values)
 
 
 def test_bad_input_is_refused_before_any_statistic(spark, dps):

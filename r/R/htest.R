@@ -5,7 +5,9 @@
 as_dp_htest <- function(fields, method, data.name, statistic.name, alternative = NULL) {
   statistic <- c(fields$statistic)
   names(statistic) <- statistic.name
-  parameter <- c(epsilon = fields$epsilon)
+  # The whole epsilon the release spent (the test's and an interval's own), as the privacy
+  # line and the ledger say: print() and broom::tidy() show what was charged.
+  parameter <- c(epsilon = fields$epsilon_total %||% fields$epsilon)
   if (isTRUE(fields$delta > 0)) parameter <- c(parameter, delta = fields$delta)
   result <- list(
     statistic = statistic,

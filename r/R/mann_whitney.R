@@ -24,9 +24,11 @@
 #' @param count_sizes Spend a share of epsilon on a noisy count of the first group, for very
 #'   unequal groups.
 #' @param reference `"auto"`, `"normal"` or `"exact-u"` (`NULL`: the test's default).
-#' @param conf.level A level for an interval of P(X > Y) (with `known_sizes = TRUE`, or any
-#'   alternative with the centred statistic: no epsilon of its own). In public mode, passed
-#'   to [stats::wilcox.test()] with `conf.int = TRUE`.
+#' @param conf.level A level for an interval of P(X > Y); it needs `known_sizes = TRUE` (with
+#'   private sizes the number of pairs that scales U1 to P(X > Y) is not public, and the
+#'   request is refused before the data are read). Without `ci.epsilon` it is
+#'   post-processing of the test's release (no epsilon of its own). In public mode, passed to
+#'   [stats::wilcox.test()] with `conf.int = TRUE`.
 #' @param ci.epsilon With `conf.level`: an epsilon of its own for a release of DeLong's
 #'   placement variance, so the interval uses the estimated variance instead of its largest
 #'   possible value (narrower on large samples); charged with the test.

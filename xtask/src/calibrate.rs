@@ -28,6 +28,7 @@ use crate::power::{
 mod anova_designs;
 mod coverage;
 mod large_n;
+mod reference_seeds;
 mod registry;
 mod t_grid_shape;
 
@@ -150,6 +151,17 @@ pub struct Args {
     /// the decimal grid, Cauchy) instead of the study's seven.
     #[arg(long, requires = "coverage")]
     pub held_out_shapes: bool,
+    /// The private Kruskal–Wallis test's size at the CLI's own decisions (p ≤ α), on equal and
+    /// unequal designs, KW-abs and H, ε 0.1, 1, 10 and α .05, .01, .001: for each of
+    /// --reference-seeds reference seeds of --draws draws (the CLI's default 100 000), the
+    /// null law's tail beyond that run's threshold (one seed, as every run once used), and
+    /// their mean (fresh seeds, as every run uses now); the null law sampled with
+    /// --null-draws draws from --seed. A Markdown table.
+    #[arg(long, value_name = "SEEDS", conflicts_with_all = ["large_n", "coverage", "registry"])]
+    pub reference_seeds: Option<u64>,
+    /// With --reference-seeds: draws of the release's null law.
+    #[arg(long, default_value_t = 2_000_000, requires = "reference_seeds")]
+    pub null_draws: usize,
     /// With --coverage: these ε instead of the grid 0.1, 1, 10.
     #[arg(long, value_delimiter = ',', value_name = "E,..", requires = "coverage")]
     pub coverage_epsilons: Option<Vec<f64>>,
@@ -220,6 +232,16 @@ pub fn run(args: Args) -> Result<()> {
                 coverage::Variants { peers: args.peers, held_out_shapes: args.held_out_shapes },
             )?
         );
+        return Ok(());
+    }
+    if let Some(seeds) = args.reference_seeds {
+        let settings = reference_seeds::Settings {
+            seeds,
+            draws: args.draws,
+            null_draws: args.null_draws,
+            seed: args.seed,
+        };
+        print!("{}", reference_seeds::run(&settings)?);
         return Ok(());
     }
     if args.registry {
@@ -493,6 +515,8 @@ mod tests {
             peers: false,
             held_out_shapes: false,
             coverage_epsilons: None,
+            reference_seeds: None,
+            null_draws: 1_000,
         }
     }
 

@@ -42,7 +42,21 @@ impl Simulation {
     /// that need one; tests with exact references check `backend` themselves). `Auto` uses
     /// the GPU only when a non-CPU adapter exists; `Gpu` is an error without an adapter.
     pub fn new(backend: Backend, draws: u64, seed: u64) -> Result<Simulation> {
-        let mc = MonteCarlo::new(draws, seed).map_err(|e| anyhow::anyhow!("--draws: {e}"))?;
+        Simulation::of(backend, MonteCarlo::new(draws, seed))
+    }
+
+    /// [`Simulation::new`] for a release's reference: `draws` under `--seed` where it was
+    /// given, else under a fresh seed from the OS CSPRNG (`dptest_report::reference_monte_carlo`:
+    /// the p-value is then an exact Monte Carlo test in every run).
+    pub fn for_release(backend: Backend, draws: u64, seed: Option<u64>) -> Result<Simulation> {
+        Simulation::of(backend, dptest_report::reference_monte_carlo(draws, seed))
+    }
+
+    fn of(
+        backend: Backend,
+        mc: Result<MonteCarlo, dptest_refdist::RefdistError>,
+    ) -> Result<Simulation> {
+        let mc = mc.map_err(|e| anyhow::anyhow!("--draws: {e}"))?;
         let (engine, reason): (Box<dyn Engine>, String) = match backend {
             Backend::Cpu | Backend::Exact => (Box::new(CpuEngine), "cpu requested".to_owned()),
             Backend::Auto => select(gpu::Backend::Auto)?,

@@ -23,7 +23,8 @@ pub struct LedgerArgs {
     /// Total ε budget for this dataset, set on its first release in the ledger (fixed after).
     #[arg(long, value_name = "E", requires = "ledger")]
     pub budget: Option<f64>,
-    /// Total δ budget for this dataset, set on its first release (fixed after).
+    /// Total δ budget for this dataset, set on its first release (fixed after); default 0: only
+    /// pure ε-DP releases (a release with δ > 0 is refused until one is declared).
     #[arg(long, value_name = "D", requires = "ledger")]
     pub delta_budget: Option<f64>,
     /// Name of the dataset in the ledger (required with --ledger): its budget is kept under

@@ -11,8 +11,8 @@ use dptest_report::{
 
 use crate::covariance::check_sizes as check_covariance_sizes;
 use crate::{
-    DEFAULT_DRAWS, DEFAULT_SEED, GroupedSample, KruskalWallisError, KwDetail, KwStatistic,
-    PlacementMoments, PrivateKruskalWallis, PrivateKwOptions, RankEffectReleases, ReferenceLaw,
+    DEFAULT_DRAWS, GroupedSample, KruskalWallisError, KwDetail, KwStatistic, PlacementMoments,
+    PrivateKruskalWallis, PrivateKwOptions, RankEffectReleases, ReferenceLaw,
     covariance_scale_factor, equal_groups_statistic, mean_rank_covariance,
     mean_rank_covariance_of_moments, private_kruskal_wallis_of_rank_sums,
     private_kruskal_wallis_owned, rank_deviations, rank_deviations_of_twice_sums,
@@ -78,11 +78,7 @@ impl ReleaseTest for PrivateKruskalWallis {
         self.check_interval(choices)?;
         reference_null(shape.n, shape.groups, options.statistic, options.epsilon)
             .map_err(Refusal::from_display)?;
-        Ok(Prepared::simulated(
-            choices.epsilon + covariance_epsilon(choices),
-            DEFAULT_DRAWS,
-            DEFAULT_SEED,
-        ))
+        Ok(Prepared::simulated(choices.epsilon + covariance_epsilon(choices), DEFAULT_DRAWS))
     }
 
     fn pilot(&self, shape: Shape, choices: &Choices, evaluator: Evaluator) -> Result<(), Refusal> {

@@ -48,8 +48,10 @@ pub use locked::{LockedFile, check_path};
 /// The `format` value of ledger files written by this version.
 pub const LEDGER_FORMAT: &str = "dptest-ledger-2";
 
-/// Default total δ of a dataset entering the ledger.
-pub const DEFAULT_DELTA_BUDGET: f64 = 1e-5;
+/// Default total δ of a dataset entering the ledger: 0, so that only pure ε-DP releases are
+/// admitted unless a δ budget is declared (the same default in every front end: the CLI's
+/// `--delta-budget`, Python's and R's `delta_budget`).
+pub const DEFAULT_DELTA_BUDGET: f64 = 0.0;
 
 /// The ledger file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -369,12 +371,23 @@ mod tests {
     }
 
     #[test]
+    fn without_a_declared_delta_budget_only_pure_releases_are_admitted() {
+        let file = fresh("no-delta");
+        let pure = account(&file, "a", Some(1.0));
+        let Err(Failure::Ledger(e)) = run(&pure, &charge(0.1, 1e-6)) else { panic!("admitted") };
+        assert!(matches!(e, LedgerError::Refused { limit: Limit::Delta, .. }), "{e:?}");
+        let status = run(&pure, &charge(0.1, 0.0)).unwrap();
+        assert_eq!((status.delta_budget, status.releases), (0.0, 1));
+    }
+
+    #[test]
     fn charges_add_up_and_overspending_is_refused() {
         let file = fresh("charges");
         let e = run(&account(&file, "a", None), &charge(0.5, 0.0)).unwrap_err();
         assert!(matches!(e, Failure::Ledger(LedgerError::NotInLedger { .. })), "{e:?}");
+        let with_delta = Account { delta_budget: Some(1e-5), ..account(&file, "a", Some(0.9)) };
         for _ in 0..3 {
-            let status = run(&account(&file, "a", Some(0.9)), &charge(0.3, 1e-6)).unwrap();
+            let status = run(&with_delta, &charge(0.3, 1e-6)).unwrap();
             assert!(status.spent <= 0.9 + 1e-12);
             assert_eq!(status.dataset, "a");
         }
@@ -418,7 +431,7 @@ mod tests {
     #[test]
     fn the_ledger_records_what_the_release_spent_not_what_was_announced() {
         let file = fresh("spent");
-        let named = account(&file, "trial", Some(2.0));
+        let named = Account { delta_budget: Some(1e-5), ..account(&file, "trial", Some(2.0)) };
         // Spent less than announced: the true cost is recorded.
         let (_, s) = charged(&named, &charge(0.5, 0.0), || Ok::<_, ()>(cost(0.3, 0.0))).unwrap();
         assert_eq!(s.spent, 0.3);

@@ -11,9 +11,9 @@ use dptest_report::{
 
 use crate::interval::whole_range_auc;
 use crate::{
-    CENTRED_EXACT_MAX_N, DEFAULT_DELTA, DEFAULT_DRAWS, DEFAULT_SEED, GroupSizes, MwPrivacy,
-    MwReferenceKind, MwStatistic, MwSummary, PlacementSums, PrivateMannWhitney, PrivateMwOptions,
-    TwoSample, auc_interval, auc_interval_placements, check_options, private_mann_whitney,
+    CENTRED_EXACT_MAX_N, DEFAULT_DELTA, DEFAULT_DRAWS, GroupSizes, MwPrivacy, MwReferenceKind,
+    MwStatistic, MwSummary, PlacementSums, PrivateMannWhitney, PrivateMwOptions, TwoSample,
+    auc_interval, auc_interval_placements, check_options, private_mann_whitney,
     private_mann_whitney_of_summary, release_placement_sums,
 };
 
@@ -41,7 +41,6 @@ impl ReleaseTest for PrivateMannWhitney {
             // The normal reference is closed-form; exact-U simulates above EXACT_U_MAX_PAIRS.
             evaluation: Evaluation::MonteCarlo {
                 draws: DEFAULT_DRAWS,
-                seed: DEFAULT_SEED,
                 required: options.reference == MwReferenceKind::ExactU,
             },
             progress: "simulating the reference distribution",

@@ -68,8 +68,17 @@ pub use error::MechanismError;
 pub use noisy_max::report_noisy_max;
 #[cfg(feature = "insecure-seeded-noise")]
 pub use noisy_max::report_noisy_max_insecure_seeded;
+/// The exact integers and rationals [`release_laplace_exact`] takes, re-exported so that a
+/// test crate builds its exact statistic without a dependency of its own.
+pub use num_bigint::{BigInt, BigUint};
+pub use num_rational::BigRational;
 pub use params::{Delta, Epsilon, Sensitivity};
 pub use plan::{LaplacePlan, laplace_plan, laplace_plan_on_lattice};
-pub use release::{LaplaceRelease, release_laplace, release_laplace_on_lattice};
+pub use release::{
+    LaplaceRelease, release_laplace, release_laplace_exact, release_laplace_on_lattice,
+};
 #[cfg(feature = "insecure-seeded-noise")]
-pub use release::{release_laplace_insecure_seeded, release_laplace_on_lattice_insecure_seeded};
+pub use release::{
+    release_laplace_exact_insecure_seeded, release_laplace_insecure_seeded,
+    release_laplace_on_lattice_insecure_seeded,
+};

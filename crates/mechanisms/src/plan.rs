@@ -3,6 +3,7 @@
 use crate::exact::{ceil_log2_quotient, dyadic, pow2_f64, pow2_ratio, to_ratio};
 use crate::{Epsilon, MechanismError, Sensitivity};
 use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
@@ -43,6 +44,25 @@ impl LaplacePlan {
             BigInt::from(self.lattice_numer.clone()),
             BigInt::from(self.lattice_denom.clone()),
         )
+    }
+
+    /// `T/γ` for an exact rational `T`: rounded (halves up) for [`laplace_plan`], exact for
+    /// [`laplace_plan_on_lattice`].
+    pub(crate) fn lattice_point_of_ratio(
+        &self,
+        statistic: &BigRational,
+    ) -> Result<i128, MechanismError> {
+        let scaled = statistic / pow2_ratio(self.grid_exponent);
+        if !self.rounds && !scaled.is_integer() {
+            return Err(MechanismError::NotOnLattice { lattice: self.grid });
+        }
+        // floor(scaled + 1/2) = floor((2·numer + denom) / (2·denom)) (denom > 0).
+        let two = BigInt::from(2);
+        let point = (&two * scaled.numer() + scaled.denom()).div_floor(&(&two * scaled.denom()));
+        point
+            .to_i128()
+            .filter(|p| p.unsigned_abs() < 1u128 << MAX_LATTICE_BITS)
+            .ok_or(MechanismError::StatisticOutOfRange { grid: self.grid })
     }
 
     /// `T/γ` as an integer: rounded (halves up) for [`laplace_plan`], exact for
@@ -157,6 +177,43 @@ mod tests {
     fn rounding(k: i32) -> LaplacePlan {
         let (d, e) = params(1.0, 1.0);
         plan(d, e, k, true).unwrap()
+    }
+
+    #[test]
+    fn an_exact_ratio_rounds_as_its_f64_would_and_between_them() {
+        use crate::exact::to_ratio;
+        let (d, e) = params(2.0 / 1000.0, 0.5);
+        let p = laplace_plan(d, e).unwrap();
+        let grid = p.grid;
+        for x in [0.0, 1.0 / 3.0, -1.0 / 3.0, 0.1, -0.7, 2.5 * grid, -2.5 * grid, 1e-30, 0.999] {
+            let exact = to_ratio(dyadic(x));
+            assert_eq!(
+                p.lattice_point_of_ratio(&exact).unwrap(),
+                p.lattice_point(x).unwrap(),
+                "{x}"
+            );
+        }
+        // A third and two thirds of a lattice unit, exactly: 0 and ±1.
+        let third =
+            BigRational::new(BigInt::from(1), BigInt::from(3)) * pow2_ratio(p.grid_exponent);
+        assert_eq!(p.lattice_point_of_ratio(&third).unwrap(), 0);
+        let two_thirds = &third + &third;
+        assert_eq!(p.lattice_point_of_ratio(&two_thirds).unwrap(), 1);
+        assert_eq!(p.lattice_point_of_ratio(&-two_thirds).unwrap(), -1);
+        // A ratio off a declared lattice is refused, one on it is exact.
+        let on = laplace_plan_on_lattice(d, e, -1).unwrap();
+        let half = BigRational::new(BigInt::from(7), BigInt::from(2));
+        assert_eq!(on.lattice_point_of_ratio(&half).unwrap(), 7);
+        let quarter = BigRational::new(BigInt::from(7), BigInt::from(4));
+        assert!(matches!(
+            on.lattice_point_of_ratio(&quarter),
+            Err(MechanismError::NotOnLattice { .. })
+        ));
+        let huge = BigRational::from_integer(BigInt::from(1) << 200);
+        assert!(matches!(
+            p.lattice_point_of_ratio(&huge),
+            Err(MechanismError::StatisticOutOfRange { .. })
+        ));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use crate::cks20::discrete_laplace;
 use crate::plan::{LaplacePlan, MAX_LATTICE_BITS, laplace_plan, laplace_plan_on_lattice};
 use crate::{Epsilon, MechanismError, Sensitivity};
+use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use rand::TryRng;
 use serde::Serialize;
@@ -35,6 +36,17 @@ fn release_planned<R: TryRng + ?Sized>(
         return Err(MechanismError::NonFiniteStatistic);
     }
     let center = plan.lattice_point(statistic)?;
+    release_at_point(center, sensitivity, epsilon, plan, rng)
+}
+
+/// Adds `γ·Z` to the lattice point `center` of the statistic.
+fn release_at_point<R: TryRng + ?Sized>(
+    center: i128,
+    sensitivity: Sensitivity,
+    epsilon: Epsilon,
+    plan: &LaplacePlan,
+    rng: &mut R,
+) -> Result<LaplaceRelease, MechanismError> {
     let z = discrete_laplace(rng, &plan.lattice_numer, &plan.lattice_denom)?;
     // |Z| ≥ 2^120 has probability below exp(−2^78): report it, never wrap.
     let z = z
@@ -60,6 +72,17 @@ pub(crate) fn release_with<R: TryRng + ?Sized>(
 ) -> Result<LaplaceRelease, MechanismError> {
     let plan = laplace_plan(sensitivity, epsilon)?;
     release_planned(statistic, sensitivity, epsilon, &plan, rng)
+}
+
+pub(crate) fn release_exact_with<R: TryRng + ?Sized>(
+    statistic: &BigRational,
+    sensitivity: Sensitivity,
+    epsilon: Epsilon,
+    rng: &mut R,
+) -> Result<LaplaceRelease, MechanismError> {
+    let plan = laplace_plan(sensitivity, epsilon)?;
+    let center = plan.lattice_point_of_ratio(statistic)?;
+    release_at_point(center, sensitivity, epsilon, &plan, rng)
 }
 
 fn release_on_lattice_with<R: TryRng + ?Sized>(
@@ -94,6 +117,38 @@ pub fn release_laplace(
     epsilon: Epsilon,
 ) -> Result<LaplaceRelease, MechanismError> {
     release_with(statistic, sensitivity, epsilon, &mut rand::rngs::SysRng)
+}
+
+/// Like [`release_laplace`] for a statistic computed exactly, as a ratio of integers (sums
+/// of integers, or of values on a public grid): its exact value is rounded to the grid, so
+/// no floating-point rounding before the release can move it; `sensitivity` bounds the
+/// exact statistic's change between neighbouring datasets. Use it wherever an f64
+/// computation of the statistic could round differently on neighbouring datasets (a mean
+/// of n values rounds about n times).
+///
+/// # Errors
+/// As [`release_laplace`] (a statistic more than 2^120 grid steps from zero).
+pub fn release_laplace_exact(
+    statistic: &BigRational,
+    sensitivity: Sensitivity,
+    epsilon: Epsilon,
+) -> Result<LaplaceRelease, MechanismError> {
+    release_exact_with(statistic, sensitivity, epsilon, &mut rand::rngs::SysRng)
+}
+
+/// **NOT PRIVATE.** [`release_laplace_exact`] with a caller-supplied RNG, for reproducible
+/// tests only (feature `insecure-seeded-noise`; see [`release_laplace_insecure_seeded`]).
+///
+/// # Errors
+/// As [`release_laplace_exact`].
+#[cfg(feature = "insecure-seeded-noise")]
+pub fn release_laplace_exact_insecure_seeded<R: rand::Rng + ?Sized>(
+    statistic: &BigRational,
+    sensitivity: Sensitivity,
+    epsilon: Epsilon,
+    rng: &mut R,
+) -> Result<LaplaceRelease, MechanismError> {
+    release_exact_with(statistic, sensitivity, epsilon, rng)
 }
 
 /// Like [`release_laplace`] for a statistic whose every possible value (on every dataset)

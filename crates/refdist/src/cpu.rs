@@ -29,6 +29,31 @@ impl MonteCarlo {
     pub fn new(draws: u64, seed: u64) -> Result<Self, RefdistError> {
         if draws == 0 { Err(RefdistError::NoDraws) } else { Ok(MonteCarlo { draws, seed }) }
     }
+
+    /// `draws` ≥ 1 draws under a seed read from the operating system's CSPRNG: what every
+    /// front end uses when no seed is asked for. Fresh draws in every run make the
+    /// (1 + exceedances)/(z + 1) p-value an exact Monte Carlo test: under a reference law that
+    /// is the statistic's null law (or dominates it), P(p ≤ α) = ⌊α(z + 1)⌋/(z + 1) ≤ α
+    /// (or less) for every α, whereas one fixed seed keeps the same Monte Carlo error in
+    /// every run. The seed is independent of the data, so reporting it (to reproduce a run
+    /// with [`MonteCarlo::new`]) releases nothing.
+    ///
+    /// # Errors
+    /// [`RefdistError::NoDraws`]; [`RefdistError::Engine`] if the OS RNG fails.
+    pub fn with_fresh_seed(draws: u64) -> Result<Self, RefdistError> {
+        MonteCarlo::new(draws, fresh_seed()?)
+    }
+}
+
+/// A seed from the operating system's CSPRNG (see [`MonteCarlo::with_fresh_seed`]).
+///
+/// # Errors
+/// [`RefdistError::Engine`] if the OS RNG fails.
+pub fn fresh_seed() -> Result<u64, RefdistError> {
+    use rand::TryRng;
+    rand::rngs::SysRng
+        .try_next_u64()
+        .map_err(|e| RefdistError::Engine(format!("the OS random number generator failed: {e}")))
 }
 
 /// A Monte Carlo p-value with the counts behind it.
@@ -241,6 +266,16 @@ fn streamed_top<M: NullModel + ?Sized>(
 mod tests {
     use super::*;
     use crate::normal_laplace::NormalLaplace;
+
+    #[test]
+    fn fresh_seeds_differ_and_keep_the_draws() {
+        let a = MonteCarlo::with_fresh_seed(1000).unwrap();
+        let b = MonteCarlo::with_fresh_seed(1000).unwrap();
+        // Two 64-bit words from the OS CSPRNG are equal with probability 2⁻⁶⁴.
+        assert_ne!(a.seed, b.seed);
+        assert_eq!((a.draws, b.draws), (1000, 1000));
+        assert_eq!(MonteCarlo::with_fresh_seed(0), Err(RefdistError::NoDraws));
+    }
 
     #[test]
     fn p_value_is_identical_for_any_thread_count() {

@@ -56,7 +56,7 @@
 pub use dptest_core::{Alternative, Tail};
 
 pub use crate::{
-    cpu::{MonteCarlo, MonteCarloPValue},
+    cpu::{MonteCarlo, MonteCarloPValue, fresh_seed},
     engine::{CpuEngine, Engine, ReferenceInfo, engine_for},
     error::RefdistError,
     evaluator::Evaluator,

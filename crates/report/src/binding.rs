@@ -3,7 +3,7 @@
 //! it, so that a binding only converts its language's values.
 
 use dptest_core::{Alternative, Bounds, PrivacyCost, Refusal, Spent};
-use dptest_refdist::{CpuEngine, Engine, Evaluator, MonteCarlo};
+use dptest_refdist::{CpuEngine, Engine, Evaluator, MonteCarlo, RefdistError};
 
 use crate::{Choices, CiRequest, Data, Evaluation, Fields, FrontEnd, Layout, ReleaseTest};
 
@@ -61,8 +61,22 @@ pub fn data_of_samples(
     }
 }
 
-/// The public Monte Carlo settings a binding may override (`None`: the test's defaults, the
-/// CLI's).
+/// The Monte Carlo settings of a release's reference: `draws` under `seed` where one is asked
+/// for (to reproduce a run), else under a fresh seed from the OS CSPRNG, so that the p-value
+/// is an exact Monte Carlo test in every run (`MonteCarlo::with_fresh_seed`; docs/privacy.md,
+/// "Simulated references"). Every front end's release takes its seed from here.
+///
+/// # Errors
+/// No draws, or a failing OS RNG.
+pub fn reference_monte_carlo(draws: u64, seed: Option<u64>) -> Result<MonteCarlo, RefdistError> {
+    match seed {
+        Some(seed) => MonteCarlo::new(draws, seed),
+        None => MonteCarlo::with_fresh_seed(draws),
+    }
+}
+
+/// The public Monte Carlo settings a binding may override (`None`: the test's default draws
+/// and a fresh seed, as the CLI's).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Simulation {
     /// Reference draws.
@@ -101,10 +115,9 @@ pub fn release_on_cpu(
     let prepared = test.prepare(shape, choices)?;
     let engine = CpuEngine;
     let evaluator = match prepared.evaluation {
-        Evaluation::MonteCarlo { draws, seed, required: true } => {
-            let mc =
-                MonteCarlo::new(simulation.draws.unwrap_or(draws), simulation.seed.unwrap_or(seed))
-                    .map_err(|e| Refusal(format!("draws: {e}")))?;
+        Evaluation::MonteCarlo { draws, required: true } => {
+            let mc = reference_monte_carlo(simulation.draws.unwrap_or(draws), simulation.seed)
+                .map_err(|e| Refusal(format!("draws: {e}")))?;
             Evaluator::MonteCarlo { engine: &engine, mc }
         }
         _ => Evaluator::Exact,

@@ -30,7 +30,9 @@
 
 #![deny(missing_docs)]
 
-pub use crate::binding::{Binding, Simulation, binding_choices, data_of_samples, release_on_cpu};
+pub use crate::binding::{
+    Binding, Simulation, binding_choices, data_of_samples, reference_monte_carlo, release_on_cpu,
+};
 pub use crate::interval::{
     MEDIAN_METHOD, MedianSource, median_ci_epsilon, median_estimate, median_interval_request,
     median_interval_widths,

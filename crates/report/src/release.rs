@@ -413,14 +413,14 @@ impl TestOption {
 pub enum Evaluation {
     /// Exactly (closed forms, exact pmfs); no engine.
     Exact,
-    /// By Monte Carlo with these defaults. `required`: the reference has no exact form (an
-    /// exact-only request is refused); otherwise the reference is closed-form and a front end
-    /// simulates it only when a Monte Carlo engine is asked for by name.
+    /// By Monte Carlo with these default draws, under the seed a front end is given or else a
+    /// fresh one from the OS CSPRNG ([`crate::reference_monte_carlo`]). `required`: the
+    /// reference has no exact form (an exact-only request is refused); otherwise the
+    /// reference is closed-form and a front end simulates it only when a Monte Carlo engine
+    /// is asked for by name.
     MonteCarlo {
         /// Default draws.
         draws: u64,
-        /// Default seed.
-        seed: u64,
         /// Whether the reference has no exact evaluation.
         required: bool,
     },
@@ -440,13 +440,12 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// A pure ε-DP release whose reference must be simulated, with these default draws and
-    /// seed.
-    pub fn simulated(epsilon: f64, draws: u64, seed: u64) -> Prepared {
+    /// A pure ε-DP release whose reference must be simulated, with these default draws.
+    pub fn simulated(epsilon: f64, draws: u64) -> Prepared {
         Prepared {
             epsilon,
             delta: 0.0,
-            evaluation: Evaluation::MonteCarlo { draws, seed, required: true },
+            evaluation: Evaluation::MonteCarlo { draws, required: true },
             progress: "simulating the reference distribution",
         }
     }

@@ -2,14 +2,36 @@
 //! on [−1, 1] (one value replaced), |Δ x̄| ≤ 2/n and |Δ s²| ≤ 5/(n − 1); on the image of
 //! bounds not symmetric about popmean (a range of half-width h, [`Rescaling::range`]),
 //! |Δ x̄| ≤ 2h/n and |Δ s²| ≤ 5h²/(n − 1), the sensitivities the release uses
-//! ([`PrivateTOptions::noise_scales`]). Run with
+//! ([`PrivateTOptions::noise_scales`]). The moments are the exact rationals the release rounds
+//! ([`GridSums`]), and each change is compared with the declared sensitivity exactly. Run with
 //! `cargo test -p dptest-t-test audit -- --nocapture` to print the observed maxima.
 
+use dptest_mechanisms::BigRational;
+use num_traits::{Signed, ToPrimitive};
 use rand::{RngExt, SeedableRng};
 
+use crate::grid::GridSums;
 use crate::moments::RescaledRange;
-use crate::private::clamped_moments;
 use crate::{Bounds, Epsilon, PrivateTOptions, Rescaling};
+
+/// The exact mean and variance of `data`'s grid points in `range`.
+fn exact_moments(data: &[f64], range: RescaledRange) -> (BigRational, BigRational) {
+    let sums = GridSums::of(data, range);
+    (sums.mean(), sums.variance())
+}
+
+/// The same moments to within an ulp or two (from the integer sums; fast).
+fn moments(data: &[f64], range: RescaledRange) -> (f64, f64) {
+    GridSums::of(data, range).moments_f64()
+}
+
+/// |a − b| over `bound`, and whether it is at most 1, exactly.
+fn ratio(a: &BigRational, b: &BigRational, bound: f64) -> (f64, bool) {
+    let bound = BigRational::from_float(bound).expect("a finite bound");
+    let change = (a - b).abs();
+    let within = change <= bound;
+    ((change / bound).to_f64().unwrap_or(f64::INFINITY), within)
+}
 
 /// [−1, 1] and the images of two declarations with popmean off the bounds' midpoint:
 /// [0, 10] about 2 ([−0.25, 1]) and about 9 ([−1, 1/9]).
@@ -20,23 +42,56 @@ fn audited_ranges() -> Vec<RescaledRange> {
 }
 
 /// Largest |Δ mean| and |Δ s²| as ratios to the sensitivities the release uses on `range`,
-/// over all replacements of position `i` by the values in `candidates`.
-fn worst_ratio(data: &mut [f64], i: usize, candidates: &[f64], range: RescaledRange) -> (f64, f64) {
-    let scales = PrivateTOptions::new(Epsilon::new(1.0).expect("valid ε"))
-        .with_range(range)
-        .and_then(|o| o.noise_scales(data.len()))
-        .expect("valid options");
-    let (m0, v0) = clamped_moments(data, range);
+/// over all replacements of position `i` by the values in `candidates` (from the moments to
+/// within an ulp or two; [`exact_worst_ratio`] compares exactly).
+fn worst_ratio(
+    data: &mut [f64],
+    i: usize,
+    candidates: &[f64],
+    range: RescaledRange,
+    scales: &crate::NoiseScales,
+) -> (f64, f64) {
+    let (m0, v0) = moments(data, range);
     let original = data[i];
     let mut worst = (0.0f64, 0.0f64);
     for &c in candidates {
         data[i] = c;
-        let (m1, v1) = clamped_moments(data, range);
+        let (m1, v1) = moments(data, range);
         worst.0 = worst.0.max((m1 - m0).abs() / scales.mean_sensitivity);
         worst.1 = worst.1.max((v1 - v0).abs() / scales.variance_sensitivity);
     }
     data[i] = original;
     worst
+}
+
+/// [`worst_ratio`] in exact arithmetic, asserting that no change exceeds its sensitivity.
+fn exact_worst_ratio(
+    data: &mut [f64],
+    i: usize,
+    candidates: &[f64],
+    range: RescaledRange,
+) -> (f64, f64) {
+    let scales = scales(data.len(), range);
+    let (m0, v0) = exact_moments(data, range);
+    let original = data[i];
+    let mut worst = (0.0f64, 0.0f64);
+    for &c in candidates {
+        data[i] = c;
+        let (m1, v1) = exact_moments(data, range);
+        let (dm, mean_within) = ratio(&m1, &m0, scales.mean_sensitivity);
+        let (dv, variance_within) = ratio(&v1, &v0, scales.variance_sensitivity);
+        assert!(mean_within && variance_within, "n = {}: {dm}, {dv}", data.len());
+        worst = (worst.0.max(dm), worst.1.max(dv));
+    }
+    data[i] = original;
+    worst
+}
+
+fn scales(n: usize, range: RescaledRange) -> crate::NoiseScales {
+    PrivateTOptions::new(Epsilon::new(1.0).expect("valid ε"))
+        .with_range(range)
+        .and_then(|o| o.noise_scales(n))
+        .expect("valid options")
 }
 
 /// `steps + 1` evenly spaced values from the range's low end to its high end.
@@ -71,9 +126,10 @@ fn exhaustive_audit_on(range: RescaledRange) {
     for n in 2..=7usize {
         let values: &[f64] = if n <= 4 { &fine } else { &coarse };
         let mut worst = (0.0f64, 0.0f64, 0.0f64);
+        let scales = scales(n, range);
         for_each_dataset(values, n, &mut |data| {
             // By symmetry of the statistics in the data, replacing position 0 suffices.
-            let (dm, dv) = worst_ratio(data, 0, values, range);
+            let (dm, dv) = worst_ratio(data, 0, values, range, &scales);
             worst.0 = worst.0.max(dm);
             if dv > worst.1 {
                 worst.1 = dv;
@@ -105,11 +161,12 @@ fn randomized_audit_on(range: RescaledRange, rng: &mut rand_chacha::ChaCha8Rng) 
     let onto = |x: f64| range.clamp(mid + h * x);
     for n in [2usize, 3, 5, 10, 50, 200, 1000] {
         let mut worst = (0.0f64, 0.0f64);
+        let scales = scales(n, range);
         // The known extreme: n − 1 values at the top, one at the bottom moved to the top
         // (|Δs²| = 4h²/n).
         let mut extreme = vec![range.high; n];
         extreme[0] = range.low;
-        let (dm, dv) = worst_ratio(&mut extreme, 0, &[range.high], range);
+        let (dm, dv) = exact_worst_ratio(&mut extreme, 0, &[range.high], range);
         worst = (worst.0.max(dm), worst.1.max(dv));
         let trials = if n >= 200 { 60 } else { 400 };
         for trial in 0..trials {
@@ -139,7 +196,7 @@ fn randomized_audit_on(range: RescaledRange, rng: &mut rand_chacha::ChaCha8Rng) 
             let candidates: Vec<f64> = candidates.into_iter().map(onto).collect();
             // Replace a value of each level (first and last position).
             for i in [0, n - 1] {
-                let (dm, dv) = worst_ratio(&mut data, i, &candidates, range);
+                let (dm, dv) = worst_ratio(&mut data, i, &candidates, range, &scales);
                 worst = (worst.0.max(dm), worst.1.max(dv));
             }
         }
@@ -149,4 +206,41 @@ fn randomized_audit_on(range: RescaledRange, rng: &mut rand_chacha::ChaCha8Rng) 
         );
         assert!(worst.0 <= 1.0 + 1e-9 && worst.1 <= 1.0 + 1e-9, "n = {n}: {worst:?}");
     }
+}
+
+/// The review's crafted pair (issue 70): every value 0.5724837814429534 but the first, −1 in
+/// one dataset and +1 in its neighbour, on bounds [−1, 1]. An f64 mean about the first value
+/// moved by 1.002 times the sensitivity at n = 10⁷ and 1.084 times at n = 2²⁶ (each of the n
+/// terms rounds differently once the origin moves); the exact grid mean moves by exactly 2/n,
+/// the sensitivity, and the variance by less than its own.
+fn first_row_audit(n: usize) {
+    let mut data = vec![0.572_483_781_442_953_4; n];
+    let scales = PrivateTOptions::new(Epsilon::new(1.0).expect("valid ε"))
+        .noise_scales(n)
+        .expect("valid options");
+    data[0] = -1.0;
+    let (m0, v0) = exact_moments(&data, RescaledRange::FULL);
+    data[0] = 1.0;
+    let (m1, v1) = exact_moments(&data, RescaledRange::FULL);
+    let (dm, mean_within) = ratio(&m1, &m0, scales.mean_sensitivity);
+    let (dv, variance_within) = ratio(&v1, &v0, scales.variance_sensitivity);
+    eprintln!("first row at n = {n}: |Δmean|/(2/n) = {dm}, |Δs²|/(5/(n−1)) = {dv}");
+    assert!(mean_within && variance_within, "n = {n}: {dm}, {dv}");
+    // Reached: 2/n exactly, against a declared 2/n rounded upward to f64.
+    assert!(dm > 1.0 - 1e-15, "the mean's bound is reached: {dm}");
+}
+
+#[test]
+fn changing_the_first_row_at_large_n_moves_the_moments_within_their_sensitivities() {
+    for n in [1000, 10_000_000] {
+        first_row_audit(n);
+    }
+}
+
+/// The review's own size (512 MB of values): `cargo test --release -p dptest-t-test
+/// --lib audit::the_first_row_at_the_reviews_size -- --ignored --nocapture`.
+#[test]
+#[ignore = "2²⁶ values: run by hand in a release build"]
+fn the_first_row_at_the_reviews_size() {
+    first_row_audit(1 << 26);
 }

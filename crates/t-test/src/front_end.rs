@@ -8,9 +8,9 @@ use dptest_report::{
 };
 
 use crate::{
-    BoundedSample, DEFAULT_DRAWS, DEFAULT_SEED, Epsilon, NoisyMoments, PrivateTOptions,
-    PrivateTTest, REFERENCE_NAMES, ReferenceMethod, Rescaling, mean_interval, private_ttest,
-    private_ttest_of_moments, reference_p_value,
+    BoundedSample, DEFAULT_DRAWS, Epsilon, GridSums, NoisyMoments, PrivateTOptions, PrivateTTest,
+    REFERENCE_NAMES, ReferenceMethod, Rescaling, mean_interval, private_ttest,
+    private_ttest_of_grid_sums, reference_p_value,
 };
 
 impl ReleaseTest for PrivateTTest {
@@ -33,7 +33,7 @@ impl ReleaseTest for PrivateTTest {
         bounds(choices)?;
         self.check_interval(choices)?;
         options(choices)?.noise_scales(shape.n).map_err(Refusal::from_display)?;
-        Ok(Prepared::simulated(choices.epsilon, DEFAULT_DRAWS, DEFAULT_SEED))
+        Ok(Prepared::simulated(choices.epsilon, DEFAULT_DRAWS))
     }
 
     fn pilot(&self, shape: Shape, choices: &Choices, evaluator: Evaluator) -> Result<(), Refusal> {
@@ -57,11 +57,10 @@ impl ReleaseTest for PrivateTTest {
         let result = match data {
             Data::Values { ref values, .. } => BoundedSample::new(values, choices.popmean, bounds)
                 .and_then(|sample| private_ttest(&sample, &options, evaluator)),
-            Data::Summary { summary: Summary::Moments { n, mean, variance }, .. } => {
-                let n = usize::try_from(n)
-                    .map_err(|_| Refusal("more values than this machine counts".to_owned()))?;
+            Data::Summary { summary: Summary::Moments { n, sum, sum_squares }, .. } => {
+                let sums = GridSums { n, sum, sum_squares };
                 Rescaling::new(bounds, choices.popmean).and_then(|rescaling| {
-                    private_ttest_of_moments(n, mean, variance, rescaling, &options, evaluator)
+                    private_ttest_of_grid_sums(&sums, rescaling, &options, evaluator)
                 })
             }
             _ => {

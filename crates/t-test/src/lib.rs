@@ -77,6 +77,7 @@
 
 pub use crate::{
     error::TTestError,
+    grid::{GRID_BITS, GridSums, grid_ends, grid_point},
     interval::{
         MEAN_METHOD, MeanIntervalMethod, PLUG_IN_VARIANCE_MARGIN, SD_GAMMA_SHARE, mean_interval,
         mean_interval_by,
@@ -108,8 +109,7 @@ pub use crate::{
         simulate_release, simulated_p_values,
     },
     test::{
-        DEFAULT_DRAWS, DEFAULT_SEED, TTestDetail, private_ttest, private_ttest_of_moments,
-        reference_p_value,
+        DEFAULT_DRAWS, TTestDetail, private_ttest, private_ttest_of_grid_sums, reference_p_value,
     },
     two_point::{TAG_TWO_POINT_STUDENTIZED, TAG_TWO_POINT_VARIANCE, TwoPointNull},
     variance_null::{NoisyVarianceNull, TAG_NOISY_VARIANCE},
@@ -124,6 +124,7 @@ pub use dptest_refdist::{Evaluator, MonteCarlo};
 mod audit;
 mod error;
 mod front_end;
+mod grid;
 mod interval;
 mod moment_null;
 mod moments;

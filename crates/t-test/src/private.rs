@@ -2,13 +2,15 @@
 //! release of mean and variance through `dptest-mechanisms`.
 
 use dptest_mechanisms::{
-    Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
+    BigRational, Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan,
+    release_laplace_exact,
 };
 use serde::Serialize;
 
 use crate::error::{TTestError, check_finite, check_n};
+use crate::grid::{GRID_BITS, GridSums, divided_upward, grid_ends, multiplied_upward};
 use crate::moments::{NoiseScales, NoisyMoments, RescaledRange};
-use crate::public::{Alternative, mean_variance};
+use crate::public::Alternative;
 use crate::reference::ReferenceMethod;
 
 pub use dptest_core::Bounds;
@@ -100,7 +102,7 @@ impl PrivateTOptions {
     }
 
     /// Size the noise for the declared range of `rescaling` ([`Rescaling::range`]).
-    /// [`crate::private_ttest`] and [`crate::private_ttest_of_moments`] do this with their own
+    /// [`crate::private_ttest`] and [`crate::private_ttest_of_grid_sums`] do this with their own
     /// rescaling; set it here for [`crate::reference_p_value`], [`crate::TReference`] and
     /// [`release_t`] of bounds that are not symmetric about popmean.
     pub fn with_rescaling(mut self, rescaling: &Rescaling) -> Self {
@@ -195,15 +197,22 @@ impl PrivateTOptions {
     /// Sensitivities and effective Laplace scales (grid rounding included, exactly as
     /// `dptest-mechanisms` releases them) at sample size `n`: on a range of half-width h
     /// ([`PrivateTOptions::range`]) the mean's is 2h/n and the variance's 5h²/(n − 1) (the
-    /// variance does not move with a shift, and scales with the square of a scale).
+    /// variance does not move with a shift, and scales with the square of a scale). h is the
+    /// half-width of the grid points inside the range ([`crate::grid_ends`], at most the
+    /// range's own), and each bound is rounded upward, never below the exact value.
     ///
     /// # Errors
     /// [`TTestError::TooFewObservations`] for n < 2, [`TTestError::Mechanism`].
     pub fn noise_scales(&self, n: usize) -> Result<NoiseScales, TTestError> {
         check_n(n)?;
-        let h = self.range.half_width();
-        let mean_sensitivity = 2.0 * h / n as f64;
-        let variance_sensitivity = 5.0 * h * h / (n - 1) as f64;
+        let (lo, hi) = grid_ends(self.range);
+        // The width in grid units (exact: below 2³⁴), so 2h/n and 5h²/(n − 1) in those units.
+        let width = (hi - lo) as f64;
+        let unit = 0.5f64.powi(GRID_BITS as i32);
+        let mean_sensitivity = divided_upward(width, n as f64) * unit;
+        let half_squared = multiplied_upward(width / 2.0, width / 2.0);
+        let variance_sensitivity =
+            divided_upward(multiplied_upward(5.0, half_squared), (n - 1) as f64) * unit * unit;
         let (eps_m, eps_v) = self.epsilons()?;
         Ok(NoiseScales {
             range: self.range,
@@ -230,16 +239,9 @@ pub struct PrivateTRelease {
     pub variance_release: LaplaceRelease,
 }
 
-/// Mean and unbiased variance of values already in `range` (clamped again for safety).
-pub(crate) fn clamped_moments(rescaled: &[f64], range: RescaledRange) -> (f64, f64) {
-    let clamped: Vec<f64> = rescaled.iter().map(|&v| range.clamp(v)).collect();
-    let (mean, variance) = mean_variance(&clamped);
-    (mean, variance.max(0.0))
-}
-
 /// Releases x̄̃ and s̃² of `rescaled` (values in `options.range()`, e.g. from [`rescale`];
-/// clamped to it) with ε-DP Laplace noise (OS CSPRNG, exact discrete sampler) and computes
-/// T̃.
+/// put on the public grid inside it, [`GridSums`], so both moments are exact) with ε-DP
+/// Laplace noise (OS CSPRNG, exact discrete sampler) and computes T̃.
 ///
 /// Spends ε_mean + ε_variance = ε of `options`.
 ///
@@ -249,7 +251,7 @@ pub fn release_t(
     rescaled: &[f64],
     options: &PrivateTOptions,
 ) -> Result<PrivateTRelease, TTestError> {
-    release_t_with(rescaled, options, release_laplace)
+    release_t_with(rescaled, options, release_laplace_exact)
 }
 
 /// [`release_t`] with the release function injected (tests pass the seeded, non-private one).
@@ -259,32 +261,30 @@ pub(crate) fn release_t_with<F>(
     release: F,
 ) -> Result<PrivateTRelease, TTestError>
 where
-    F: FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError>,
+    F: FnMut(&BigRational, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError>,
 {
     check_n(rescaled.len())?;
     check_finite("data", rescaled)?;
-    let (mean, variance) = clamped_moments(rescaled, options.range());
-    release_moments_with(rescaled.len(), mean, variance, options, release)
+    release_sums_with(&GridSums::of(rescaled, options.range()), options, release)
 }
 
-/// [`release_t_with`] from the mean and unbiased variance of n values in `options.range()`.
-pub(crate) fn release_moments_with<F>(
-    n: usize,
-    mean: f64,
-    variance: f64,
+/// [`release_t_with`] from the grid sums of n values ([`GridSums`], checked against
+/// `options.range()`).
+pub(crate) fn release_sums_with<F>(
+    sums: &GridSums,
     options: &PrivateTOptions,
     mut release: F,
 ) -> Result<PrivateTRelease, TTestError>
 where
-    F: FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError>,
+    F: FnMut(&BigRational, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError>,
 {
-    check_n(n)?;
+    sums.check(options.range())?;
+    let n = usize::try_from(sums.n).unwrap_or(usize::MAX); // a u64 fits a 64-bit usize
     let scales = options.noise_scales(n)?;
     let (eps_m, eps_v) = options.epsilons()?;
-    let (mean, variance) = (options.range().clamp(mean), variance.max(0.0));
-    let mean_release = release(mean, Sensitivity::new(scales.mean_sensitivity)?, eps_m)?;
+    let mean_release = release(&sums.mean(), Sensitivity::new(scales.mean_sensitivity)?, eps_m)?;
     let variance_release =
-        release(variance, Sensitivity::new(scales.variance_sensitivity)?, eps_v)?;
+        release(&sums.variance(), Sensitivity::new(scales.variance_sensitivity)?, eps_v)?;
     Ok(PrivateTRelease {
         moments: NoisyMoments::new(mean_release.value, variance_release.value, n),
         mean_release,
@@ -295,7 +295,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dptest_mechanisms::release_laplace_insecure_seeded;
+    use dptest_mechanisms::release_laplace_exact_insecure_seeded;
     use rand::SeedableRng;
 
     #[test]
@@ -343,7 +343,7 @@ mod tests {
         let options = PrivateTOptions::new(Epsilon::new(2000.0).unwrap());
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
         let r = release_t_with(&data, &options, |s, d, e| {
-            release_laplace_insecure_seeded(s, d, e, &mut rng)
+            release_laplace_exact_insecure_seeded(s, d, e, &mut rng)
         })
         .unwrap();
         let public = crate::ttest_1samp(&data, 0.0, Alternative::TwoSided).unwrap();

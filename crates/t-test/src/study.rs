@@ -9,9 +9,10 @@ use dptest_refdist::{DrawStream, MonteCarlo};
 use serde::Serialize;
 
 use crate::error::{TTestError, check_n};
+use crate::grid::GridSums;
 use crate::interval::mean_interval;
 use crate::moments::{NoiseScales, NoisyMoments};
-use crate::private::{Bounds, PrivateTOptions, Rescaling, clamped_moments};
+use crate::private::{Bounds, PrivateTOptions, Rescaling};
 use crate::public::{Alternative, ttest_1samp};
 use crate::reference::{PAPER_SD, TAG_SIMULATED_DATA, TReference, laplace, normal_values};
 
@@ -28,7 +29,7 @@ pub fn simulate_release(
 ) -> Result<NoisyMoments, TTestError> {
     check_n(rescaled.len())?;
     crate::error::check_finite("data", rescaled)?;
-    let (mean, variance) = clamped_moments(rescaled, scales.range);
+    let (mean, variance) = GridSums::of(rescaled, scales.range).moments_f64();
     let noisy_mean = mean + scales.mean * laplace(stream);
     let noisy_variance = variance + scales.variance * laplace(stream);
     Ok(NoisyMoments::new(noisy_mean, noisy_variance, rescaled.len()))

@@ -1,16 +1,15 @@
 //! The complete private t-test: rescale, release, reference p-value.
 
 use dptest_core::Outcome;
-use dptest_mechanisms::{LaplaceRelease, release_laplace};
+use dptest_mechanisms::{LaplaceRelease, release_laplace_exact};
 use dptest_refdist::{Engine, Evaluator, RefdistError, ReferenceInfo};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::TTestError;
+use crate::grid::GridSums;
 use crate::moments::{NoiseScales, NoisyMoments};
-use crate::private::{
-    PrivateTOptions, PrivateTRelease, Rescaling, release_moments_with, release_t,
-};
+use crate::private::{PrivateTOptions, PrivateTRelease, Rescaling, release_sums_with, release_t};
 use crate::public::Alternative;
 use crate::reference::{
     DataLaw, LawPValues, ReferenceMethod, SdInterval, TPValue, combine, confidence_sets,
@@ -21,9 +20,6 @@ use crate::variance_set::VarianceTable;
 
 /// Default Monte Carlo draws per grid sd of the private t-test's reference.
 pub const DEFAULT_DRAWS: u64 = 10_000;
-
-/// Default seed of the private t-test's reference (public post-processing).
-pub const DEFAULT_SEED: u64 = 1;
 
 /// The fields of a private t-test [`Outcome`] beside the five common ones (`test` is
 /// `"t-test"`; the statistic is the one the p-value refers to, [`ReferenceMethod::statistic`]:
@@ -187,25 +183,25 @@ pub fn private_ttest(
     finish(release, sample.rescaling(), options, evaluator)
 }
 
-/// The full private test from what the rows give: the mean and the unbiased variance of the
-/// n values clamped to the declared bounds and mapped to [−1, 1] with the hypothesised mean
-/// at 0 (`rescaling`, [`Rescaling::apply`]), computed where the rows live (`dptest.spark`).
-/// The release (its noise sized for `rescaling`'s range), the reference and every refusal are
-/// those of [`private_ttest`], which computes the moments in memory.
+/// The full private test from what the rows give: the grid sums ([`GridSums`]: n, Σq, Σq² of
+/// the values clamped to the declared bounds, mapped to [−1, 1] with the hypothesised mean at
+/// 0, `rescaling`, [`Rescaling::apply`], and put on the grid inside the range,
+/// [`crate::grid_point`]), computed where the rows live (`dptest.spark`). The release (its
+/// noise sized for `rescaling`'s range), the reference and every refusal are those of
+/// [`private_ttest`], which computes the same sums in memory.
 ///
 /// # Errors
-/// As [`private_ttest`].
-pub fn private_ttest_of_moments(
-    n: usize,
-    mean: f64,
-    variance: f64,
+/// As [`private_ttest`]; [`TTestError::InvalidParameter`] for sums no dataset gives
+/// ([`GridSums::check`]).
+pub fn private_ttest_of_grid_sums(
+    sums: &GridSums,
     rescaling: Rescaling,
     options: &PrivateTOptions,
     evaluator: Evaluator,
 ) -> Result<Outcome<TTestDetail>, TTestError> {
     evaluator.require_monte_carlo("the private t-test")?;
     let options = &options.with_rescaling(&rescaling);
-    let release = release_moments_with(n, mean, variance, options, release_laplace)?;
+    let release = release_sums_with(sums, options, release_laplace_exact)?;
     finish(release, rescaling, options, evaluator)
 }
 

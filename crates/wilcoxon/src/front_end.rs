@@ -13,9 +13,9 @@ use dptest_report::{
 const VALUES: &str = "differences";
 
 use crate::{
-    DEFAULT_DRAWS, DEFAULT_SEED, MAX_ROBUST_TABLE_N, PairedSample, PrivateWilcoxon,
-    PrivateWilcoxonOptions, ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon,
-    private_wilcoxon_of_statistic, release_epsilon, shifted,
+    DEFAULT_DRAWS, MAX_ROBUST_TABLE_N, PairedSample, PrivateWilcoxon, PrivateWilcoxonOptions,
+    ROBUST_MAX_EPSILON, Reference, WpReference, private_wilcoxon, private_wilcoxon_of_statistic,
+    release_epsilon, shifted,
 };
 
 impl ReleaseTest for PrivateWilcoxon {
@@ -36,9 +36,7 @@ impl ReleaseTest for PrivateWilcoxon {
         // The zero-robust reference is computed exactly, whatever engine is asked for.
         let evaluation = match options.reference {
             Reference::Exact => Evaluation::Exact,
-            _ => {
-                Evaluation::MonteCarlo { draws: DEFAULT_DRAWS, seed: DEFAULT_SEED, required: false }
-            }
+            _ => Evaluation::MonteCarlo { draws: DEFAULT_DRAWS, required: false },
         };
         Ok(Prepared {
             epsilon: options.epsilon.value() + median_ci_epsilon(choices, VALUES)?,

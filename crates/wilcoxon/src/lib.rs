@@ -58,9 +58,9 @@ pub use crate::{
     error::WilcoxonError,
     exact::MAX_EXACT_N,
     private::{
-        DEFAULT_DRAWS, DEFAULT_SEED, PrivateWilcoxonOptions, Reference, ReferenceLaw,
-        WilcoxonDetail, WpReference, pratt_sensitivity, private_wilcoxon,
-        private_wilcoxon_of_statistic, release_pratt, uses_normal_limit,
+        DEFAULT_DRAWS, PrivateWilcoxonOptions, Reference, ReferenceLaw, WilcoxonDetail,
+        WpReference, pratt_sensitivity, private_wilcoxon, private_wilcoxon_of_statistic,
+        release_pratt, uses_normal_limit,
     },
     public::{
         AUTO_EXACT_MAX_N, AUTO_PERMUTATION_MAX_N, PERMUTATION_MAX_N, PublicMethod, PublicOptions,

@@ -357,9 +357,6 @@ fn guarded_sf(lattice: &LatticeLaplace, t: f64, scale: f64) -> f64 {
 /// Monte Carlo engine).
 pub const DEFAULT_DRAWS: u64 = 100_000;
 
-/// Default seed of a simulated reference (public post-processing).
-pub const DEFAULT_SEED: u64 = 1;
-
 /// The earlier name of [`PrivateWilcoxonOptions`] (every other test's options are named
 /// `Private<Test>Options`).
 #[deprecated(since = "0.1.0", note = "renamed to PrivateWilcoxonOptions")]

@@ -33,3 +33,21 @@ test_that("an R session and the command line share one budget", {
   expect_error(dp_kruskal_test(weight ~ feed, data = chickwts, epsilon = 0.2, groups = groups,
                                ledger = led), class = "dptest_budget_error")
 })
+
+test_that("a dataset without a delta budget admits only pure epsilon-DP releases", {
+  # The documented default is 0 (issue 70: the ledger admitted 1e-5).
+  path <- tempfile(fileext = ".json")
+  led <- dp_ledger(path, dataset = "tooth", budget = 10)
+  expect_error(dp_mann_whitney_test(len ~ supp, data = ToothGrowth, epsilon = 1,
+                                    groups = c("OJ", "VC"), statistic = "paper", ledger = led),
+               class = "dptest_budget_error")
+  r <- dp_mann_whitney_test(len ~ supp, data = ToothGrowth, epsilon = 1,
+                            groups = c("OJ", "VC"), ledger = led)
+  expect_equal(r$privacy$ledger$releases, 1)
+  expect_equal(dptest:::dp_ledger_status(path, "tooth")$delta_budget, 0)
+  both <- dp_ledger(tempfile(fileext = ".json"), dataset = "tooth", budget = 10,
+                    delta_budget = 1e-5)
+  paper <- dp_mann_whitney_test(len ~ supp, data = ToothGrowth, epsilon = 1,
+                                groups = c("OJ", "VC"), statistic = "paper", ledger = both)
+  expect_equal(paper$privacy$delta, 1e-6)
+})

@@ -66,3 +66,9 @@ test_that("ci.epsilon releases DeLong's placement variance for the P(X > Y) inte
   expect_error(dp_sign_test(oj, vc, paired = TRUE, public = TRUE, ci.epsilon = 0.5),
                "spends none")
 })
+
+test_that("conf.level needs known_sizes and is refused before the data are read", {
+  expect_error(dp_mann_whitney_test(len ~ supp, data = ToothGrowth, epsilon = 1,
+                                    groups = c("OJ", "VC"), conf.level = 0.95),
+               "known_sizes")
+})

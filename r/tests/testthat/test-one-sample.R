@@ -76,3 +76,17 @@ test_that("the formula methods follow stats: two groups, public or rank sum", {
   expect_equal(r$release$test, "mann-whitney")
   expect_equal(r$data.name, "extra by group")
 })
+
+test_that("the htest parameter is the whole epsilon the release spent", {
+  # The sign test's median interval is a release of its own: epsilon 1 + 0.5 (issue 70).
+  s <- dp_sign_test(after, before, paired = TRUE, epsilon = 1, conf.level = 0.9,
+                    ci.epsilon = 0.5, bounds = c(-5, 5))
+  expect_equal(unname(s$parameter["epsilon"]), 1.5)
+  expect_equal(s$privacy$epsilon, 1.5)
+  if (requireNamespace("broom", quietly = TRUE)) {
+    expect_equal(broom::tidy(s)$parameter, 1.5)
+  }
+  t <- dp_t_test(after, before, paired = TRUE, bounds = c(-5, 5), epsilon = 1,
+                 conf.level = 0.9)
+  expect_equal(unname(t$parameter["epsilon"]), 1)
+})

@@ -6,7 +6,7 @@ use dptest_kruskal_wallis as kw;
 use dptest_mann_whitney as mw;
 use dptest_mechanisms::Epsilon;
 
-use super::{add_decision, add_engine, add_ledger, release, simulation};
+use super::{add_decision, add_engine, add_ledger, release, release_simulation};
 use crate::cli::{AnovaArgs, Common, GroupColumns, InputArgs, KruskalArgs, MannWhitneyArgs};
 use crate::data::{Grouped, OtherGroups, require_two_groups};
 use crate::engine::with_spinner;
@@ -137,7 +137,7 @@ pub fn anova(args: &AnovaArgs, common: &Common) -> Result<Report> {
     let sample = av::BoundedGroups::new(&data.split(), args.bounds).map_err(|e| anyhow!("{e}"))?;
     let options = av::SwanbergOptions::new(Epsilon::new(args.epsilon)?);
     options.noise_scales().map_err(|e| anyhow!("{e}"))?;
-    let sim = simulation(common, av::DEFAULT_NULL_DRAWS, super::DEFAULT_SEED)?;
+    let sim = release_simulation(common, av::DEFAULT_NULL_DRAWS)?;
     sim.require_monte_carlo("anova")?;
     let (result, status) = release(&args.ledger, "anova", args.epsilon, 0.0, || {
         with_spinner("simulating the reference distribution", || {

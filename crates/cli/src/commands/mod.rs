@@ -38,8 +38,15 @@ pub fn run(cli: &Cli) -> Result<()> {
     report.print(common.json)
 }
 
-/// Seed used when neither `--seed` nor the test crate gives one.
+/// Seed of a critical value's simulation when `--seed` is not given (a release's reference
+/// takes a fresh seed instead: [`release_simulation`]).
 pub const DEFAULT_SEED: u64 = 1;
+
+/// The Monte Carlo engine of a release's reference from the common options: the test's
+/// default draws unless `--draws`, under `--seed` or else a fresh seed from the OS CSPRNG.
+pub fn release_simulation(common: &crate::cli::Common, draws: u64) -> Result<Simulation> {
+    Simulation::for_release(common.backend, common.draws.unwrap_or(draws), common.seed)
+}
 
 /// The Monte Carlo engine from the common options, with the test's default draws and seed.
 pub fn simulation(common: &crate::cli::Common, draws: u64, seed: u64) -> Result<Simulation> {

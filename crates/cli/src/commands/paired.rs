@@ -252,9 +252,9 @@ pub fn task_clifton(args: &TaskCliftonArgs, common: &Common) -> Result<Report> {
         TcVariant::HighUtilityPlus => wx::TcVariant::HighUtilityPlus,
         TcVariant::HighPrivacyPlus => wx::TcVariant::HighPrivacyPlus { k },
     };
-    let mc = dptest_refdist::MonteCarlo::new(
+    let mc = dptest_report::reference_monte_carlo(
         common.draws.unwrap_or(wx::TC_DEFAULT_DRAWS),
-        common.seed.unwrap_or(super::DEFAULT_SEED),
+        common.seed,
     )
     .map_err(|e| anyhow!("--draws: {e}"))?;
     let evaluator = Evaluator::cpu(mc);

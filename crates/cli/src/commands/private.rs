@@ -9,7 +9,7 @@ use dptest_refdist::Evaluator;
 use dptest_registry::ReleaseTest;
 use dptest_report::{Choices, Data, Evaluation, Layout};
 
-use super::{add_decision, add_engine, add_ledger, release, simulation};
+use super::{add_decision, add_engine, add_ledger, release, release_simulation};
 use crate::cli::{Common, DifferenceColumns, GroupColumns, InputArgs, Privacy};
 use crate::data::InputInfo;
 use crate::engine::{Backend, Simulation, with_spinner};
@@ -161,11 +161,11 @@ fn engine(
     evaluation: Evaluation,
     common: &Common,
 ) -> Result<Option<Simulation>> {
-    let Evaluation::MonteCarlo { draws, seed, required } = evaluation else { return Ok(None) };
+    let Evaluation::MonteCarlo { draws, required } = evaluation else { return Ok(None) };
     if !required && matches!(common.backend, Backend::Auto | Backend::Exact) {
         return Ok(None);
     }
-    let sim = simulation(common, draws, seed)?;
+    let sim = release_simulation(common, draws)?;
     if required {
         sim.require_monte_carlo(test.name())?;
     }

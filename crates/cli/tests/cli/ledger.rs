@@ -216,6 +216,24 @@ fn delta_is_limited_like_epsilon() {
 }
 
 #[test]
+fn a_dataset_without_a_delta_budget_admits_only_pure_releases() {
+    // The default δ budget is 0 in every front end (issue 70, item 3: R documented 0 while
+    // the ledger admitted 10⁻⁵).
+    let path = temp("ledger_no_delta_budget.json");
+    let ledger = path.to_str().unwrap();
+    let named = ["--ledger", ledger, "--dataset", "d", "--budget", "10"];
+    let paper =
+        [&["--epsilon", "1", "--statistic", "paper", "--delta", "1e-6"][..], &named].concat();
+    let out = dptest(&mw_args(&paper));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("δ budget"));
+    assert!(dptest(&mw_args(&[&["--epsilon", "1"][..], &named].concat())).status.success());
+    let shown = json(&["ledger", "show", "--ledger", ledger]);
+    assert_eq!(shown["datasets"][0]["delta_budget"], 0.0);
+    assert_eq!(shown["datasets"][0]["releases"].as_array().unwrap().len(), 1);
+}
+
+#[test]
 fn concurrent_runs_cannot_overspend() {
     let path = temp("ledger_concurrent.json");
     let ledger = path.to_str().unwrap();

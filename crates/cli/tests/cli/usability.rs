@@ -375,3 +375,45 @@ fn each_command_lists_only_the_options_it_uses() {
     let message = fails(&["ledger", "show", "--ledger", "x.json", "--draws", "5"]);
     assert!(message.contains("unexpected argument '--draws'"), "{message}");
 }
+
+/// The reference seed of three runs of `args` (a `reference.seed` field each).
+fn reference_seeds(args: &[&str]) -> Vec<u64> {
+    (0..3).map(|_| json(args)["reference"]["seed"].as_u64().expect("a reference seed")).collect()
+}
+
+#[test]
+fn each_release_simulates_its_reference_afresh_unless_a_seed_is_given() {
+    // One seed for every run kept one Monte Carlo error for ever (issue 70, item 2): a
+    // release's reference now takes a fresh seed from the OS CSPRNG, which it reports.
+    let draws = ["--epsilon", "1", "--draws", "200"];
+    let kw = kw_args("examples/methylation.csv", &draws);
+    let t = paired_args("t-test", &["--epsilon", "1", "--bounds=-20,20", "--draws", "200"]);
+    let tc = paired_args(
+        "task-clifton",
+        &["--epsilon", "1", "--variant", "high-utility-plus", "--draws", "200"],
+    );
+    let anova = [
+        "anova",
+        "--input",
+        "examples/methylation.csv",
+        "--group",
+        "group",
+        "--value",
+        "value",
+        "--groups",
+        METHYLATION_GROUPS,
+        "--epsilon",
+        "1",
+        "--bounds",
+        "0,1",
+        "--draws",
+        "200",
+    ];
+    for args in [&kw[..], &t[..], &tc[..], &anova[..]] {
+        let seeds = reference_seeds(args);
+        // Three draws of 64 bits collide with probability below 2⁻⁶².
+        assert!(seeds[0] != seeds[1] && seeds[1] != seeds[2] && seeds[0] != seeds[2], "{args:?}");
+        let given: Vec<&str> = args.iter().copied().chain(["--seed", "17"]).collect();
+        assert_eq!(reference_seeds(&given), [17, 17, 17], "{args:?}");
+    }
+}

@@ -112,12 +112,12 @@ fn one_sample_tests_release_the_same_from_their_summaries() {
     assert_same("sign", rows(), signs, 2.0);
     // Bounds [−2, 2] around popmean 0: y = clamp(x)/2.
     let y: Vec<f64> = d.iter().map(|x| x.clamp(-2.0, 2.0) / 2.0).collect();
-    let mean = y.iter().sum::<f64>() / y.len() as f64;
-    let variance = y.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (y.len() as f64 - 1.0);
+    let sums = dptest_t_test::GridSums::of(&y, dptest_t_test::RescaledRange::FULL);
+    let moments = Summary::Moments { n, sum: sums.sum, sum_squares: sums.sum_squares };
     // T̃ moves by about √n/s ≈ 13 per unit of the mean (n = 30, s ≈ 0.43 on [−1, 1]), whose
     // noise scale is (2/n)/ε_mean ≈ 3·10⁻⁴ here: T̃'s noise is about 4·10⁻³ a scale, and the
     // allowance of 40/500 = 0.08 is some 20 of them (the variance's noise moves T̃ less).
-    assert_same("t-test", rows(), Summary::Moments { n, mean, variance }, 1.0);
+    assert_same("t-test", rows(), moments, 1.0);
 }
 
 #[test]
@@ -129,6 +129,15 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
     let impossible = Summary::RankSums { sums: vec![1.0, 2.0], sizes: vec![2, 2] };
     let refusal = kw.release(summary_only(impossible, false), &choices, evaluator);
     assert!(refusal.unwrap_err().0.contains("rank-sum summary"));
+    // Grid sums of three values cannot exceed 3 (in units of 2³² on [−1, 1]) nor have a
+    // square of the sum above n times the sum of squares.
+    let t = find("t-test").unwrap();
+    let unit = 1_i128 << 32;
+    for (sum, sum_squares) in [(3 * unit + 1, 3 * (unit as u128).pow(2)), (3, 2)] {
+        let impossible = Summary::Moments { n: 3, sum, sum_squares };
+        let refusal = t.release(summary_only(impossible, true), &choices, evaluator).unwrap_err();
+        assert!(refusal.0.contains("moment sums"), "{refusal}");
+    }
     let wrong = Summary::Signs { positive: 1, negative: 2, zeros: 0 };
     for test in ["kruskal-wallis", "mann-whitney", "wilcoxon", "t-test"] {
         let data = summary_only(wrong.clone(), true);

@@ -150,10 +150,12 @@ fn the_noise_is_that_of_the_declared_range_wherever_popmean_sits() {
     assert_eq!((range_mid.low, range_mid.high), (-1.0, 1.0));
     assert!((mean_mid - 20.0 / 200.0).abs() < 1e-15);
     assert!((variance_mid - 5.0 * 100.0 / 199.0).abs() < 1e-12);
+    // Off the midpoint an end of the range may fall between grid points (step 2⁻³² on the
+    // [−1, 1] scale): the grid's width, which sizes the noise, is then up to a step narrower.
     for popmean in [0.0, 5.0, 17.5] {
         let (mean, variance, range) = on_data_scale(popmean);
-        assert!((mean - mean_mid).abs() < 1e-12 * mean_mid, "popmean {popmean}: {mean}");
-        assert!((variance - variance_mid).abs() < 1e-12 * variance_mid, "{popmean}: {variance}");
+        assert!((mean - mean_mid).abs() < 1e-9 * mean_mid, "popmean {popmean}: {mean}");
+        assert!((variance - variance_mid).abs() < 1e-9 * variance_mid, "{popmean}: {variance}");
         assert!(range.high - range.low < 2.0, "{popmean}: {range:?}");
     }
     // A range reaching outside [−1, 1] is refused.
