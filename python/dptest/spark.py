@@ -224,32 +224,34 @@ def _rank_moments(values: Any, groups: int) -> Tuple[list, list, list, list]:
     return linear, products, twice, sizes
 
 
-def _mid_rank_sums(values: Any, weights: List[Any]) -> Tuple[List[float], List[int], float, int]:
-    """Σ weight_j · mid-rank over the rows and Σ weight_j, for each weight column (0/1
-    indicators, or ±1 signs), with Σ(t³ − t) over tie blocks and n. One aggregation by value, one sort of the
-    distinct values, a running count within each range partition; only per-partition sums
-    reach the driver."""
+def _mid_rank_sums(values: Any, weights: List[Any]) -> Tuple[List[int], List[int], float, int]:
+    """2·Σ weight_j · mid-rank over the rows (integers, summed exactly as 38-digit decimals)
+    and Σ weight_j, for each weight column (0/1 indicators, or ±1 signs), with Σ(t³ − t) over
+    tie blocks and n. One aggregation by value, one sort of the distinct values, a running
+    count within each range partition; only per-partition sums reach the driver."""
     names = [f"w{j}" for j in range(len(weights))]
     per_value = values.groupBy("v").agg(
         F.count(F.lit(1)).alias("t"), *[F.sum(w).alias(n) for w, n in zip(weights, names)])
     ordered = _ordered_values(per_value, ["t"])
-    ranked = ordered.withColumn("local", F.col("before_t") + (F.col("t") + 1) / 2.0)
+    # Twice a block's mid-rank within its partition: 2·before + t + 1, an integer.
+    exact = T.DecimalType(38, 0)
+    ranked = ordered.withColumn("local", (2 * F.col("before_t") + F.col("t") + 1).cast(exact))
     parts = ranked.groupBy("part").agg(
         F.sum("t").alias("total"),
         F.sum(F.col("t").cast("double") ** 3 - F.col("t")).alias("ties"),
-        *[F.sum(F.col(n) * F.col("local")).alias(f"r{n}") for n in names],
+        *[F.sum(F.col(n).cast(exact) * F.col("local")).alias(f"r{n}") for n in names],
         *[F.sum(n).alias(f"c{n}") for n in names],
     ).collect()
     offsets = _offsets({p["part"]: p["total"] for p in parts})
-    sums = [sum(float(p[f"r{n}"]) + float(p[f"c{n}"]) * offsets[p["part"]] for p in parts)
-            for n in names]
+    twice = [sum(int(p[f"r{n}"]) + 2 * int(p[f"c{n}"]) * offsets[p["part"]] for p in parts)
+             for n in names]
     counts = [int(sum(p[f"c{n}"] for p in parts)) for n in names]
-    return sums, counts, float(sum(p["ties"] for p in parts)), int(sum(p["total"] for p in parts))
+    return twice, counts, float(sum(p["ties"] for p in parts)), int(sum(p["total"] for p in parts))
 
 
-def _random_tie_rank_sums(values: Any, groups: int) -> Tuple[List[float], List[int]]:
-    """Rank sums of the declared groups with ranks 1..n and ties broken in a uniformly random
-    order: every row gets two uniform keys seeded by a fresh secret from the OS CSPRNG, one
+def _random_tie_rank_sums(values: Any, groups: int) -> Tuple[List[int], List[int]]:
+    """Twice the rank sums of the declared groups (exact integers) with ranks 1..n and ties
+    broken in a uniformly random order: every row gets two uniform keys seeded by a fresh secret from the OS CSPRNG, one
     sort by (value, keys), and each row's rank is its partition's offset plus its position."""
     seeds = (secrets.randbits(63), secrets.randbits(63))
     keyed = values.select("v", "g", F.rand(seeds[0]).alias("k1"), F.rand(seeds[1]).alias("k2"))
@@ -262,11 +264,11 @@ def _random_tie_rank_sums(values: Any, groups: int) -> Tuple[List[float], List[i
     for p in parts:
         totals[p["part"]] = totals.get(p["part"], 0) + p["c"]
     offsets = _offsets(totals)
-    sums, sizes = [0.0] * groups, [0] * groups
+    twice, sizes = [0] * groups, [0] * groups
     for p in parts:
-        sums[p["g"]] += float(p["r"]) + float(p["c"]) * offsets[p["part"]]
+        twice[p["g"]] += 2 * (int(p["r"]) + int(p["c"]) * offsets[p["part"]])
         sizes[p["g"]] += int(p["c"])
-    return sums, sizes
+    return twice, sizes
 
 
 def _grouped_values(df: Any, group: str, value: str, groups: Optional[Sequence[Any]],
@@ -389,17 +391,18 @@ def kruskal(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] 
                    "ci_method": ci_method}
         prepared = _prepare("kruskal-wallis", n, len(declared), False, eps, options=options,
                             ci=ci, ci_epsilon=ci_epsilon)
-        sums, sizes = _random_tie_rank_sums(rows, len(declared))
+        twice, sizes = _random_tie_rank_sums(rows, len(declared))
         moments = (_rank_moments(rows, len(declared))[:3]
                    if ci is not None and ci_epsilon is not None else None)
-        return _release_summary("kruskal-wallis", "rank-sums", sums, sizes, labels, prepared,
+        return _release_summary("kruskal-wallis", "rank-sums", [], twice + sizes, labels, prepared,
                                 draws=draws, seed=seed, alpha=alpha, ledger=ledger,
                                 progress=progress, rank_moments=moments)
     _api._no_ledger(ledger)
     if rows is None:
         return _nan_result("kruskal-wallis")
-    sums, sizes, ties, _ = _mid_rank_sums(rows, _indicators(len(declared)))
-    return _api._native(_dptest.kruskal_of_rank_sums, sums, sizes, ties, labels, float(alpha))
+    twice, sizes, ties, _ = _mid_rank_sums(rows, _indicators(len(declared)))
+    return _api._native(_dptest.kruskal_of_rank_sums, [t / 2 for t in twice], sizes, ties, labels,
+                        float(alpha))
 
 
 def mannwhitneyu(df: Any, *, group: str, value: str, groups: Optional[Sequence[Any]] = None,
@@ -432,17 +435,18 @@ def mannwhitneyu(df: Any, *, group: str, value: str, groups: Optional[Sequence[A
         d = float(delta) if paper else None
         prepared = _prepare("mann-whitney", n, 2, False, eps, delta=d, alternative=alternative,
                             options=options, ci=ci, ci_epsilon=ci_epsilon)
-        sums, sizes, _, _ = _mid_rank_sums(rows, _indicators(2))
+        twice, sizes, _, _ = _mid_rank_sums(rows, _indicators(2))
         placements = (_placement_square_sums(rows)
                       if ci is not None and ci_epsilon is not None else None)
-        return _release_summary("mann-whitney", "rank-sums", sums, sizes, labels, prepared,
+        return _release_summary("mann-whitney", "rank-sums", [], twice + sizes, labels, prepared,
                                 draws=draws, seed=seed, alpha=alpha, ledger=ledger,
                                 progress=progress, placement_sums=placements)
     _api._no_ledger(ledger)
     if rows is None:
         return _nan_result("mann-whitney")
-    (r1, _), (n1, n2), ties, _ = _mid_rank_sums(rows, _indicators(2))
-    return _api._native(_dptest.mannwhitneyu_of_rank_sum, r1, n1, n2, ties, labels, alternative,
+    (twice_r1, _), (n1, n2), ties, _ = _mid_rank_sums(rows, _indicators(2))
+    return _api._native(_dptest.mannwhitneyu_of_rank_sum, twice_r1 / 2, n1, n2, ties, labels,
+                        alternative,
                         bool(use_continuity), method, float(alpha))
 
 
@@ -505,8 +509,8 @@ def wilcoxon(df: Any, *, before: Optional[str] = None, after: Optional[str] = No
         prepared = _prepare("wilcoxon", n, 1, paired, eps, alternative=alternative,
                             popmean=float(popmean), options={"reference": reference},
                             bounds=bounds, ci=ci, ci_epsilon=ci_epsilon)
-        (w,), _, _, n = _mid_rank_sums(d.select(F.abs("d").alias("v"), "d"), [signs])
-        return _release_summary("wilcoxon", "signed-ranks", [w], [n], [], prepared,
+        (twice_w,), _, _, n = _mid_rank_sums(d.select(F.abs("d").alias("v"), "d"), [signs])
+        return _release_summary("wilcoxon", "signed-ranks", [twice_w / 2], [n], [], prepared,
                                 paired=paired, alpha=alpha, ledger=ledger, progress=progress,
                                 median_cells=_interval_cells(d, ci, ci_epsilon, bounds, n))
     _api._no_ledger(ledger)
@@ -516,8 +520,9 @@ def wilcoxon(df: Any, *, before: Optional[str] = None, after: Optional[str] = No
     ranked = ranked.select(F.abs("d").alias("v"), "d")
     positive = F.when(F.col("d") > 0, 1).otherwise(0)
     negative = F.when(F.col("d") < 0, 1).otherwise(0)
-    (r_plus, r_minus), (n_positive, n_negative), ties, _ = _mid_rank_sums(
+    (twice_plus, twice_minus), (n_positive, n_negative), ties, _ = _mid_rank_sums(
         ranked, [positive, negative])
+    r_plus, r_minus = twice_plus / 2, twice_minus / 2
     n_zero = n - n_positive - n_negative
     if zero_method != "wilcox":
         ties -= float(n_zero) ** 3 - n_zero  # the zeros' block is ranked, not a tie of |d| > 0

@@ -547,7 +547,8 @@ fn release(
 
 /// A private release of `test` from its sufficient statistic, computed where the rows live
 /// (`dptest.spark`): `kind` names it and `floats` and `counts` hold it —
-/// `"rank-sums"` (the group rank sums; the group sizes), `"signed-ranks"` ([W]; [n]),
+/// `"rank-sums"` ([]; twice the group rank sums, exact integers, then the group sizes),
+/// `"signed-ranks"` ([W]; [n]),
 /// `"signs"` ([]; [positive, negative, zeros]) or `"moments"` ([]; [n, Σq, Σq²]: the exact
 /// sums of the values' grid points q on the t-test's scale, [`ttest_grid`]). `median_cells`, for the median interval of `sign` and `wilcoxon`: the
 /// tested values' counts on the interval's grid as three arrays of one entry a grid index,
@@ -688,11 +689,20 @@ fn summary(kind: &str, floats: Vec<f64>, counts: Vec<i128>) -> PyResult<Summary>
         let sum_squares = u128::try_from(sum_squares).map_err(|_| malformed())?;
         return Ok(Summary::Moments { n, sum, sum_squares });
     }
+    if let ("rank-sums", &[]) = (kind, floats.as_slice()) {
+        if counts.len() % 2 != 0 {
+            return Err(malformed());
+        }
+        let (twice, sizes) = counts.split_at(counts.len() / 2);
+        let twice_sums = twice.iter().map(|&t| u128::try_from(t)).collect::<Result<Vec<_>, _>>();
+        let sizes = sizes.iter().map(|&s| u64::try_from(s)).collect::<Result<Vec<_>, _>>();
+        return match (twice_sums, sizes) {
+            (Ok(twice_sums), Ok(sizes)) => Ok(Summary::RankSums { twice_sums, sizes }),
+            _ => Err(malformed()),
+        };
+    }
     let counts = counts.into_iter().map(u64::try_from).collect::<Result<Vec<u64>, _>>().map_err(|_| malformed())?;
     Ok(match (kind, floats.as_slice(), counts.as_slice()) {
-        ("rank-sums", _, _) if floats.len() == counts.len() => {
-            Summary::RankSums { sums: floats, sizes: counts }
-        }
         ("signed-ranks", &[w], &[n]) => Summary::SignedRanks { w, n },
         ("signs", &[], &[positive, negative, zeros]) => Summary::Signs { positive, negative, zeros },
         _ => return Err(malformed()),

@@ -115,9 +115,11 @@ def test_mid_rank_sums_and_pratt_w_are_the_in_memory_statistics(spark, dps):
     pdf = grouped(rng, (70, 55), tie_step=0.5)
     sdf = frame(spark, pdf, partitions=5)
     rows, _, n = dps._grouped_values(sdf, "arm", "score", ["a", "b"], True, "propagate")
-    sums, sizes, ties, total = dps._mid_rank_sums(rows, dps._indicators(2))
+    twice, sizes, ties, total = dps._mid_rank_sums(rows, dps._indicators(2))
     ranks = stats.rankdata(pdf.score)
-    assert sums == [ranks[pdf.arm == "a"].sum(), ranks[pdf.arm == "b"].sum()]
+    # Twice the sums, as exact integers.
+    assert all(isinstance(t, int) for t in twice)
+    assert twice == [2 * ranks[pdf.arm == "a"].sum(), 2 * ranks[pdf.arm == "b"].sum()]
     assert sizes == [70, 55] and total == n == 125
     _, t = np.unique(pdf.score, return_counts=True)
     assert ties == float((t.astype(float) ** 3 - t).sum())
@@ -126,17 +128,18 @@ def test_mid_rank_sums_and_pratt_w_are_the_in_memory_statistics(spark, dps):
     untied = grouped(rng, (400, 350, 250))
     rows, _, _ = dps._grouped_values(frame(spark, untied, partitions=9), "arm", "score",
                                      ["a", "b", "c"], True, "propagate")
-    sums, sizes = dps._random_tie_rank_sums(rows, 3)
+    twice, sizes = dps._random_tie_rank_sums(rows, 3)
     ranks = stats.rankdata(untied.score)
-    assert sums == [ranks[untied.arm == g].sum() for g in "abc"] and sizes == [400, 350, 250]
+    assert twice == [2 * ranks[untied.arm == g].sum() for g in "abc"]
+    assert sizes == [400, 350, 250]
     # Pratt's W: mid-ranks of |d| over all n (zeros included), zeros then dropped.
     d = np.round(rng.normal(0.2, 1, 90), 0)
     tested, _, n = dps._tested(spark.createDataFrame(pd.DataFrame({"x": d})).repartition(4),
                                None, None, "x", 0.0, True, "propagate")
     signs = F.when(F.col("d") > 0, 1).when(F.col("d") < 0, -1).otherwise(0)
-    (w,), _, _, _ = dps._mid_rank_sums(tested.select(F.abs("d").alias("v"), "d"), [signs])
+    (twice_w,), _, _, _ = dps._mid_rank_sums(tested.select(F.abs("d").alias("v"), "d"), [signs])
     r = stats.rankdata(np.abs(d))
-    assert w == float((np.sign(d) * r).sum()) and n == 90
+    assert twice_w == 2 * float((np.sign(d) * r).sum()) and n == 90
 
 
 def test_random_tie_breaking_is_uniform(spark, dps):
@@ -146,9 +149,9 @@ def test_random_tie_breaking_is_uniform(spark, dps):
     reps = 600
     rows = [(10.0 * r, 2 * r + g) for r in range(reps) for g in (0, 0, 1, 1)]
     values = spark.createDataFrame(rows, ["v", "g"]).repartition(4)
-    sums, sizes = dps._random_tie_rank_sums(values, 2 * reps)
+    twice, sizes = dps._random_tie_rank_sums(values, 2 * reps)
     assert sizes == [2] * (2 * reps)
-    local = [int(sums[2 * r] - 2 * 4 * r) for r in range(reps)]
+    local = [(twice[2 * r] // 2) - 2 * 4 * r for r in range(reps)]
     observed = np.array([local.count(k) for k in (3, 4, 5, 6, 7)])
     expected = reps * np.array([1, 1, 2, 1, 1]) / 6
     chi2 = stats.chisquare(observed, expected)

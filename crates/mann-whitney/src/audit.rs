@@ -174,3 +174,23 @@ fn full_u(values: &[f64], in_y: &[bool]) -> (f64, f64, usize, f64) {
         Err(_) => (0.0, 0.0, ls, 0.0),
     }
 }
+
+/// The review's check of round five at large n: x's first row moves from below every value to
+/// above every value, and the released centred statistic, computed exactly (2·U₁ an integer
+/// sum), moves by exactly n₂ (the y values it passes), within its sensitivity n − 1.
+#[test]
+fn changing_the_first_row_at_large_n_moves_the_centred_statistic_exactly() {
+    let n1 = 400_000;
+    let x: Vec<f64> = (0..n1).map(|i| 0.572_483_781_442_953_4 + (i % 97) as f64).collect();
+    let y: Vec<f64> = (0..600_000).map(|i| 0.25 + (i % 89) as f64).collect();
+    let centred = |first: f64| {
+        let mut x = x.clone();
+        x[0] = first;
+        let summary = crate::MwSummary::of(&TwoSample::new(x, y.clone()).unwrap()).unwrap();
+        summary.twice_statistic(crate::MwStatistic::Centred)
+    };
+    let n = (n1 + 600_000) as i128;
+    let change = centred(1e9) - centred(-1e9);
+    assert_eq!(change, 2 * 600_000);
+    assert!(change <= 2 * (n - 1));
+}

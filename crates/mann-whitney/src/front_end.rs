@@ -55,15 +55,17 @@ impl ReleaseTest for PrivateMannWhitney {
     ) -> Result<Release, Refusal> {
         data.checked_summary()?;
         let (options, result, placements) = match data {
-            Data::Summary { summary: Summary::RankSums { sums, sizes }, interval, .. } => {
-                let (Ok([r1, _]), Ok([n1, n2])) =
-                    (<[f64; 2]>::try_from(sums), <[u64; 2]>::try_from(sizes))
+            Data::Summary {
+                summary: Summary::RankSums { twice_sums, sizes }, interval, ..
+            } => {
+                let (Ok([twice_r1, _]), Ok([n1, n2])) =
+                    (<[u128; 2]>::try_from(twice_sums), <[u64; 2]>::try_from(sizes))
                 else {
                     return Err(two_groups());
                 };
                 let sizes = [to_usize(n1)?, to_usize(n2)?];
                 let placements = summary_placements(interval, choices)?.map(|p| (p, sizes));
-                let summary = MwSummary::from_rank_sum(r1, sizes[0], sizes[1]);
+                let summary = MwSummary::from_twice_rank_sum(twice_r1, sizes[0], sizes[1]);
                 let options = options(choices, summary.n())?;
                 let result = private_mann_whitney_of_summary(&summary, &options, evaluator);
                 (options, result, placements)

@@ -3,7 +3,8 @@
 //! its release through `dptest-mechanisms`, and the full private test.
 
 use dptest_mechanisms::{
-    Delta, Epsilon, LaplaceRelease, MechanismError, Sensitivity, release_laplace,
+    BigInt, BigRational, Delta, Epsilon, LaplaceRelease, MechanismError, Sensitivity,
+    release_laplace_exact,
 };
 use serde::Serialize;
 
@@ -329,9 +330,10 @@ impl MwRelease {
     }
 }
 
-/// A Laplace release function: the OS-CSPRNG one in production, a seeded one in tests.
+/// A Laplace release function of an exact statistic: the OS-CSPRNG one in production
+/// ([`dptest_mechanisms::release_laplace_exact`]), a seeded one in tests.
 pub(crate) type NoiseFn<'a> =
-    dyn FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError> + 'a;
+    dyn FnMut(&BigRational, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError> + 'a;
 
 /// The size estimate from a release of m: shift c and m* (see [`SizeEstimate`]).
 pub(crate) fn size_estimate_of(release: LaplaceRelease, delta: f64, n: usize) -> SizeEstimate {
@@ -389,8 +391,9 @@ pub(crate) fn u_sensitivity(sizes: GroupSizes, [a, b]: [usize; 2]) -> usize {
 /// - known sizes: Ũ = U + Lap(max(n1, n2)/ε), U = U1 − n1·n2/2 (two-sided) or U1; ε-DP among
 ///   datasets with the same group sizes.
 ///
-/// Ranks are joint mid-ranks (the sensitivity proof covers ties). Both noises come from the
-/// OS CSPRNG through [`dptest_mechanisms::release_laplace`].
+/// Ranks are joint mid-ranks (the sensitivity proof covers ties), U is computed exactly
+/// (twice it is an integer sum) and both noises come from the OS CSPRNG through
+/// [`dptest_mechanisms::release_laplace_exact`].
 ///
 /// # Errors
 /// [`MannWhitneyError::OneSidedNeedsKnownSizes`], [`MannWhitneyError::InvalidParameter`]
@@ -399,20 +402,20 @@ pub fn release_mann_whitney(
     sample: &TwoSample,
     privacy: &MwPrivacy,
 ) -> Result<MwRelease, MannWhitneyError> {
-    release_with(&MwSummary::of(sample)?, privacy, &mut release_laplace)
+    release_with(&MwSummary::of(sample)?, privacy, &mut release_laplace_exact)
 }
 
-/// What a Mann–Whitney release reads of the rows: the group sizes and U₁ from joint
-/// mid-ranks, computed in memory ([`MwSummary::of`]) or where the rows live
-/// ([`MwSummary::from_rank_sum`], from `dptest.spark`'s rank sums).
+/// What a Mann–Whitney release reads of the rows: the group sizes and 2·U₁ from joint
+/// mid-ranks, an integer computed exactly in memory ([`MwSummary::of`]) or where the rows live
+/// ([`MwSummary::from_twice_rank_sum`], from `dptest.spark`'s exact rank sums).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MwSummary {
     /// Rows of x.
     pub n1: usize,
     /// Rows of y.
     pub n2: usize,
-    /// U₁ = R₁ − n₁(n₁ + 1)/2, R₁ the joint mid-rank sum of x.
-    pub u1: f64,
+    /// 2·U₁ = 2·R₁ − n₁(n₁ + 1), R₁ the joint mid-rank sum of x.
+    pub twice_u1: i128,
 }
 
 impl MwSummary {
@@ -421,13 +424,25 @@ impl MwSummary {
     /// # Errors
     /// The ranking fails (it cannot for a validated sample).
     pub fn of(sample: &TwoSample) -> Result<MwSummary, MannWhitneyError> {
-        Ok(MwSummary { n1: sample.n1(), n2: sample.n2(), u1: sample.u1()? })
+        Ok(MwSummary { n1: sample.n1(), n2: sample.n2(), twice_u1: sample.twice_u1()? })
     }
 
-    /// The summary from the joint mid-rank sum `r1` of x's `n1` rows and y's size `n2`.
+    /// The summary from twice the joint mid-rank sum of x's `n1` rows (an integer) and y's
+    /// size `n2`.
+    pub fn from_twice_rank_sum(twice_r1: u128, n1: usize, n2: usize) -> MwSummary {
+        let m = n1 as i128;
+        MwSummary { n1, n2, twice_u1: twice_r1 as i128 - m * (m + 1) }
+    }
+
+    /// The summary from the joint mid-rank sum `r1` (a multiple of ½ below 2⁵², as the public
+    /// test's front ends give it).
     pub fn from_rank_sum(r1: f64, n1: usize, n2: usize) -> MwSummary {
-        let m = n1 as f64;
-        MwSummary { n1, n2, u1: r1 - m * (m + 1.0) / 2.0 }
+        MwSummary::from_twice_rank_sum((2.0 * r1).round().max(0.0) as u128, n1, n2)
+    }
+
+    /// U₁ (exact while 2·U₁ < 2⁵³).
+    pub fn u1(&self) -> f64 {
+        self.twice_u1 as f64 / 2.0
     }
 
     /// n₁ + n₂.
@@ -442,10 +457,16 @@ impl MwSummary {
 
     /// The value of `statistic` (0 for the centred statistic of an empty group).
     pub fn statistic(&self, statistic: MwStatistic) -> f64 {
+        self.twice_statistic(statistic) as f64 / 2.0
+    }
+
+    /// Twice the value of `statistic`, exactly (an integer).
+    pub fn twice_statistic(&self, statistic: MwStatistic) -> i128 {
+        let twice_pairs = 2 * self.n1 as i128 * self.n2 as i128;
         match statistic {
-            MwStatistic::MinU => self.u1.min(self.pairs() - self.u1),
-            MwStatistic::U1 => self.u1,
-            MwStatistic::Centred => self.u1 - self.pairs() / 2.0,
+            MwStatistic::MinU => self.twice_u1.min(twice_pairs - self.twice_u1),
+            MwStatistic::U1 => self.twice_u1,
+            MwStatistic::Centred => self.twice_u1 - twice_pairs / 2,
         }
     }
 }
@@ -463,21 +484,21 @@ pub(crate) fn release_with(
         GroupSizes::Known => [sample.n1, sample.n2],
         GroupSizes::Estimated => {
             let m = sample.n1.min(sample.n2);
-            let release = noise(m as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
+            let release = noise(&count(m), Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
             let estimate =
                 size_estimate.insert(size_estimate_of(release, privacy.delta_value(), n));
             [estimate.m_star, n - estimate.m_star]
         }
         GroupSizes::Counted => {
-            let release = noise(sample.n1 as f64, Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
+            let release = noise(&count(sample.n1), Sensitivity::new(1.0)?, Epsilon::new(eps_m)?)?;
             let count = size_count.insert(self::size_count(release, privacy.gamma, n));
             most_balanced_within(count.plausible, n)
         }
     };
     let sensitivity = u_sensitivity(privacy.sizes, reference_sizes);
     let statistic = privacy.statistic();
-    let u = sample.statistic(statistic);
-    let u_release = noise(u, Sensitivity::new(sensitivity as f64)?, Epsilon::new(eps_u)?)?;
+    let u = BigRational::new(BigInt::from(sample.twice_statistic(statistic)), BigInt::from(2));
+    let u_release = noise(&u, Sensitivity::new(sensitivity as f64)?, Epsilon::new(eps_u)?)?;
     Ok(MwRelease {
         value: u_release.value,
         statistic,
@@ -493,6 +514,11 @@ pub(crate) fn release_with(
     })
 }
 
+/// A count as an exact statistic.
+fn count(k: usize) -> BigRational {
+    BigRational::from_integer(BigInt::from(k))
+}
+
 /// The value of `statistic` on `sample` (0 for the centred statistic of an empty group).
 pub(crate) fn statistic_of(
     sample: &TwoSample,
@@ -506,7 +532,7 @@ mod tests {
     use super::*;
     use crate::reference::{MwNull, MwReferenceKind, null_for, p_value_of_release};
     use crate::{MwSetting, MwStudy};
-    use dptest_mechanisms::{laplace_plan, release_laplace_insecure_seeded};
+    use dptest_mechanisms::{laplace_plan, release_laplace_exact_insecure_seeded};
     use dptest_refdist::exact::{ExactNull, ExactReference, LatticeLaplace};
     use dptest_refdist::{Evaluator, MonteCarlo, RankStatistic, RankSumNull, Tail, cpu};
     use rand::SeedableRng;
@@ -520,7 +546,8 @@ mod tests {
 
     fn seeded(sample: &TwoSample, privacy: &MwPrivacy, seed: u64) -> MwRelease {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut noise = |s, d, e| release_laplace_insecure_seeded(s, d, e, &mut rng);
+        let mut noise =
+            |s: &BigRational, d, e| release_laplace_exact_insecure_seeded(s, d, e, &mut rng);
         release_with(&MwSummary::of(sample).unwrap(), privacy, &mut noise).unwrap()
     }
 

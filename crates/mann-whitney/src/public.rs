@@ -78,8 +78,8 @@ pub fn mann_whitney_u(
     sample: &TwoSample,
     options: &MannWhitneyOptions,
 ) -> Result<MannWhitneyResult, MannWhitneyError> {
-    let (u1, ties) = sample.u1_and_ties()?;
-    let summary = MwSummary { n1: sample.n1(), n2: sample.n2(), u1 };
+    let (twice_u1, ties) = sample.twice_u1_and_ties()?;
+    let summary = MwSummary { n1: sample.n1(), n2: sample.n2(), twice_u1 };
     mann_whitney_u_of_summary(&summary, dptest_ranking::tie_sum(ties), options)
 }
 
@@ -95,7 +95,7 @@ pub fn mann_whitney_u_of_summary(
     tie_sum: f64,
     options: &MannWhitneyOptions,
 ) -> Result<MannWhitneyResult, MannWhitneyError> {
-    let MwSummary { n1, n2, u1 } = *summary;
+    let (n1, n2, u1) = (summary.n1, summary.n2, summary.u1());
     let u2 = summary.pairs() - u1;
     let (u, factor) = match options.alternative {
         Alternative::Greater => (u1, 1.0),

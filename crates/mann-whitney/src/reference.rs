@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::private::{GroupSizes, MwPrivacy, MwRelease, MwStatistic, MwSummary, release_with};
 use crate::{Alternative, MannWhitneyError, TwoSample};
-use dptest_mechanisms::release_laplace;
+use dptest_mechanisms::release_laplace_exact;
 
 /// Default number of Monte Carlo draws of the MW references.
 pub const DEFAULT_DRAWS: u64 = 100_000;
@@ -417,6 +417,6 @@ pub fn private_mann_whitney_of_summary(
     evaluator: Evaluator,
 ) -> Result<Outcome<MwDetail>, MannWhitneyError> {
     check_options(summary.n(), options)?;
-    let release = release_with(summary, &options.privacy, &mut release_laplace)?;
+    let release = release_with(summary, &options.privacy, &mut release_laplace_exact)?;
     p_value_of_release(&release, options.reference, evaluator)
 }

@@ -106,22 +106,23 @@ impl TwoSample {
         pooled
     }
 
-    /// U1 = R1 − n1(n1+1)/2 from joint mid-ranks (R1 = rank sum of x), and the pooled
+    /// 2·U1 = 2·R1 − n1(n1+1) from joint mid-ranks (R1 = rank sum of x), and the pooled
     /// tie-block sizes. O(n log n).
-    pub(crate) fn u1_and_ties(&self) -> Result<(f64, Vec<usize>), MannWhitneyError> {
+    pub(crate) fn twice_u1_and_ties(&self) -> Result<(i128, Vec<usize>), MannWhitneyError> {
         let (ranks, ties) = dptest_ranking::mid_ranks_and_ties(&self.pooled())?;
-        let r1: f64 = ranks[..self.n1()].iter().sum();
-        let n1 = self.n1() as f64;
-        Ok((r1 - n1 * (n1 + 1.0) / 2.0, ties))
+        Ok((twice_u1_of(&ranks[..self.n1()]), ties))
     }
 
-    /// U1 from joint mid-ranks. O(n log n).
+    /// 2·U1 from joint mid-ranks, an integer summed exactly (an f64 sum of the mid-ranks is
+    /// exact only while it stays below 2⁵², about n = 10⁸). O(n log n).
+    pub fn twice_u1(&self) -> Result<i128, MannWhitneyError> {
+        let ranks = dptest_ranking::mid_ranks(&self.pooled())?;
+        Ok(twice_u1_of(&ranks[..self.n1()]))
+    }
+
+    /// U1 from joint mid-ranks (exact while 2·U1 < 2⁵³). O(n log n).
     pub fn u1(&self) -> Result<f64, MannWhitneyError> {
-        let pooled = self.pooled();
-        let ranks = dptest_ranking::mid_ranks(&pooled)?;
-        let r1: f64 = ranks[..self.n1()].iter().sum();
-        let n1 = self.n1() as f64;
-        Ok(r1 - n1 * (n1 + 1.0) / 2.0)
+        Ok(self.twice_u1()? as f64 / 2.0)
     }
 
     /// The paper's statistic min(U1, U2), U2 = n1·n2 − U1. O(n log n).
@@ -134,6 +135,14 @@ impl TwoSample {
     pub fn pairs(&self) -> f64 {
         self.n1() as f64 * self.n2() as f64
     }
+}
+
+/// 2·Σ`ranks` − n1(n1 + 1) for the n1 mid-ranks of x: each 2·rank is an integer below 2⁵³,
+/// so the sum is exact.
+fn twice_u1_of(ranks: &[f64]) -> i128 {
+    let twice_r1: u128 = ranks.iter().map(|&r| (2.0 * r) as u128).sum();
+    let n1 = ranks.len() as u128;
+    twice_r1 as i128 - (n1 * (n1 + 1)) as i128
 }
 
 #[cfg(test)]
@@ -170,6 +179,18 @@ mod tests {
     fn u_statistics() {
         let s = TwoSample::new(vec![19., 22., 16., 29., 24.], vec![20., 11., 17., 12.]).unwrap();
         assert_eq!(s.u1().unwrap(), 17.0);
+        assert_eq!(s.twice_u1().unwrap(), 34);
         assert_eq!(s.min_u().unwrap(), 3.0);
+    }
+
+    #[test]
+    fn twice_u1_is_summed_exactly_where_an_f64_sum_rounds() {
+        // Three mid-ranks of 2⁵¹ + ½ (a sample of about 4.5·10¹⁵ rows would have them): their
+        // f64 sum, 3·2⁵¹ + 1.5, is not an f64 and rounds; twice it is an exact integer.
+        let rank = 2f64.powi(51) + 0.5;
+        let ranks = [rank; 3];
+        let f64_sum: f64 = ranks.iter().sum();
+        assert_ne!((2.0 * f64_sum) as i128, 6 * (1_i128 << 51) + 3);
+        assert_eq!(twice_u1_of(&ranks), 6 * (1_i128 << 51) + 3 - 12);
     }
 }

@@ -84,7 +84,7 @@ test_that("the htest parameter is the whole epsilon the release spent", {
   expect_equal(unname(s$parameter["epsilon"]), 1.5)
   expect_equal(s$privacy$epsilon, 1.5)
   if (requireNamespace("broom", quietly = TRUE)) {
-    expect_equal(broom::tidy(s)$parameter, 1.5)
+    expect_equal(unname(broom::tidy(s)$parameter), 1.5)
   }
   t <- dp_t_test(after, before, paired = TRUE, bounds = c(-5, 5), epsilon = 1,
                  conf.level = 0.9)

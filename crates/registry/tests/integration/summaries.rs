@@ -90,7 +90,8 @@ fn grouped_tests_release_the_same_from_their_rank_sums() {
             groups: (0..values.len()).map(|i| group(i) as u32).collect(),
             declared,
         };
-        assert_same(test, rows, Summary::RankSums { sums, sizes }, sensitivity);
+        let twice_sums = sums.iter().map(|&s| (2.0 * s) as u128).collect();
+        assert_same(test, rows, Summary::RankSums { twice_sums, sizes }, sensitivity);
     }
 }
 
@@ -126,7 +127,7 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
         Evaluator::MonteCarlo { engine: &CpuEngine, mc: MonteCarlo::new(100, 7).unwrap() };
     let choices = choices();
     let kw = find("kruskal-wallis").unwrap();
-    let impossible = Summary::RankSums { sums: vec![1.0, 2.0], sizes: vec![2, 2] };
+    let impossible = Summary::RankSums { twice_sums: vec![2, 4], sizes: vec![2, 2] };
     let refusal = kw.release(summary_only(impossible, false), &choices, evaluator);
     assert!(refusal.unwrap_err().0.contains("rank-sum summary"));
     // Grid sums of three values cannot exceed 3 (in units of 2³² on [−1, 1]) nor have a
@@ -152,7 +153,7 @@ fn a_summary_no_dataset_gives_or_of_the_wrong_kind_is_refused_before_any_release
     // So does Mann–Whitney's placement variance (an interval ε with public sizes).
     let mut known = ci;
     known.named.push(("known-sizes".to_owned(), "true".to_owned()));
-    let sums = Summary::RankSums { sums: vec![10.0, 26.0], sizes: vec![4, 4] };
+    let sums = Summary::RankSums { twice_sums: vec![20, 52], sizes: vec![4, 4] };
     let data = summary_only(sums.clone(), false);
     let refusal = find("mann-whitney").unwrap().release(data, &known, evaluator).unwrap_err();
     assert!(refusal.0.contains("came without them"), "{refusal}");
@@ -214,8 +215,9 @@ fn the_placement_variance_reads_the_sums_a_summary_brings() {
     let (x, y): (Vec<f64>, Vec<f64>) = (values[..18].to_vec(), values[18..].to_vec());
     let sums = PlacementSums::of_sample(&TwoSample::new(x.clone(), y.clone()).unwrap());
     let r1: f64 = x.iter().map(|&v| mid_rank(v, &values)).sum();
+    let twice_r1 = (2.0 * r1) as u128;
     let rank_sums =
-        Summary::RankSums { sums: vec![r1, (30.0 * 31.0) / 2.0 - r1], sizes: vec![18, 12] };
+        Summary::RankSums { twice_sums: vec![twice_r1, 30 * 31 - twice_r1], sizes: vec![18, 12] };
     let mut ci = Choices { ci: Some(CiRequest { level: 0.9, epsilon: Some(1.0) }), ..choices() };
     ci.named.push(("known-sizes".to_owned(), "true".to_owned()));
     let test = find("mann-whitney").unwrap();
@@ -248,7 +250,8 @@ fn the_rank_effect_routes_read_the_moments_a_summary_brings() {
     let rank_sum = |g: &Vec<f64>| g.iter().map(|&v| mid_rank(v, &values)).sum::<f64>();
     let sums: Vec<f64> = groups.iter().map(rank_sum).collect();
     let twice = sums.iter().map(|&s| (2.0 * s) as i128).collect();
-    let summary = Summary::RankSums { sums, sizes: vec![10, 10, 10] };
+    let twice_sums = sums.iter().map(|&s| (2.0 * s) as u128).collect();
+    let summary = Summary::RankSums { twice_sums, sizes: vec![10, 10, 10] };
     let interval = IntervalSummary::RankMoments {
         linear: moments.linear,
         products: moments.products,
