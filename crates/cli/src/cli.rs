@@ -100,11 +100,11 @@ pub struct SimulationArgs {
     /// Monte Carlo draws for simulated reference distributions [default: the command's own:
     /// 100000 for kruskal-wallis, mann-whitney, wilcoxon, task-clifton and critical-value;
     /// 10000 per grid sd for t-test; 300 for anova's bootstrap; 20000 per candidate n for plan].
-    #[arg(long, value_name = "Z")]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>, value_name = "Z")]
     pub draws: Option<u64>,
     /// Seed of the reference simulation (public post-processing; never the release noise)
     /// [default: the test's own fixed seed, so results are reproducible].
-    #[arg(long, value_name = "S")]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>, value_name = "S")]
     pub seed: Option<u64>,
 }
 
@@ -121,7 +121,7 @@ pub struct BackendArg {
 #[derive(Args, Debug, Clone, Copy)]
 pub struct LevelArg {
     /// Significance level (reported decision; critical values; planning).
-    #[arg(long, value_name = "A", default_value_t = DEFAULT_ALPHA, value_parser = unit_interval)]
+    #[arg(long, allow_negative_numbers = true, value_name = "A", default_value_t = DEFAULT_ALPHA, value_parser = unit_interval)]
     pub alpha: f64,
 }
 
@@ -300,7 +300,7 @@ pub struct GroupColumns {
 #[group(required = true, multiple = false)]
 pub struct Privacy {
     /// Privacy budget ε of this release (ε-differential privacy).
-    #[arg(long, value_name = "E", value_parser = positive)]
+    #[arg(long, allow_negative_numbers = true, value_name = "E", value_parser = positive)]
     pub epsilon: Option<f64>,
     /// Run the ordinary (non-private) test with scipy's defaults.
     #[arg(long)]
@@ -319,14 +319,14 @@ pub struct CiArgs {
     /// median's is post-processing of the test's own release; the median's spends --ci-epsilon
     /// of its own, and P(X > Y)'s and the rank effect's may (with --known-sizes: DeLong's
     /// variance, or the mean ranks' covariance, released instead of a bound).
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, allow_negative_numbers = true, value_name = "LEVEL")]
     pub ci: Option<f64>,
     /// The interval's own ε, for intervals that release something of their own (the median
     /// of sign and wilcoxon; for mann-whitney --known-sizes, DeLong's placement variance, so
     /// the P(X > Y) interval needs no variance bound; for kruskal-wallis --known-sizes, the
     /// mean ranks' covariance, so the rank effect's interval needs no size-free bound);
     /// charged to the ledger with the test's ε.
-    #[arg(long, value_name = "E", requires = "ci", value_parser = positive)]
+    #[arg(long, allow_negative_numbers = true, value_name = "E", requires = "ci", value_parser = positive)]
     pub ci_epsilon: Option<f64>,
 }
 
@@ -459,7 +459,13 @@ pub struct MannWhitneyArgs {
     pub privacy: Privacy,
     /// δ of the paper's private group-size estimate (--statistic paper: (ε, δ)-DP;
     /// 0 < δ < 0.5).
-    #[arg(long, value_name = "D", default_value_t = 1e-6, conflicts_with = "public")]
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        value_name = "D",
+        default_value_t = 1e-6,
+        conflicts_with = "public"
+    )]
     pub delta: f64,
     /// The private statistic with private group sizes: centred releases U1 − n1·n2/2 with
     /// noise of scale (n − 1)/ε and never releases the sizes (ε-DP, any alternative); paper
@@ -682,7 +688,7 @@ pub struct AnovaArgs {
     #[command(flatten)]
     pub columns: GroupColumns,
     /// Privacy budget ε.
-    #[arg(long, value_name = "E", value_parser = positive)]
+    #[arg(long, allow_negative_numbers = true, value_name = "E", value_parser = positive)]
     pub epsilon: f64,
     /// Declared data range LO,HI; values are clamped to it.
     #[arg(long, value_name = "LO,HI", value_parser = bounds, allow_hyphen_values = true)]
@@ -715,13 +721,13 @@ pub struct TaskCliftonArgs {
     #[command(flatten)]
     pub columns: PairedColumns,
     /// Privacy budget ε.
-    #[arg(long, value_name = "E", value_parser = positive)]
+    #[arg(long, allow_negative_numbers = true, value_name = "E", value_parser = positive)]
     pub epsilon: f64,
     /// Which algorithm.
     #[arg(long, value_enum)]
     pub variant: TcVariant,
     /// Dummy pairs per sign of the High Privacy variants.
-    #[arg(long, value_name = "K", default_value_t = 15)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>, value_name = "K", default_value_t = 15)]
     pub k: usize,
     /// Alternative hypothesis for d = after − before.
     #[arg(long, value_enum, default_value_t = PairedAlternative::TwoSided)]
@@ -762,19 +768,19 @@ pub struct CriticalArgs {
     #[arg(value_enum)]
     pub test: CriticalTest,
     /// Sample size (total over groups).
-    #[arg(long, value_name = "N")]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>, value_name = "N")]
     pub n: usize,
     /// Groups (Kruskal–Wallis; Mann–Whitney uses 2).
-    #[arg(long, value_name = "G", default_value_t = 3)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>, value_name = "G", default_value_t = 3)]
     pub groups: usize,
     /// Privacy budget ε.
-    #[arg(long, value_name = "E", value_parser = positive)]
+    #[arg(long, allow_negative_numbers = true, value_name = "E", value_parser = positive)]
     pub epsilon: f64,
     /// Kruskal–Wallis statistic.
     #[arg(long, value_enum, default_value_t = KwStatistic::Abs)]
     pub statistic: KwStatistic,
     /// Mann–Whitney: the private smaller group size m* (default n/2).
-    #[arg(long, value_name = "M")]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>, value_name = "M")]
     pub m: Option<usize>,
     /// Wilcoxon: the null (exact signed-rank pmf, or the paper's normal approximation).
     #[arg(long, value_enum, default_value_t = WilcoxonReference::Exact)]
@@ -793,30 +799,30 @@ pub struct PlanArgs {
     /// Effect size in standard deviations (KW: max − min of the group means; MW: mean
     /// shift; Wilcoxon: mean of `after` minus mean of `before`, each sd 1; t-test: mean over
     /// the data's sd).
-    #[arg(long, value_name = "D", value_parser = positive)]
+    #[arg(long, allow_negative_numbers = true, value_name = "D", value_parser = positive)]
     pub effect: f64,
     /// Privacy budget ε.
-    #[arg(long, value_name = "E", value_parser = positive)]
+    #[arg(long, allow_negative_numbers = true, value_name = "E", value_parser = positive)]
     pub epsilon: f64,
     /// Target power.
-    #[arg(long, value_name = "P", default_value_t = 0.8, value_parser = unit_interval)]
+    #[arg(long, allow_negative_numbers = true, value_name = "P", default_value_t = 0.8, value_parser = unit_interval)]
     pub power: f64,
     /// Groups (Kruskal–Wallis).
-    #[arg(long, value_name = "G", default_value_t = 3)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>, value_name = "G", default_value_t = 3)]
     pub groups: usize,
     /// Simulated datasets per candidate n (reference draws per n: --draws, default 20000).
-    #[arg(long, value_name = "R", default_value_t = 1000)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>, value_name = "R", default_value_t = 1000)]
     pub reps: usize,
     /// Largest n to consider.
-    #[arg(long, value_name = "N", default_value_t = 100_000)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<usize>, value_name = "N", default_value_t = 100_000)]
     pub max_n: usize,
     /// Wilcoxon and sign: fraction of pairs with no change (d = 0).
-    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    #[arg(long, allow_negative_numbers = true, value_name = "F", default_value_t = 0.0)]
     pub zero_fraction: f64,
     /// Mann–Whitney: the share of n in the smaller group, in (0, 0.5]; Kruskal–Wallis: the
     /// share of each of the first g − 1 groups, the last holding the rest (default: equal
     /// groups; cases and controls are rarely equal).
-    #[arg(long, value_name = "F")]
+    #[arg(long, allow_negative_numbers = true, value_name = "F")]
     pub smaller_share: Option<f64>,
     /// Mann–Whitney and Kruskal–Wallis: plan for public group sizes (the release's
     /// --known-sizes).
@@ -830,7 +836,7 @@ pub struct PlanArgs {
     pub bounds: Option<Bounds>,
     /// t-test: the anticipated sd of the tested values (of after − before when paired), in
     /// the data's units (with --bounds); --effect stays in sd units (mean = effect × sd).
-    #[arg(long, value_name = "S", value_parser = positive, requires = "bounds")]
+    #[arg(long, allow_negative_numbers = true, value_name = "S", value_parser = positive, requires = "bounds")]
     pub sd: Option<f64>,
     /// Also simulate the interval `--ci LEVEL` would print at the planned n, beside the public
     /// one on the same data (median widths): t-test, the mean against Student's (in sd of the
@@ -838,13 +844,13 @@ pub struct PlanArgs {
     /// mann-whitney --known-sizes, P(X > Y) against DeLong's; kruskal-wallis, the rank effect
     /// against the public interval (--public --ci); sign and wilcoxon (with --ci-epsilon and
     /// --bounds), the median against the order-statistic interval.
-    #[arg(long, value_name = "LEVEL", value_parser = unit_interval)]
+    #[arg(long, allow_negative_numbers = true, value_name = "LEVEL", value_parser = unit_interval)]
     pub ci: Option<f64>,
     /// With --ci: the interval's own ε, as the release's --ci-epsilon would spend it beside
     /// --epsilon (mann-whitney --known-sizes: DeLong's variance released; kruskal-wallis
     /// --known-sizes: the default --ci-method auto; sign and wilcoxon: the median's, with
     /// --bounds; refused for an interval that spends none).
-    #[arg(long, value_name = "E", value_parser = positive, requires = "ci")]
+    #[arg(long, allow_negative_numbers = true, value_name = "E", value_parser = positive, requires = "ci")]
     pub ci_epsilon: Option<f64>,
     #[command(flatten)]
     pub options: PlanOptions,
@@ -899,6 +905,12 @@ fn positive(s: &str) -> Result<f64, String> {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
         _ => Err(format!("'{s}' is not a finite number > 0")),
     }
+}
+
+/// A whole number (a count, a seed): a negative or fractional value is refused with the rule
+/// (clap would take "-5" for an unknown flag, or say only "invalid digit").
+fn whole<T: std::str::FromStr>(s: &str) -> Result<T, String> {
+    s.parse().map_err(|_| format!("'{s}' is not a whole number (0, 1, 2, …)"))
 }
 
 pub fn unit_interval(s: &str) -> Result<f64, String> {

@@ -133,5 +133,8 @@ pub fn release_on_cpu(
     if let Some(warning) = fields.monte_carlo_precision(binding.more_draws) {
         fields.warn(&warning);
     }
+    if let Some(warning) = fields.large_epsilon_warning() {
+        fields.warn(&warning);
+    }
     Ok((fields, cost))
 }

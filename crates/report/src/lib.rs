@@ -56,6 +56,10 @@ mod summary;
 /// Fewer Monte Carlo draws than this get a resolution warning.
 pub const MIN_USEFUL_DRAWS: u64 = 1000;
 
+/// Above this total ε a release is flagged as effectively not private: neighbouring datasets
+/// may then be told apart with a likelihood ratio up to e^ε (e¹⁰ ≈ 22 000).
+pub const LARGE_EPSILON: f64 = 10.0;
+
 /// The keys every test result carries (`null` where they do not apply).
 pub const STABLE_KEYS: [&str; 6] = ["statistic", "p_value", "n", "epsilon", "delta", "reference"];
 
@@ -174,6 +178,20 @@ impl Fields {
                 plural(draws, "draw"),
                 draws + 1,
                 more_draws(MIN_USEFUL_DRAWS)
+            )
+        })
+    }
+
+    /// The warning a release whose whole ε (`epsilon_total`, else `epsilon`) is above
+    /// [`LARGE_EPSILON`] calls for (a function of the declared ε alone).
+    pub fn large_epsilon_warning(&self) -> Option<String> {
+        let epsilon = self.get_f64(EPSILON_TOTAL).or_else(|| self.get_f64("epsilon"))?;
+        (epsilon > LARGE_EPSILON).then(|| {
+            format!(
+                "ε = {} is above {}: neighbouring datasets may be told apart with a likelihood \
+                 ratio up to e^ε, so treat this result as effectively not private",
+                fmt(epsilon),
+                fmt(LARGE_EPSILON)
             )
         })
     }
@@ -324,6 +342,22 @@ mod tests {
         for key in STABLE_KEYS {
             assert!(fields.map().contains_key(key), "{key}");
         }
+    }
+
+    #[test]
+    fn a_large_epsilon_is_flagged_from_the_whole_epsilon() {
+        let with = |pairs: &[(&str, f64)]| {
+            let mut f = Fields::plain("t");
+            for &(key, value) in pairs {
+                f.set(key, value);
+            }
+            f.large_epsilon_warning()
+        };
+        assert_eq!(with(&[("epsilon", 10.0)]), None);
+        assert!(with(&[("epsilon", 1e6)]).unwrap().contains("effectively not private"));
+        // The interval's own ε counts: 8 + 4 spent.
+        assert!(with(&[("epsilon", 8.0), (EPSILON_TOTAL, 12.0)]).is_some());
+        assert_eq!(with(&[]), None, "a public result has no ε");
     }
 
     #[test]

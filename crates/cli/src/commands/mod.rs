@@ -34,7 +34,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Federated(c) => federated::run(c)?,
         Command::Ledger(c) => ledger_cmd::run(c)?,
     };
-    add_monte_carlo_precision(&mut report);
+    add_closing_warnings(&mut report);
     report.print(common.json)
 }
 
@@ -97,9 +97,13 @@ pub fn add_ledger(report: &mut Report, status: Option<LedgerStatus>) {
 }
 
 /// The Monte Carlo standard error of the p-value, and a warning at the resolution floor
-/// 1/(draws + 1) or for very few draws (post-processing of the release: public).
-pub fn add_monte_carlo_precision(report: &mut Report) {
+/// 1/(draws + 1) or for very few draws (post-processing of the release: public); and a
+/// warning when the whole ε is above `dptest_report::LARGE_EPSILON` (declared ε alone).
+pub fn add_closing_warnings(report: &mut Report) {
     if let Some(warning) = report.fields.monte_carlo_precision(|n| format!("--draws {n}")) {
+        report.warn(warning);
+    }
+    if let Some(warning) = report.fields.large_epsilon_warning() {
         report.warn(warning);
     }
 }

@@ -392,23 +392,10 @@ fn each_release_simulates_its_reference_afresh_unless_a_seed_is_given() {
         "task-clifton",
         &["--epsilon", "1", "--variant", "high-utility-plus", "--draws", "200"],
     );
-    let anova = [
-        "anova",
-        "--input",
-        "examples/methylation.csv",
-        "--group",
-        "group",
-        "--value",
-        "value",
-        "--groups",
-        METHYLATION_GROUPS,
-        "--epsilon",
-        "1",
-        "--bounds",
-        "0,1",
-        "--draws",
-        "200",
-    ];
+    // ANOVA reads the same columns as Kruskal–Wallis, with bounds.
+    let mut anova = kw_args("examples/methylation.csv", &["--bounds", "0,1", "--epsilon", "1"]);
+    anova[0] = "anova";
+    anova.extend(["--draws", "200"]);
     for args in [&kw[..], &t[..], &tc[..], &anova[..]] {
         let seeds = reference_seeds(args);
         // Three draws of 64 bits collide with probability below 2⁻⁶².
@@ -416,4 +403,21 @@ fn each_release_simulates_its_reference_afresh_unless_a_seed_is_given() {
         let given: Vec<&str> = args.iter().copied().chain(["--seed", "17"]).collect();
         assert_eq!(reference_seeds(&given), [17, 17, 17], "{args:?}");
     }
+}
+
+#[test]
+fn negative_numbers_are_refused_with_their_rule_and_a_huge_epsilon_is_flagged() {
+    // clap took "-1" for an unknown flag (issue 72, item 5).
+    let kw = kw_args("examples/methylation.csv", &["--epsilon", "-1"]);
+    let e = fails(&kw);
+    assert!(e.contains("'-1' is not a finite number > 0"), "{e}");
+    let k =
+        paired_args("task-clifton", &["--epsilon", "1", "--variant", "high-privacy", "--k", "-5"]);
+    let e = fails(&k);
+    assert!(e.contains("'-5' is not a whole number"), "{e}");
+    let v = json(&kw_args("examples/methylation.csv", &["--epsilon", "1e6", "--draws", "2000"]));
+    let warnings = v["warnings"].as_array().expect("warnings");
+    assert!(warnings.iter().any(|w| w.as_str().is_some_and(|w| w.contains("not private"))), "{v}");
+    let quiet = json(&kw_args("examples/methylation.csv", &["--epsilon", "10", "--draws", "2000"]));
+    assert!(!quiet.to_string().contains("not private"), "{quiet}");
 }
