@@ -58,9 +58,11 @@ pub fn cli_error(e: LedgerError) -> anyhow::Error {
             };
             anyhow!("{what}: {message}")
         }
-        LedgerError::NotInLedger { path } => anyhow!(
-            "this dataset is not in ledger {} yet: pass --budget E to set its total ε",
-            path.display()
+        LedgerError::NotInLedger { path, dataset, known } => anyhow!(
+            "dataset '{dataset}' is not in ledger {} ({}): check --dataset, or pass --budget E \
+             to open a new budget under this name",
+            path.display(),
+            dptest_ledger::held_names(&known)
         ),
         LedgerError::BudgetFixed { limit, fixed, given } => {
             let what = flag(limit);

@@ -105,6 +105,10 @@ pub enum LedgerError {
     NotInLedger {
         /// The ledger file.
         path: PathBuf,
+        /// The name asked for.
+        dataset: String,
+        /// The names the ledger holds (declared names: public).
+        known: Vec<String>,
     },
     /// A declared budget differs from the one the ledger fixed.
     BudgetFixed {
@@ -209,10 +213,12 @@ impl fmt::Display for LedgerError {
             LedgerError::AlreadyOverBudget(m) => {
                 write!(f, "the ledger is already over budget: {m}")
             }
-            LedgerError::NotInLedger { path } => write!(
+            LedgerError::NotInLedger { path, dataset, known } => write!(
                 f,
-                "this dataset is not in ledger {} yet: declare its total ε budget",
-                path.display()
+                "dataset '{dataset}' is not in ledger {} ({}): check the name, or declare its \
+                 total ε budget to open a new one",
+                path.display(),
+                held_names(known)
             ),
             LedgerError::BudgetFixed { limit, fixed, given } => {
                 let what = match limit {
@@ -262,6 +268,16 @@ impl fmt::Display for LedgerError {
 /// sums of a ledger are exact to far fewer digits than they print).
 fn shown(x: f64) -> String {
     format!("{x:.9e}").parse::<f64>().unwrap_or(x).to_string()
+}
+
+/// "it holds 'a', 'b'" or "it holds no dataset yet": the names of
+/// [`LedgerError::NotInLedger`] in words, for every front end's message.
+pub fn held_names(known: &[String]) -> String {
+    if known.is_empty() {
+        return "it holds no dataset yet".to_owned();
+    }
+    let quoted: Vec<String> = known.iter().map(|k| format!("'{k}'")).collect();
+    format!("it holds {}", quoted.join(", "))
 }
 
 impl std::error::Error for LedgerError {

@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 /// What a release cost, and the trait by which [`charged`] reads it (re-exported from
 /// `dptest-core`, so the ledger is one dependency).
 pub use dptest_core::{PrivacyCost, Spent};
-pub use error::{EpsilonField, Failure, IoAction, LedgerError, Limit};
+pub use error::{EpsilonField, Failure, IoAction, LedgerError, Limit, held_names};
 pub use locked::{LockedFile, check_path};
 
 /// The `format` value of ledger files written by this version.
@@ -205,6 +205,11 @@ pub fn dataset_key(dataset: &str) -> String {
     format!("name:{dataset}")
 }
 
+/// The declared names of a ledger's datasets ([`dataset_key`] undone), in order.
+fn ledger_names(ledger: &Ledger) -> Vec<String> {
+    ledger.datasets.keys().map(|k| k.strip_prefix("name:").unwrap_or(k).to_owned()).collect()
+}
+
 /// Checks, before any data is read, what a charge to `account` needs of its parameters alone:
 /// a non-empty dataset name and a ledger path that [`check_path`] accepts (an existing ledger
 /// must also parse). Nothing is created or changed.
@@ -284,6 +289,8 @@ fn entry<'l>(
     key: &str,
     account: &Account<'_>,
 ) -> Result<&'l mut Dataset, LedgerError> {
+    let known = || ledger_names(ledger);
+    let held = known();
     match ledger.datasets.entry(key.to_owned()) {
         Entry::Occupied(o) => {
             let d = o.get();
@@ -301,7 +308,11 @@ fn entry<'l>(
         }
         Entry::Vacant(v) => {
             let Some(budget) = account.budget else {
-                return Err(LedgerError::NotInLedger { path: account.file.to_owned() });
+                return Err(LedgerError::NotInLedger {
+                    path: account.file.to_owned(),
+                    dataset: account.dataset.to_owned(),
+                    known: held,
+                });
             };
             epsilon(budget, EpsilonField::Budget)?;
             let delta_budget = account.delta_budget.unwrap_or(DEFAULT_DELTA_BUDGET);

@@ -17,11 +17,15 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{IoAction, LedgerError};
 
-/// An open file under an exclusive lock, released when dropped.
+/// An open file under an exclusive lock, released when dropped. A file this open created
+/// and nothing was written to is removed again before the lock is released, so a refused
+/// first use (an unknown dataset, a budget it would exceed) leaves no empty file behind.
 #[derive(Debug)]
 pub struct LockedFile {
     file: File,
     path: PathBuf,
+    /// Created by this open and not written yet.
+    created_empty: bool,
 }
 
 impl LockedFile {
@@ -32,19 +36,21 @@ impl LockedFile {
     pub fn open(path: &Path) -> Result<LockedFile, LedgerError> {
         check_path(path)?;
         let io = |action| move |source| LedgerError::Io { action, path: path.to_owned(), source };
-        let mut options = File::options();
-        options.read(true).write(true).create(true).truncate(false);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let file = options.open(path).map_err(io(IoAction::OpenLock))?;
-        file.lock().map_err(io(IoAction::Lock))?;
-        // The name may have been pointed elsewhere while the lock was awaited: the file locked
-        // must still be a regular file.
-        let meta = file.metadata().map_err(io(IoAction::OpenLock))?;
-        if !meta.is_file() {
-            return Err(LedgerError::NotAFile { path: path.to_owned() });
+        loop {
+            let (file, created) = open_or_create(path).map_err(io(IoAction::OpenLock))?;
+            file.lock().map_err(io(IoAction::Lock))?;
+            // The name may have been pointed elsewhere while the lock was awaited: the file
+            // locked must still be a regular file, and still the one the path names (a refused
+            // first use removes the file it created while it holds the lock; then take the
+            // lock of the file the path names now).
+            let meta = file.metadata().map_err(io(IoAction::OpenLock))?;
+            if !meta.is_file() {
+                return Err(LedgerError::NotAFile { path: path.to_owned() });
+            }
+            if names_the_same_file(path, &meta) {
+                return Ok(LockedFile { file, path: path.to_owned(), created_empty: created });
+            }
         }
-        Ok(LockedFile { file, path: path.to_owned() })
     }
 
     /// The path it was opened by.
@@ -70,12 +76,54 @@ impl LockedFile {
             .and_then(|_| self.file.write_all(bytes))
             .and_then(|()| self.file.set_len(bytes.len() as u64))
             .and_then(|()| self.file.sync_all())
-            .map_err(|source| self.error(IoAction::Write, source))
+            .map_err(|source| self.error(IoAction::Write, source))?;
+        self.created_empty = false;
+        Ok(())
     }
 
     fn error(&self, action: IoAction, source: std::io::Error) -> LedgerError {
         LedgerError::Io { action, path: self.path.clone(), source }
     }
+}
+
+impl Drop for LockedFile {
+    fn drop(&mut self) {
+        if self.created_empty {
+            // Still under the lock (the file closes after this body): a process waiting for it
+            // finds the path no longer names it, and starts again.
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Opens `path` for reading and writing, readable and writable by its owner only, and says
+/// whether this call created it (`create_new` at the path itself: never through a symbolic
+/// link, whose target is opened, or created, and kept).
+fn open_or_create(path: &Path) -> std::io::Result<(File, bool)> {
+    let mut options = File::options();
+    options.read(true).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.clone().create_new(true).open(path) {
+        Ok(file) => Ok((file, true)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            options.create(true).truncate(false).open(path).map(|file| (file, false))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether `path` still reaches the file whose metadata is `locked`.
+#[cfg(unix)]
+fn names_the_same_file(path: &Path, locked: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).is_ok_and(|now| now.dev() == locked.dev() && now.ino() == locked.ino())
+}
+
+/// Whether `path` still reaches the locked file (without inode numbers: that it exists).
+#[cfg(not(unix))]
+fn names_the_same_file(path: &Path, _locked: &std::fs::Metadata) -> bool {
+    path.exists()
 }
 
 /// Checks, without creating or changing anything, that `path` can be used as a locked file:
@@ -137,6 +185,32 @@ mod tests {
             assert_eq!(LockedFile::open(p).unwrap().read().unwrap(), "three", "{p:?}");
         }
         assert!(std::fs::symlink_metadata(&sym).unwrap().file_type().is_symlink());
+    }
+
+    #[test]
+    fn a_file_created_and_left_unwritten_is_removed_and_a_waiter_starts_again() {
+        let d = dir("unwritten");
+        let file = d.join("new.json");
+        // Created, read, never written: nothing is left (a refused first use).
+        assert_eq!(LockedFile::open(&file).unwrap().read().unwrap(), "");
+        assert!(!file.exists());
+        // A second process waits for the creator's lock; the creator removes the file and
+        // lets go; the waiter must not keep a lock on the removed file, but take the new one.
+        let first = LockedFile::open(&file).unwrap();
+        let waiter = {
+            let file = file.clone();
+            std::thread::spawn(move || {
+                let mut second = LockedFile::open(&file).unwrap();
+                second.replace("kept").unwrap();
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        drop(first);
+        waiter.join().unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+        // A file that existed before is never removed, written or not.
+        drop(LockedFile::open(&file).unwrap());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
     }
 
     #[test]

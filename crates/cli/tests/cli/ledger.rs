@@ -22,7 +22,8 @@ fn ledger_records_and_refuses_overspending() {
     let out = kw_release(ledger, "0.5", None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("pass --budget"));
-    assert!(!path.exists() || std::fs::read(&path).unwrap().is_empty(), "nothing recorded");
+    // A refused first use writes nothing, not even an empty file (issue 72, item 5).
+    assert!(!path.exists(), "nothing written");
 
     let out = kw_release(ledger, "0.5", Some("1"));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -227,7 +228,12 @@ fn a_dataset_without_a_delta_budget_admits_only_pure_releases() {
     let out = dptest(&mw_args(&paper));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("δ budget"));
+    assert!(!path.exists(), "a refused first release writes no ledger");
     assert!(dptest(&mw_args(&[&["--epsilon", "1"][..], &named].concat())).status.success());
+    // A mistyped name is told it is unknown, with the names the ledger holds.
+    let typo = ["--ledger", ledger, "--dataset", "e", "--epsilon", "1"];
+    let e = String::from_utf8_lossy(&dptest(&mw_args(&typo)).stderr).into_owned();
+    assert!(e.contains("dataset 'e' is not in ledger") && e.contains("it holds 'd'"), "{e}");
     let shown = json(&["ledger", "show", "--ledger", ledger]);
     assert_eq!(shown["datasets"][0]["delta_budget"], 0.0);
     assert_eq!(shown["datasets"][0]["releases"].as_array().unwrap().len(), 1);
