@@ -458,7 +458,8 @@ def kruskal(
         or ``ci_epsilon``), else ``'scaled'`` (public parameters only; the CLI's
         ``--ci-method``; docs/intervals.md compares them).
     draws, seed : int, optional
-        Monte Carlo draws and seed of the public reference (defaults as the CLI).
+        Monte Carlo draws and seed of the public reference (defaults as the CLI: the
+        test's draws, and a fresh seed from the OS CSPRNG, reported in ``reference``).
     alpha : float, default 0.05
         Level of the ``reject`` decision in the result.
     ledger : dptest.Ledger, optional

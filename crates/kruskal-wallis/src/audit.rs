@@ -130,3 +130,43 @@ fn adversarial_search_up_to_n_1000_never_exceeds_the_bounds() {
         assert!(worst.0 <= 87.0 && worst.1 <= 8.0, "g={groups} n={n}: {worst:?}");
     }
 }
+
+/// The exact statistic the release reads agrees with the audits' f64 twin, and changing one
+/// row at large n (the review of round five) moves it, in exact arithmetic, within its bound.
+#[test]
+fn the_released_statistic_is_exact_and_a_row_moved_at_large_n_stays_within_the_bounds() {
+    use crate::private::exact_statistic;
+    use dptest_mechanisms::BigRational;
+    use num_traits::{Signed, ToPrimitive};
+    let mut rng = ChaCha8Rng::seed_from_u64(70);
+    let twice_sums = |labels: &[u8], groups: usize| {
+        let (mut sums, mut sizes) = (vec![0u128; groups], vec![0u32; groups]);
+        for (position, &label) in labels.iter().enumerate() {
+            sums[label as usize] += 2 * (position as u128 + 1);
+            sizes[label as usize] += 1;
+        }
+        (sums, sizes)
+    };
+    for _ in 0..200 {
+        let (n, groups) = (rng.random_range(2..60), rng.random_range(2..6usize));
+        let labels: Vec<u8> = (0..n).map(|_| rng.random_range(0..groups as u8)).collect();
+        let (twice, sizes) = twice_sums(&labels, groups);
+        let (h, abs) = statistics(&labels, groups);
+        let exact = |s| exact_statistic(s, &twice, &sizes).to_f64().unwrap();
+        assert!((exact(KwStatistic::Squared) - h).abs() <= 1e-9 * h.abs().max(1.0));
+        assert!((exact(KwStatistic::Abs) - abs).abs() <= 1e-9 * abs.abs().max(1.0));
+    }
+    let n = 1_000_000;
+    let labels: Vec<u8> = (0..n).map(|i| u8::from(i % 3 == 0) + u8::from(i % 7 == 0)).collect();
+    let mut neighbour = Vec::new();
+    moved(&labels, 0, n - 1, 2, &mut neighbour);
+    let (a, sizes_a) = twice_sums(&labels, 3);
+    let (b, sizes_b) = twice_sums(&neighbour, 3);
+    for statistic in [KwStatistic::Squared, KwStatistic::Abs] {
+        let change = (exact_statistic(statistic, &a, &sizes_a)
+            - exact_statistic(statistic, &b, &sizes_b))
+        .abs();
+        let bound = BigRational::from_float(statistic.sensitivity()).unwrap();
+        assert!(change <= bound, "{statistic:?}: {}", change.to_f64().unwrap());
+    }
+}

@@ -5,12 +5,11 @@
 
 use dptest_core::Outcome;
 use dptest_mechanisms::{
-    Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan, release_laplace,
+    BigInt, BigRational, Epsilon, LaplaceRelease, MechanismError, Sensitivity, laplace_plan,
+    release_laplace_exact,
 };
-use dptest_refdist::{
-    Evaluator, RankStatistic, RankSumNull, ReferenceInfo, Tail, engine_for, kruskal_wallis_abs,
-    kruskal_wallis_h,
-};
+use dptest_refdist::{Evaluator, RankStatistic, RankSumNull, ReferenceInfo, Tail, engine_for};
+use num_traits::{Signed, ToPrimitive};
 use rand::Rng;
 use serde::Serialize;
 
@@ -61,8 +60,10 @@ impl KwStatistic {
     }
 }
 
-/// The statistic of rank sums `sums` of groups of `sizes` (n = Σ sizes); empty groups
-/// contribute nothing (their term n_i·f(r̄_i) is 0).
+/// The statistic of rank sums `sums` of groups of `sizes` (n = Σ sizes) in f64; empty groups
+/// contribute nothing (their term n_i·f(r̄_i) is 0). The audits' fast twin of
+/// [`exact_statistic`], which the release reads.
+#[cfg(test)]
 pub(crate) fn statistic_of_rank_sums(statistic: KwStatistic, sums: &[f64], sizes: &[u32]) -> f64 {
     let (sums, sizes): (Vec<f64>, Vec<u32>) =
         sums.iter().zip(sizes).filter(|(_, s)| **s > 0).map(|(r, s)| (*r, *s)).unzip();
@@ -70,9 +71,55 @@ pub(crate) fn statistic_of_rank_sums(statistic: KwStatistic, sums: &[f64], sizes
         return 0.0;
     }
     match statistic {
-        KwStatistic::Squared => kruskal_wallis_h(&sums, &sizes),
-        KwStatistic::Abs => kruskal_wallis_abs(&sums, &sizes),
+        KwStatistic::Squared => dptest_refdist::kruskal_wallis_h(&sums, &sizes),
+        KwStatistic::Abs => dptest_refdist::kruskal_wallis_abs(&sums, &sizes),
     }
+}
+
+/// The statistic of groups of `sizes` whose rank sums are `twice_sums`/2, exactly:
+/// H = 3/(n(n + 1))·Σ t_i²/n_i − 3(n + 1) and H_abs = (c_n/2)·Σ |t_i − n_i(n + 1)|, t_i twice
+/// the i-th rank sum, c_n the KW-abs constant; empty groups add nothing. The release reads this
+/// value: H in f64 is a difference of two terms of order n, whose rounding (about n·10⁻¹⁶)
+/// would stand between the data and the proven bound.
+pub(crate) fn exact_statistic(
+    statistic: KwStatistic,
+    twice_sums: &[u128],
+    sizes: &[u32],
+) -> BigRational {
+    let n: u64 = sizes.iter().map(|&s| u64::from(s)).sum();
+    let groups = twice_sums.iter().zip(sizes).filter(|(_, s)| **s > 0);
+    if n == 0 {
+        return BigRational::from_integer(BigInt::from(0));
+    }
+    let (n, n_plus_1) = (BigInt::from(n), BigInt::from(n) + 1);
+    match statistic {
+        KwStatistic::Squared => {
+            let weighted = groups
+                .fold(BigRational::from_integer(BigInt::from(0)), |acc, (t, s)| {
+                    acc + BigRational::new(BigInt::from(*t).pow(2), BigInt::from(*s))
+                });
+            weighted * BigRational::new(BigInt::from(3), &n * &n_plus_1)
+                - BigRational::from_integer(BigInt::from(3) * &n_plus_1)
+        }
+        KwStatistic::Abs => {
+            let spread = groups.fold(BigInt::from(0), |acc, (t, s)| {
+                let deviation: BigInt = BigInt::from(*t) - BigInt::from(*s) * &n_plus_1;
+                acc + deviation.abs()
+            });
+            // c_n/2: 2(n − 1)/n² for even n, 2/(n + 1) for odd n.
+            let half_constant = if (&n % 2u32) == BigInt::from(0) {
+                BigRational::new(BigInt::from(2) * (&n - 1), &n * &n)
+            } else {
+                BigRational::new(BigInt::from(2), n_plus_1)
+            };
+            half_constant * BigRational::from_integer(spread)
+        }
+    }
+}
+
+/// Twice the integer rank sums (ranks 1..=n: every tie broken).
+fn twice(sums: &[u64]) -> Vec<u128> {
+    sums.iter().map(|&s| 2 * u128::from(s)).collect()
 }
 
 /// Checks n ≥ max(g, 2): the equal-size reference needs a member in every group.
@@ -94,11 +141,20 @@ pub fn statistic_random_ties<R: Rng + ?Sized>(
     statistic: KwStatistic,
     tie_rng: &mut R,
 ) -> Result<f64, KruskalWallisError> {
+    Ok(exact_statistic_random_ties(sample, statistic, tie_rng)?.to_f64().unwrap_or(f64::NAN))
+}
+
+/// [`statistic_random_ties`], exactly (what the release reads).
+fn exact_statistic_random_ties<R: Rng + ?Sized>(
+    sample: &GroupedSample,
+    statistic: KwStatistic,
+    tie_rng: &mut R,
+) -> Result<BigRational, KruskalWallisError> {
     check_private_size(sample)?;
     let groups =
         dptest_ranking::labels_by_random_rank(sample.values(), sample.group_indices(), tie_rng)?;
     let sums = sample.rank_sums_of_group_order(groups);
-    Ok(statistic_of_rank_sums(statistic, &sums, sample.sizes()))
+    Ok(exact_statistic(statistic, &twice(&sums), sample.sizes()))
 }
 
 /// A released private Kruskal–Wallis statistic.
@@ -119,9 +175,10 @@ pub struct KwRelease {
     pub laplace: LaplaceRelease,
 }
 
-/// A Laplace release function: the OS-CSPRNG one in production, a seeded one in tests.
+/// A Laplace release function of an exact statistic: the OS-CSPRNG one in production
+/// ([`dptest_mechanisms::release_laplace_exact`]), a seeded one in tests.
 pub(crate) type NoiseFn<'a> =
-    dyn FnMut(f64, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError> + 'a;
+    dyn FnMut(&BigRational, Sensitivity, Epsilon) -> Result<LaplaceRelease, MechanismError> + 'a;
 
 /// Releases H (or H_abs) with Laplace(Δ/ε) noise, Δ = 87 (or 8): ε-DP (paper Thms 3.2, 3.5).
 ///
@@ -142,7 +199,7 @@ pub fn release_kruskal_wallis<R: Rng + ?Sized>(
     epsilon: Epsilon,
     tie_rng: &mut R,
 ) -> Result<KwRelease, KruskalWallisError> {
-    release_with(sample, statistic, epsilon, tie_rng, &mut release_laplace)
+    release_with(sample, statistic, epsilon, tie_rng, &mut release_laplace_exact)
 }
 
 pub(crate) fn release_with<R: Rng + ?Sized>(
@@ -152,8 +209,8 @@ pub(crate) fn release_with<R: Rng + ?Sized>(
     tie_rng: &mut R,
     noise: &mut NoiseFn<'_>,
 ) -> Result<KwRelease, KruskalWallisError> {
-    let value = statistic_random_ties(sample, statistic, tie_rng)?;
-    let laplace = noise(value, Sensitivity::new(statistic.sensitivity())?, epsilon)?;
+    let value = exact_statistic_random_ties(sample, statistic, tie_rng)?;
+    let laplace = noise(&value, Sensitivity::new(statistic.sensitivity())?, epsilon)?;
     Ok(KwRelease {
         statistic,
         value: laplace.value,
@@ -349,7 +406,7 @@ pub fn private_kruskal_wallis(
         &mut tie_rng,
     )?;
     let sums = sample.rank_sums_of_group_order(order);
-    private_kruskal_wallis_of_rank_sums(&sums, sample.sizes(), options, evaluator)
+    private_kruskal_wallis_of_rank_sums(&twice(&sums), sample.sizes(), options, evaluator)
 }
 
 /// [`private_kruskal_wallis`] on an owned sample: the rows are freed block by block as the
@@ -369,7 +426,7 @@ pub fn private_kruskal_wallis_owned(
     let (values, groups, sizes) = sample.into_parts();
     let order = dptest_ranking::labels_by_random_rank_owned(values, groups, &mut rand::rng())?;
     let sums = rank_sums_of_group_order(sizes.len(), order);
-    private_kruskal_wallis_of_rank_sums(&sums, &sizes, options, evaluator)
+    private_kruskal_wallis_of_rank_sums(&twice(&sums), &sizes, options, evaluator)
 }
 
 /// The full private test from the statistic the rows give: the rank sum of each declared
@@ -382,16 +439,16 @@ pub fn private_kruskal_wallis_owned(
 /// # Errors
 /// As [`private_kruskal_wallis`].
 pub fn private_kruskal_wallis_of_rank_sums(
-    sums: &[f64],
+    twice_sums: &[u128],
     sizes: &[u32],
     options: &PrivateKwOptions,
     evaluator: Evaluator,
 ) -> Result<Outcome<KwDetail>, KruskalWallisError> {
     let n = sizes.iter().map(|&s| s as usize).sum();
     check_setting(n, sizes, options, evaluator)?;
-    let value = statistic_of_rank_sums(options.statistic, sums, sizes);
+    let value = exact_statistic(options.statistic, twice_sums, sizes);
     let sensitivity = Sensitivity::new(options.statistic.sensitivity())?;
-    let laplace = release_laplace(value, sensitivity, options.epsilon)?;
+    let laplace = release_laplace_exact(&value, sensitivity, options.epsilon)?;
     let release = KwRelease {
         statistic: options.statistic,
         value: laplace.value,
@@ -422,7 +479,7 @@ fn check_setting(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dptest_mechanisms::release_laplace_insecure_seeded;
+    use dptest_mechanisms::release_laplace_exact_insecure_seeded;
     use dptest_refdist::{MonteCarlo, RefdistError, cpu};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -457,7 +514,8 @@ mod tests {
     ) -> KwRelease {
         let mut noise_rng = ChaCha8Rng::seed_from_u64(seed);
         let mut tie_rng = ChaCha8Rng::seed_from_u64(seed + 1);
-        let mut noise = |s, d, e| release_laplace_insecure_seeded(s, d, e, &mut noise_rng);
+        let mut noise =
+            |s: &BigRational, d, e| release_laplace_exact_insecure_seeded(s, d, e, &mut noise_rng);
         release_with(sample, statistic, Epsilon::new(epsilon).unwrap(), &mut tie_rng, &mut noise)
             .unwrap()
     }

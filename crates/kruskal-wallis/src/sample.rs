@@ -124,7 +124,7 @@ impl GroupedSample {
     pub(crate) fn rank_sums_of_group_order(
         &self,
         groups_in_rank_order: impl IntoIterator<Item = u32>,
-    ) -> Vec<f64> {
+    ) -> Vec<u64> {
         rank_sums_of_group_order(self.sizes.len(), groups_in_rank_order)
     }
 
@@ -199,13 +199,12 @@ fn checked_sizes(
 pub(crate) fn rank_sums_of_group_order(
     groups: usize,
     groups_in_rank_order: impl IntoIterator<Item = u32>,
-) -> Vec<f64> {
+) -> Vec<u64> {
     let mut sums = vec![0u64; groups];
     for (rank, group) in (1u64..).zip(groups_in_rank_order) {
-        sums[group as usize] += rank;
+        sums[group as usize] += rank; // at most n(n + 1)/2 < 2⁶³ for n < 2³¹
     }
-    #[allow(clippy::cast_precision_loss)] // exact below 2^53, nearest above
-    sums.into_iter().map(|s| s as f64).collect()
+    sums
 }
 
 #[cfg(test)]
