@@ -2,7 +2,8 @@
 //! [`Sensitivity`]), a sequential-composition [`BudgetAccountant`], and a
 //! floating-point-safe Laplace release ([`release_laplace`], or
 //! [`release_laplace_on_lattice`] for statistics that live on a public 2^j lattice, such as
-//! rank sums of mid-ranks). [`laplace_plan`] gives the grid and noise scale before any data
+//! rank sums of mid-ranks, or [`release_laplace_exact`] for a statistic computed exactly as a
+//! ratio of integers, such as a mean of values on a public grid). [`laplace_plan`] gives the grid and noise scale before any data
 //! is seen (for reference distributions); [`sample_discrete_laplace`] is the exact sampler
 //! itself, generic over the RNG for simulations; [`report_noisy_max`] selects the best of
 //! several integer scores with the same exact noise (private confidence intervals).
