@@ -2,8 +2,9 @@
 collected rows.
 
 Each test computes its sufficient statistic with Spark (rank sums per declared group and their
-sizes for Kruskal–Wallis and Mann–Whitney; Pratt's W and n for Wilcoxon; sign counts; the
-clamped mean and variance for the t-test), brings only that to the driver (a few numbers per
+sizes for Kruskal–Wallis and Mann–Whitney, summed exactly; Pratt's W and n for Wilcoxon;
+sign counts; the exact grid sums n, Σq, Σq² for the private t-test), brings only that to the
+driver (a few numbers per
 partition), and releases it through the same release hook as :func:`dptest.kruskal` and the
 CLI: the noise, the charge and the reference are the in-memory path's. ``public=True`` gives
 the ordinary test from the same statistic (scipy's numbers).
